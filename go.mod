@@ -1,0 +1,3 @@
+module github.com/tttbot/tttbot
+
+go 1.26
