@@ -1,0 +1,83 @@
+// Command bot runs tttbot and its tools. Each subcommand lives in its own file;
+// main only parses the subcommand name and wires signals.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// env is what a subcommand may touch of the process, so tests can run one.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+type command struct {
+	name, usage string
+	run         func(ctx context.Context, e env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run the bot (the default)", runCmd},
+		{"register", "register the slash commands and exit", registerCmd},
+		{"migrate", "apply or inspect database migrations: up, status, down", migrateCmd},
+		{"backup", "write a consistent copy of the live database", backupCmd},
+		{"analyze", "analyze boards with the solver", analyzeCmd},
+		{"arena", "play AI levels against each other", arenaCmd},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := dispatch(ctx, env{os.Stdin, os.Stdout, os.Stderr, os.Getenv}, os.Args[1:])
+	stop()
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		var ex exitError
+		if !errors.As(err, &ex) {
+			fmt.Fprintln(os.Stderr, "bot:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// exitError ends the process with status 1 once the subcommand has already
+// reported its problems itself.
+type exitError struct{}
+
+func (exitError) Error() string { return "exit status 1" }
+
+func dispatch(ctx context.Context, e env, args []string) error {
+	name := "run"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, e, args)
+		}
+	}
+	if name != "help" {
+		fmt.Fprintf(e.stderr, "bot: unknown command %q\n\n", name)
+	}
+	fmt.Fprintln(e.stderr, "usage: bot [command] [flags]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(e.stderr, "  %-9s %s\n", c.name, c.usage)
+	}
+	fmt.Fprintln(e.stderr, "\nRun 'bot COMMAND -h' for a command's flags.")
+	if name == "help" {
+		return nil
+	}
+	return exitError{}
+}
