@@ -1,0 +1,549 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// open is the condition of the games_open_* partial indexes; queries repeat
+// it word for word so that SQLite can use them.
+const open = "status IN ('pending', 'active')"
+
+const gameColumns = `id, ifnull(guild_id, ''), channel_id, ifnull(message_id, ''),
+	board_rows, board_cols, k, challenger_id, opponent_id, ifnull(bot_level, ''),
+	ifnull(x_player_id, ''), ifnull(o_player_id, ''), status, board, ifnull(turn_id, ''),
+	version, ifnull(deadline, 0), ifnull(winner_id, ''), ifnull(reason, ''),
+	created_at, updated_at, ifnull(finished_at, 0)`
+
+// The queries that must stay on an index as games pile up (see TestQueryPlans).
+const (
+	queryOpenGame = "SELECT " + gameColumns + " FROM games WHERE channel_id = ?1 AND " + open +
+		" AND (challenger_id = ?2 OR opponent_id = ?2) ORDER BY id LIMIT 1"
+	queryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = ?1 AND " + open +
+		" AND id <> ?2 AND (challenger_id IN (?3, ?4) OR opponent_id IN (?3, ?4)) LIMIT 1"
+	queryChannelBusy  = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
+	queryDue          = "SELECT " + gameColumns + " FROM games WHERE " + open + " AND deadline <= ? ORDER BY deadline, id LIMIT ?"
+	queryNextDeadline = "SELECT min(deadline) FROM games WHERE " + open
+)
+
+// Player-facing errors, shared by several methods.
+var (
+	errNotFound    = tttbot.Errorf(tttbot.ENOTFOUND, "That game doesn't exist.")
+	errStale       = tttbot.Errorf(tttbot.ESTALE, "This board is out of date — the game has moved on.")
+	errGameOver    = tttbot.Errorf(tttbot.EFINISHED, "This game is over.")
+	errNotStarted  = tttbot.Errorf(tttbot.EINVALID, "This game hasn't started yet.")
+	errNotAPlayer  = tttbot.Errorf(tttbot.ENOTYOURS, "You're not playing in this game.")
+	errNotYourTurn = tttbot.Errorf(tttbot.ENOTYOURTURN, "It's not your turn.")
+	errClosed      = tttbot.Errorf(tttbot.EFINISHED, "This challenge is no longer open.")
+	errNotForYou   = tttbot.Errorf(tttbot.ENOTYOURS, "This challenge isn't for you.")
+)
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(row scanner) (*tttbot.Game, error) {
+	var g tttbot.Game
+	var deadline, created, updated, finished int64
+	err := row.Scan(&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
+		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
+		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
+		&g.Version, &deadline, &g.Winner, &g.Reason,
+		&created, &updated, &finished)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read game: %w", err)
+	}
+	g.Deadline, g.CreatedAt, g.UpdatedAt, g.FinishedAt = fromMS(deadline), fromMS(created), fromMS(updated), fromMS(finished)
+	return &g, nil
+}
+
+// Game returns a game by ID.
+func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
+	return scanGame(db.r.QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id))
+}
+
+// OpenGame returns user's pending or active game in channel; the oldest if
+// user is the bot, which may play several.
+func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
+	g, err := scanGame(db.r.QueryRowContext(ctx, queryOpenGame, channelID, user))
+	if errors.Is(err, errNotFound) {
+		return nil, tttbot.Errorf(tttbot.ENOTFOUND, "You have no game in this channel.")
+	}
+	return g, err
+}
+
+// CreateGame inserts g as a pending challenge or, against the bot, an active
+// game, with the empty board. See tttbot.GameStore.
+func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game) error {
+	n := *g
+	if err := checkNew(&n); err != nil {
+		return err
+	}
+	n.Version = 1
+	n.CreatedAt = db.now(time.Time{})
+	n.UpdatedAt = n.CreatedAt
+	n.Deadline = round(n.Deadline)
+
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer tx.Rollback()
+	for _, p := range []string{n.Challenger, n.Opponent} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO players (id, updated_at) VALUES (?, ?)
+			ON CONFLICT DO NOTHING`, p, toMS(n.CreatedAt)); err != nil {
+			return fmt.Errorf("save player: %w", err)
+		}
+	}
+	if n.GuildID != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, updated_at) VALUES (?, ?)
+			ON CONFLICT DO NOTHING`, n.GuildID, toMS(n.CreatedAt)); err != nil {
+			return fmt.Errorf("save guild: %w", err)
+		}
+	}
+	if err := db.checkRoom(ctx, tx, &n, n.Challenger); err != nil {
+		return err
+	}
+	err = tx.QueryRowContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
+		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
+		status, board, turn_id, version, deadline, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
+		n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
+		nullString(n.XPlayer), nullString(n.OPlayer),
+		n.Status, n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
+		toMS(n.CreatedAt), toMS(n.UpdatedAt)).Scan(&n.ID)
+	if err != nil {
+		return fmt.Errorf("insert game: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	*g = n
+	return nil
+}
+
+// checkNew validates a game about to be created and sets its empty board
+// and, for an active game, its first turn.
+func checkNew(g *tttbot.Game) error {
+	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+	if err != nil {
+		return tttbot.Errorf(tttbot.EINVALID, "Boards are %d×%d to %d×%d, with %d up to the longer side in a row.",
+			game.MinSize, game.MinSize, game.MaxSize, game.MaxSize, game.MinK)
+	}
+	empty := game.NewPosition(geo).String()
+	switch {
+	case g.ChannelID == "" || g.Challenger == "" || g.Opponent == "":
+		return tttbot.Errorf(tttbot.EINVALID, "A game needs a channel and two players.")
+	case g.Challenger == g.Opponent:
+		return tttbot.Errorf(tttbot.EINVALID, "You can't challenge yourself.")
+	case g.Board != "" && g.Board != empty:
+		return tttbot.Errorf(tttbot.EINVALID, "A game starts from the empty board.")
+	case g.ID != 0 || g.Winner != "" || g.Reason != "" || !g.FinishedAt.IsZero():
+		return tttbot.Errorf(tttbot.EINVALID, "A new game has no ID or result yet.")
+	}
+	switch g.Status {
+	case tttbot.StatusPending:
+		if g.XPlayer != "" || g.OPlayer != "" || g.Turn != "" {
+			return tttbot.Errorf(tttbot.EINVALID, "A challenge gets its X and O when accepted.")
+		}
+	case tttbot.StatusActive:
+		if !g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer) || (g.Turn != "" && g.Turn != g.XPlayer) {
+			return tttbot.Errorf(tttbot.EINVALID, "X and O must be the two players, and X moves first.")
+		}
+		g.Turn = g.XPlayer
+	default:
+		return tttbot.Errorf(tttbot.EINVALID, "A new game is pending or active, not %s.", g.Status)
+	}
+	g.Board = empty
+	return nil
+}
+
+// checkRoom enforces, inside the caller's transaction, that neither player
+// (the bot aside: it may play many people at once) is in another open game in
+// the channel, and that the channel has no other open game unless its guild
+// allows simultaneous games. actor is who is asking, for the message.
+func (db *DB) checkRoom(ctx context.Context, tx *sql.Tx, g *tttbot.Game, actor string) error {
+	human := g.Opponent
+	if g.VsBot() {
+		human = g.Challenger
+	}
+	var c, o string
+	err := tx.QueryRowContext(ctx, queryPlayerBusy, g.ChannelID, g.ID, g.Challenger, human).Scan(&c, &o)
+	switch {
+	case err == nil && (c == actor || o == actor):
+		return tttbot.Errorf(tttbot.ECONFLICT, "You already have a game in this channel.")
+	case err == nil:
+		return tttbot.Errorf(tttbot.ECONFLICT, "Your opponent already has a game in this channel.")
+	case !errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("find player's games: %w", err)
+	}
+
+	allow := db.opts.SimultaneousGames
+	if g.GuildID != "" {
+		var set sql.NullBool
+		err := tx.QueryRowContext(ctx, "SELECT simultaneous_games FROM guilds WHERE id = ?", g.GuildID).Scan(&set)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("read guild settings: %w", err)
+		}
+		if set.Valid {
+			allow = set.Bool
+		}
+	}
+	if allow {
+		return nil
+	}
+	var busy bool
+	if err := tx.QueryRowContext(ctx, queryChannelBusy, g.ChannelID, g.ID).Scan(&busy); err != nil {
+		return fmt.Errorf("find channel's games: %w", err)
+	}
+	if busy {
+		return tttbot.Errorf(tttbot.ECONFLICT, "There's already a game in this channel.")
+	}
+	return nil
+}
+
+// change runs fn on game id in one IMMEDIATE transaction, then saves the
+// game with its version bumped and, if fn finished it, its results. fn
+// checks the game's state before changing it, and returns an *tttbot.Error
+// to refuse.
+func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(tx *sql.Tx, g *tttbot.Game) error) (*tttbot.Game, error) {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("begin transaction: %w", err)
+	}
+	defer tx.Rollback()
+	g, err := scanGame(tx.QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id))
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(tx, g); err != nil {
+		return nil, err
+	}
+	g.Version++
+	g.UpdatedAt = at
+	if _, err := tx.ExecContext(ctx, `UPDATE games SET x_player_id = ?, o_player_id = ?,
+		status = ?, board = ?, turn_id = ?, version = ?, deadline = ?, winner_id = ?,
+		reason = ?, updated_at = ?, finished_at = ? WHERE id = ?`,
+		nullString(g.XPlayer), nullString(g.OPlayer), g.Status, g.Board, nullString(g.Turn),
+		g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
+		toMS(g.UpdatedAt), toMS(g.FinishedAt), g.ID); err != nil {
+		return nil, fmt.Errorf("update game: %w", err)
+	}
+	if g.Status == tttbot.StatusFinished {
+		if err := writeResults(ctx, tx, g); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	return g, nil
+}
+
+// finish ends an active game.
+func finish(g *tttbot.Game, winner string, reason tttbot.Reason, at time.Time) {
+	g.Status = tttbot.StatusFinished
+	g.Winner = winner
+	g.Reason = reason
+	g.FinishedAt = at
+	g.Turn = ""
+	g.Deadline = time.Time{}
+}
+
+// close ends a challenge that never became a game.
+func closeChallenge(g *tttbot.Game, s tttbot.Status, at time.Time) {
+	g.Status = s
+	g.FinishedAt = at
+	g.Deadline = time.Time{}
+}
+
+// writeResults records the result of a finished game once per player.
+func writeResults(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
+	outcome := func(p string) string {
+		switch g.Winner {
+		case "":
+			return "draw"
+		case p:
+			return "win"
+		}
+		return "loss"
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO results
+		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9), (?1, ?3, ?2, ?4, ?6, ?7, ?8, ?9)`,
+		g.ID, g.Challenger, g.Opponent, nullString(g.GuildID),
+		outcome(g.Challenger), outcome(g.Opponent), g.Reason, nullString(g.BotLevel), toMS(g.FinishedAt))
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	return nil
+}
+
+// Play applies a move and, when it ends the game, the result. See
+// tttbot.GameStore.
+func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
+	at := db.now(m.At)
+	return db.change(ctx, m.GameID, at, func(tx *sql.Tx, g *tttbot.Game) error {
+		switch {
+		case !g.HasPlayer(m.Player):
+			return errNotAPlayer
+		case g.Status == tttbot.StatusPending:
+			return errNotStarted
+		case g.Status != tttbot.StatusActive:
+			return errGameOver
+		case g.Turn != m.Player:
+			return errNotYourTurn
+		case g.Version != m.Version:
+			return errStale
+		}
+		geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", g.ID, err)
+		}
+		pos, err := game.ParseIn(geo, g.Board)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", g.ID, err)
+		}
+		if (pos.ToMove() == game.X) != (g.Turn == g.XPlayer) {
+			return fmt.Errorf("game %d: turn of %s does not match board %s", g.ID, g.Turn, g.Board)
+		}
+		next, err := pos.Play(m.Cell)
+		switch {
+		case errors.Is(err, game.ErrOutOfRange):
+			return tttbot.Errorf(tttbot.EINVALID, "That cell is not on the board.")
+		case errors.Is(err, game.ErrCellTaken):
+			return tttbot.Errorf(tttbot.EINVALID, "That cell is already taken.")
+		case errors.Is(err, game.ErrGameOver):
+			return errGameOver
+		case err != nil:
+			return fmt.Errorf("game %d: %w", g.ID, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
+			VALUES (?, ?, ?, ?, ?)`, g.ID, next.Ply(), m.Cell, m.Player, toMS(at)); err != nil {
+			return fmt.Errorf("insert move: %w", err)
+		}
+		g.Board = next.String()
+		res := next.Result()
+		switch {
+		case res.Winner == game.X:
+			finish(g, g.XPlayer, tttbot.ReasonLine, at)
+		case res.Winner == game.O:
+			finish(g, g.OPlayer, tttbot.ReasonLine, at)
+		case res.Over:
+			finish(g, "", tttbot.ReasonDraw, at)
+		default:
+			g.Turn = g.Other(m.Player)
+			g.Deadline = round(m.Deadline)
+		}
+		return nil
+	})
+}
+
+// Accept starts a pending challenge. See tttbot.GameStore.
+func (db *DB) Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*tttbot.Game, error) {
+	at = db.now(at)
+	return db.change(ctx, id, at, func(tx *sql.Tx, g *tttbot.Game) error {
+		switch {
+		case user != g.Opponent:
+			return errNotForYou
+		case g.Status != tttbot.StatusPending:
+			return errClosed
+		case g.Version != version:
+			return errStale
+		case !g.Deadline.IsZero() && !at.Before(g.Deadline):
+			return tttbot.Errorf(tttbot.EFINISHED, "This challenge has expired.")
+		case !g.HasPlayer(xPlayer):
+			return tttbot.Errorf(tttbot.EINVALID, "X must be one of the two players.")
+		}
+		if err := db.checkRoom(ctx, tx, g, user); err != nil {
+			return err
+		}
+		g.Status = tttbot.StatusActive
+		g.XPlayer, g.OPlayer = xPlayer, g.Other(xPlayer)
+		g.Turn = xPlayer
+		g.Deadline = round(deadline)
+		return nil
+	})
+}
+
+// Decline ends a pending challenge: declined by its Opponent, cancelled by
+// its Challenger.
+func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
+	at = db.now(at)
+	return db.change(ctx, id, at, func(tx *sql.Tx, g *tttbot.Game) error {
+		switch {
+		case !g.HasPlayer(user):
+			return errNotForYou
+		case g.Status != tttbot.StatusPending:
+			return errClosed
+		case g.Version != version:
+			return errStale
+		}
+		if user == g.Opponent {
+			closeChallenge(g, tttbot.StatusDeclined, at)
+		} else {
+			closeChallenge(g, tttbot.StatusCancelled, at)
+		}
+		return nil
+	})
+}
+
+// Resign ends user's active game as a loss for user.
+func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
+	at = db.now(at)
+	return db.change(ctx, id, at, func(tx *sql.Tx, g *tttbot.Game) error {
+		switch {
+		case !g.HasPlayer(user):
+			return errNotAPlayer
+		case g.Status == tttbot.StatusPending:
+			return errNotStarted
+		case g.Status != tttbot.StatusActive:
+			return errGameOver
+		}
+		finish(g, g.Other(user), tttbot.ReasonResign, at)
+		return nil
+	})
+}
+
+// Expire ends a game whose deadline has passed: a pending challenge expires;
+// in an active game the player to move loses on time. A bot's turn carries a
+// deadline too, so that Due finds a reply interrupted by a crash; the caller
+// should let the bot move rather than expire it.
+func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
+	at = db.now(at)
+	return db.change(ctx, id, at, func(tx *sql.Tx, g *tttbot.Game) error {
+		switch {
+		case !g.Status.Open():
+			return errGameOver
+		case g.Version != version:
+			return errStale
+		case g.Deadline.IsZero() || at.Before(g.Deadline):
+			return tttbot.Errorf(tttbot.EINVALID, "This game's time has not run out yet.")
+		}
+		if g.Status == tttbot.StatusPending {
+			closeChallenge(g, tttbot.StatusExpired, at)
+		} else {
+			finish(g, g.Other(g.Turn), tttbot.ReasonTimeout, at)
+		}
+		return nil
+	})
+}
+
+// Due lists open games whose deadline is at or before at, oldest first; a
+// limit of 0 or less means all of them.
+func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := db.r.QueryContext(ctx, queryDue, at.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("find due games: %w", err)
+	}
+	defer rows.Close()
+	var out []*tttbot.Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("find due games: %w", err)
+	}
+	return out, nil
+}
+
+// NextDeadline returns the earliest deadline of an open game, or the zero
+// time when none runs.
+func (db *DB) NextDeadline(ctx context.Context) (time.Time, error) {
+	var ms sql.NullInt64
+	if err := db.r.QueryRowContext(ctx, queryNextDeadline).Scan(&ms); err != nil {
+		return time.Time{}, fmt.Errorf("find next deadline: %w", err)
+	}
+	return fromMS(ms.Int64), nil
+}
+
+// Moves lists the moves of a game in order.
+func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT m.ply, m.cell, m.player_id, m.at
+		FROM games g LEFT JOIN moves m ON m.game_id = g.id
+		WHERE g.id = ? ORDER BY m.ply`, id)
+	if err != nil {
+		return nil, fmt.Errorf("read moves: %w", err)
+	}
+	defer rows.Close()
+	found := false
+	moves := []tttbot.Move{}
+	for rows.Next() {
+		found = true
+		var ply, cell, at sql.NullInt64
+		var player sql.NullString
+		if err := rows.Scan(&ply, &cell, &player, &at); err != nil {
+			return nil, fmt.Errorf("read moves: %w", err)
+		}
+		if ply.Valid {
+			moves = append(moves, tttbot.Move{GameID: id, Ply: int(ply.Int64), Cell: int(cell.Int64), Player: player.String, At: fromMS(at.Int64)})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read moves: %w", err)
+	}
+	if !found {
+		return nil, errNotFound
+	}
+	return moves, nil
+}
+
+// SetMessage records the board message of a game. It leaves the version
+// alone: the message holds the board, it does not change it.
+func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
+	res, err := db.w.ExecContext(ctx, "UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?",
+		nullString(messageID), toMS(db.now(time.Time{})), id)
+	if err != nil {
+		return fmt.Errorf("set message: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("set message: %w", err)
+	} else if n == 0 {
+		return errNotFound
+	}
+	return nil
+}
+
+// SavePlayer records a user's current display name.
+func (db *DB) SavePlayer(ctx context.Context, p tttbot.Player) error {
+	if p.ID == "" {
+		return tttbot.Errorf(tttbot.EINVALID, "A player needs an ID.")
+	}
+	_, err := db.w.ExecContext(ctx, `INSERT INTO players (id, name, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at`,
+		p.ID, p.Name, toMS(db.now(time.Time{})))
+	if err != nil {
+		return fmt.Errorf("save player: %w", err)
+	}
+	return nil
+}
+
+// SetSimultaneousGames sets whether a guild allows more than one open game
+// per channel.
+func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
+	if guildID == "" {
+		return tttbot.Errorf(tttbot.EINVALID, "Only a server has settings.")
+	}
+	_, err := db.w.ExecContext(ctx, `INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games, updated_at = excluded.updated_at`,
+		guildID, allow, toMS(db.now(time.Time{})))
+	if err != nil {
+		return fmt.Errorf("save guild settings: %w", err)
+	}
+	return nil
+}

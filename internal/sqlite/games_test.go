@@ -1,0 +1,624 @@
+package sqlite
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tttbot/tttbot"
+)
+
+// challenge returns a 3×3 challenge of a by b in channel, expiring a minute
+// after t0.
+func challenge(channel, a, b string) *tttbot.Game {
+	return &tttbot.Game{GuildID: "guild", ChannelID: channel, Rows: 3, Cols: 3, K: 3,
+		Challenger: a, Opponent: b, Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
+}
+
+// startGame creates a's challenge of b and has b accept it with a as X.
+func startGame(t testing.TB, db *DB, channel, a, b string) *tttbot.Game {
+	t.Helper()
+	g := challenge(channel, a, b)
+	if err := db.CreateGame(t.Context(), g); err != nil {
+		t.Fatalf("create game: %v", err)
+	}
+	g, err := db.Accept(t.Context(), g.ID, b, g.Version, a, t0, t0.Add(2*time.Minute))
+	if err != nil {
+		t.Fatalf("accept: %v", err)
+	}
+	return g
+}
+
+// move is player's click on cell of g as it stands.
+func move(g *tttbot.Game, player string, cell int) tttbot.MoveRequest {
+	return tttbot.MoveRequest{GameID: g.ID, Player: player, Cell: cell, Version: g.Version,
+		At: t0.Add(time.Second), Deadline: t0.Add(3 * time.Minute)}
+}
+
+// play applies cells in turn from g's current position.
+func play(t testing.TB, db *DB, g *tttbot.Game, cells ...int) *tttbot.Game {
+	t.Helper()
+	for _, c := range cells {
+		var err error
+		if g, err = db.Play(t.Context(), move(g, g.Turn, c)); err != nil {
+			t.Fatalf("play %d: %v", c, err)
+		}
+	}
+	return g
+}
+
+type result struct{ Player, Opponent, Outcome, Reason string }
+
+func results(t testing.TB, db *DB, id int64) []result {
+	t.Helper()
+	rows, err := db.r.Query("SELECT player_id, opponent_id, outcome, reason FROM results WHERE game_id = ? ORDER BY player_id", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []result
+	for rows.Next() {
+		var r result
+		if err := rows.Scan(&r.Player, &r.Opponent, &r.Outcome, &r.Reason); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestCreateGame(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	g := challenge("c1", "alice", "bob")
+	if err := db.CreateGame(t.Context(), g); err != nil {
+		t.Fatal(err)
+	}
+	want := &tttbot.Game{ID: g.ID, GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3,
+		Challenger: "alice", Opponent: "bob", Status: tttbot.StatusPending, Board: ".../.../...",
+		Version: 1, Deadline: t0.Add(time.Minute), CreatedAt: t0, UpdatedAt: t0}
+	if diff := cmp.Diff(want, g); diff != "" {
+		t.Errorf("created game (-want +got):\n%s", diff)
+	}
+	got := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stored game (-want +got):\n%s", diff)
+	}
+
+	// Against the bot the game starts active; the bot as X has a deadline
+	// of now so that a crash before its reply leaves it due.
+	bot := &tttbot.Game{ChannelID: "dm", Rows: 5, Cols: 5, K: 4, Challenger: "carol", Opponent: "bot",
+		BotLevel: "hard", XPlayer: "bot", OPlayer: "carol", Status: tttbot.StatusActive, Deadline: t0}
+	if err := db.CreateGame(t.Context(), bot); err != nil {
+		t.Fatal(err)
+	}
+	if bot.Turn != "bot" || bot.Board != "...../...../...../...../....." || bot.GuildID != "" {
+		t.Errorf("got turn %q board %q guild %q, want bot, the empty 5×5 board and no guild", bot.Turn, bot.Board, bot.GuildID)
+	}
+	due := must[[]*tttbot.Game](t)(db.Due(t.Context(), t0, 0))
+	if len(due) != 1 || due[0].ID != bot.ID {
+		t.Errorf("due at t0: got %d games, want the bot's game", len(due))
+	}
+}
+
+func TestCreateGameInvalid(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	tests := []struct {
+		name string
+		edit func(g *tttbot.Game)
+	}{
+		{"board too big", func(g *tttbot.Game) { g.Rows, g.Cols = 6, 6 }},
+		{"k too long", func(g *tttbot.Game) { g.K = 4 }},
+		{"no channel", func(g *tttbot.Game) { g.ChannelID = "" }},
+		{"no opponent", func(g *tttbot.Game) { g.Opponent = "" }},
+		{"self", func(g *tttbot.Game) { g.Opponent = g.Challenger }},
+		{"played board", func(g *tttbot.Game) { g.Board = "X../.../..." }},
+		{"has an ID", func(g *tttbot.Game) { g.ID = 7 }},
+		{"has a winner", func(g *tttbot.Game) { g.Winner = "alice" }},
+		{"finished", func(g *tttbot.Game) { g.Status = tttbot.StatusFinished }},
+		{"no status", func(g *tttbot.Game) { g.Status = "" }},
+		{"pending with X", func(g *tttbot.Game) { g.XPlayer, g.OPlayer = "alice", "bob" }},
+		{"active without X", func(g *tttbot.Game) { g.Status = tttbot.StatusActive }},
+		{"active with a stranger", func(g *tttbot.Game) {
+			g.Status, g.XPlayer, g.OPlayer = tttbot.StatusActive, "alice", "carol"
+		}},
+		{"active with O to move", func(g *tttbot.Game) {
+			g.Status, g.XPlayer, g.OPlayer, g.Turn = tttbot.StatusActive, "alice", "bob", "bob"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := challenge("c1", "alice", "bob")
+			tt.edit(g)
+			before := *g
+			wantCode(t, db.CreateGame(t.Context(), g), tttbot.EINVALID)
+			if diff := cmp.Diff(before, *g); diff != "" {
+				t.Errorf("refused game changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+	var n int
+	if err := db.r.QueryRow("SELECT count(*) FROM games").Scan(&n); err != nil || n != 0 {
+		t.Errorf("got %d games (%v), want 0", n, err)
+	}
+}
+
+func TestConflicts(t *testing.T) {
+	type game struct{ channel, a, b, bot string }
+	tests := []struct {
+		name     string
+		opts     Options
+		guildSet *bool // the guild's own setting
+		existing []game
+		create   game
+		want     string // error code, "" for success
+		message  string
+	}{
+		{name: "channel busy", existing: []game{{"c1", "alice", "bob", ""}}, create: game{"c1", "carol", "dave", ""},
+			want: tttbot.ECONFLICT, message: "There's already a game in this channel."},
+		{name: "other channel", existing: []game{{"c1", "alice", "bob", ""}}, create: game{"c2", "alice", "bob", ""}},
+		{name: "simultaneous by default", opts: Options{SimultaneousGames: true},
+			existing: []game{{"c1", "alice", "bob", ""}}, create: game{"c1", "carol", "dave", ""}},
+		{name: "simultaneous by guild", guildSet: new(true),
+			existing: []game{{"c1", "alice", "bob", ""}}, create: game{"c1", "carol", "dave", ""}},
+		{name: "guild overrides default", opts: Options{SimultaneousGames: true}, guildSet: new(false),
+			existing: []game{{"c1", "alice", "bob", ""}}, create: game{"c1", "carol", "dave", ""}, want: tttbot.ECONFLICT},
+		{name: "challenger busy", guildSet: new(true),
+			existing: []game{{"c1", "alice", "bob", ""}}, create: game{"c1", "bob", "carol", ""},
+			want: tttbot.ECONFLICT, message: "You already have a game in this channel."},
+		{name: "opponent busy", guildSet: new(true),
+			existing: []game{{"c1", "alice", "bob", ""}}, create: game{"c1", "carol", "alice", ""},
+			want: tttbot.ECONFLICT, message: "Your opponent already has a game in this channel."},
+		{name: "bot plays many", guildSet: new(true),
+			existing: []game{{"c1", "alice", "bot", "easy"}}, create: game{"c1", "carol", "bot", "hard"}},
+		{name: "human vs bot busy", guildSet: new(true),
+			existing: []game{{"c1", "alice", "bot", "easy"}}, create: game{"c1", "alice", "bot", "hard"},
+			want: tttbot.ECONFLICT, message: "You already have a game in this channel."},
+		{name: "bot game fills the channel", existing: []game{{"c1", "alice", "bot", "easy"}}, create: game{"c1", "carol", "bot", "easy"},
+			want: tttbot.ECONFLICT},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, _ := newDB(t, tt.opts)
+			if tt.guildSet != nil {
+				if err := db.SetSimultaneousGames(t.Context(), "guild", *tt.guildSet); err != nil {
+					t.Fatal(err)
+				}
+			}
+			newGame := func(x game) *tttbot.Game {
+				g := challenge(x.channel, x.a, x.b)
+				if x.bot != "" {
+					g.BotLevel, g.Status, g.XPlayer, g.OPlayer = x.bot, tttbot.StatusActive, x.a, x.b
+				}
+				return g
+			}
+			for _, x := range tt.existing {
+				if err := db.CreateGame(t.Context(), newGame(x)); err != nil {
+					t.Fatalf("create existing game: %v", err)
+				}
+			}
+			err := db.CreateGame(t.Context(), newGame(tt.create))
+			wantCode(t, err, tt.want)
+			if tt.message != "" && tttbot.ErrorMessage(err) != tt.message {
+				t.Errorf("got message %q, want %q", tttbot.ErrorMessage(err), tt.message)
+			}
+		})
+	}
+}
+
+func TestClosedGamesFreeTheChannel(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	g := challenge("c1", "alice", "bob")
+	ok(t, db.CreateGame(ctx, g))
+	must[*tttbot.Game](t)(db.Decline(ctx, g.ID, "bob", g.Version, t0))
+	g = startGame(t, db, "c1", "alice", "bob")
+	must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "bob", t0))
+	startGame(t, db, "c1", "bob", "carol")
+}
+
+func TestAcceptConflict(t *testing.T) {
+	// Two challenges wait in a channel when the guild stops allowing
+	// simultaneous games: the first accepted starts, the second is refused.
+	db, _ := newDB(t, Options{SimultaneousGames: true})
+	ctx := t.Context()
+	g1, g2 := challenge("c1", "alice", "bob"), challenge("c1", "carol", "dave")
+	ok(t, db.CreateGame(ctx, g1))
+	ok(t, db.CreateGame(ctx, g2))
+	ok(t, db.SetSimultaneousGames(ctx, "guild", false))
+	_, err := db.Accept(ctx, g2.ID, "dave", g2.Version, "carol", t0, time.Time{})
+	wantCode(t, err, tttbot.ECONFLICT)
+	got := must[*tttbot.Game](t)(db.Game(ctx, g2.ID))
+	if got.Status != tttbot.StatusPending || got.Version != 1 {
+		t.Errorf("refused accept: got status %s version %d, want pending version 1", got.Status, got.Version)
+	}
+}
+
+func TestAccept(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	g := challenge("c1", "alice", "bob")
+	ok(t, db.CreateGame(ctx, g))
+
+	refusals := []struct {
+		name, user, xPlayer string
+		version             int
+		at                  time.Time
+		want                string
+	}{
+		{"unknown game", "bob", "bob", 1, t0, tttbot.ENOTFOUND},
+		{"by the challenger", "alice", "bob", 1, t0, tttbot.ENOTYOURS},
+		{"by a stranger", "carol", "bob", 1, t0, tttbot.ENOTYOURS},
+		{"stale", "bob", "bob", 2, t0, tttbot.ESTALE},
+		{"expired", "bob", "bob", 1, t0.Add(time.Minute), tttbot.EFINISHED},
+		{"X a stranger", "bob", "carol", 1, t0, tttbot.EINVALID},
+	}
+	for _, tt := range refusals {
+		id := g.ID
+		if tt.want == tttbot.ENOTFOUND {
+			id = 999
+		}
+		_, err := db.Accept(ctx, id, tt.user, tt.version, tt.xPlayer, tt.at, t0.Add(time.Hour))
+		if tttbot.ErrorCode(err) != tt.want {
+			t.Errorf("%s: got %v, want code %s", tt.name, err, tt.want)
+		}
+	}
+
+	got, err := db.Accept(ctx, g.ID, "bob", 1, "bob", t0.Add(time.Second), t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := *g
+	want.Status, want.XPlayer, want.OPlayer, want.Turn = tttbot.StatusActive, "bob", "alice", "bob"
+	want.Version, want.Deadline, want.UpdatedAt = 2, t0.Add(time.Hour), t0.Add(time.Second)
+	if diff := cmp.Diff(&want, got); diff != "" {
+		t.Errorf("accepted game (-want +got):\n%s", diff)
+	}
+	_, err = db.Accept(ctx, g.ID, "bob", 2, "bob", t0, t0.Add(time.Hour))
+	wantCode(t, err, tttbot.EFINISHED)
+}
+
+func TestDecline(t *testing.T) {
+	db, _ := newDB(t, Options{SimultaneousGames: true})
+	ctx := t.Context()
+	tests := []struct {
+		user    string
+		version int
+		want    string
+		status  tttbot.Status
+	}{
+		{"carol", 1, tttbot.ENOTYOURS, tttbot.StatusPending},
+		{"bob", 2, tttbot.ESTALE, tttbot.StatusPending},
+		{"bob", 1, "", tttbot.StatusDeclined},
+		{"alice", 1, "", tttbot.StatusCancelled},
+	}
+	for i, tt := range tests {
+		g := challenge("c"+string(rune('0'+i)), "alice", "bob")
+		ok(t, db.CreateGame(ctx, g))
+		_, err := db.Decline(ctx, g.ID, tt.user, tt.version, t0.Add(time.Second))
+		wantCode(t, err, tt.want)
+		got := must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		if got.Status != tt.status {
+			t.Errorf("%s declines: got status %s, want %s", tt.user, got.Status, tt.status)
+		}
+		if tt.want == "" && (!got.FinishedAt.Equal(t0.Add(time.Second)) || !got.Deadline.IsZero() || got.Version != 2) {
+			t.Errorf("%s declines: got finished at %v, deadline %v, version %d; want %v, none, 2",
+				tt.user, got.FinishedAt, got.Deadline, got.Version, t0.Add(time.Second))
+		}
+	}
+	g := startGame(t, db, "c9", "alice", "bob")
+	_, err := db.Decline(ctx, g.ID, "bob", g.Version, t0)
+	wantCode(t, err, tttbot.EFINISHED)
+}
+
+func TestPlayErrors(t *testing.T) {
+	db, _ := newDB(t, Options{SimultaneousGames: true})
+	ctx := t.Context()
+	g := startGame(t, db, "c1", "alice", "bob") // alice is X
+	g = play(t, db, g, 4)
+	pending := challenge("c2", "alice", "bob")
+	ok(t, db.CreateGame(ctx, pending))
+	over := play(t, db, startGame(t, db, "c3", "alice", "bob"), 0, 3, 1, 4, 2)
+
+	tests := []struct {
+		name    string
+		req     tttbot.MoveRequest
+		code    string
+		message string
+	}{
+		{"unknown game", tttbot.MoveRequest{GameID: 999, Player: "bob", Cell: 0, Version: g.Version},
+			tttbot.ENOTFOUND, "That game doesn't exist."},
+		{"stranger", move(g, "carol", 0), tttbot.ENOTYOURS, "You're not playing in this game."},
+		{"pending", move(pending, "alice", 0), tttbot.EINVALID, "This game hasn't started yet."},
+		{"not your turn", move(g, "alice", 0), tttbot.ENOTYOURTURN, "It's not your turn."},
+		{"stale", tttbot.MoveRequest{GameID: g.ID, Player: "bob", Cell: 0, Version: g.Version - 1},
+			tttbot.ESTALE, "This board is out of date — the game has moved on."},
+		{"newer than the game", tttbot.MoveRequest{GameID: g.ID, Player: "bob", Cell: 0, Version: g.Version + 1},
+			tttbot.ESTALE, "This board is out of date — the game has moved on."},
+		{"cell taken", move(g, "bob", 4), tttbot.EINVALID, "That cell is already taken."},
+		{"off the board", move(g, "bob", 9), tttbot.EINVALID, "That cell is not on the board."},
+		{"negative cell", move(g, "bob", -1), tttbot.EINVALID, "That cell is not on the board."},
+		{"over", move(over, "bob", 8), tttbot.EFINISHED, "This game is over."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := db.Game(ctx, tt.req.GameID)
+			_, err := db.Play(ctx, tt.req)
+			wantCode(t, err, tt.code)
+			if got := tttbot.ErrorMessage(err); got != tt.message {
+				t.Errorf("got message %q, want %q", got, tt.message)
+			}
+			after, _ := db.Game(ctx, tt.req.GameID)
+			if diff := cmp.Diff(before, after); diff != "" {
+				t.Errorf("refused move changed the game (-before +after):\n%s", diff)
+			}
+		})
+	}
+	if n := len(must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))); n != 1 {
+		t.Errorf("got %d moves, want 1", n)
+	}
+}
+
+func TestPlayToTheEnd(t *testing.T) {
+	tests := []struct {
+		name    string
+		cells   []int
+		board   string
+		winner  string
+		reason  tttbot.Reason
+		results []result
+	}{
+		{"X wins", []int{0, 3, 1, 4, 2}, "XXX/OO./...", "alice", tttbot.ReasonLine, []result{
+			{"alice", "bob", "win", "line"}, {"bob", "alice", "loss", "line"}}},
+		{"O wins", []int{0, 3, 1, 4, 8, 5}, "XX./OOO/..X", "bob", tttbot.ReasonLine, []result{
+			{"alice", "bob", "loss", "line"}, {"bob", "alice", "win", "line"}}},
+		{"draw", []int{0, 1, 2, 4, 3, 5, 7, 6, 8}, "XOX/XOO/OXX", "", tttbot.ReasonDraw, []result{
+			{"alice", "bob", "draw", "draw"}, {"bob", "alice", "draw", "draw"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, _ := newDB(t, Options{})
+			g := startGame(t, db, "c1", "alice", "bob")
+			g = play(t, db, g, tt.cells...)
+			want := tttbot.Game{Status: tttbot.StatusFinished, Board: tt.board, Winner: tt.winner, Reason: tt.reason,
+				Version: 2 + len(tt.cells), FinishedAt: t0.Add(time.Second)}
+			got := tttbot.Game{Status: g.Status, Board: g.Board, Winner: g.Winner, Reason: g.Reason,
+				Version: g.Version, FinishedAt: g.FinishedAt, Turn: g.Turn, Deadline: g.Deadline}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("finished game (-want +got):\n%s", diff)
+			}
+			stored := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+			if diff := cmp.Diff(g, stored); diff != "" {
+				t.Errorf("stored game (-returned +stored):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.results, results(t, db, g.ID)); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+			moves := must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))
+			for i, m := range moves {
+				player := []string{"alice", "bob"}[i%2]
+				if m.Ply != i+1 || m.Cell != tt.cells[i] || m.Player != player || !m.At.Equal(t0.Add(time.Second)) {
+					t.Errorf("move %d: got %+v, want ply %d cell %d by %s", i, m, i+1, tt.cells[i], player)
+				}
+			}
+		})
+	}
+}
+
+func TestResign(t *testing.T) {
+	db, _ := newDB(t, Options{SimultaneousGames: true})
+	ctx := t.Context()
+	g := play(t, db, startGame(t, db, "c1", "alice", "bob"), 4)
+	pending := challenge("c2", "alice", "bob")
+	ok(t, db.CreateGame(ctx, pending))
+
+	_, err := db.Resign(ctx, g.ID, "carol", t0)
+	wantCode(t, err, tttbot.ENOTYOURS)
+	_, err = db.Resign(ctx, pending.ID, "alice", t0)
+	wantCode(t, err, tttbot.EINVALID)
+	_, err = db.Resign(ctx, 999, "alice", t0)
+	wantCode(t, err, tttbot.ENOTFOUND)
+
+	// Either player may resign, on their turn or not.
+	got, err := db.Resign(ctx, g.ID, "alice", t0.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != tttbot.StatusFinished || got.Winner != "bob" || got.Reason != tttbot.ReasonResign ||
+		got.Turn != "" || !got.Deadline.IsZero() || !got.FinishedAt.Equal(t0.Add(time.Minute)) {
+		t.Errorf("got %+v, want finished, won by bob on resignation at %v", got, t0.Add(time.Minute))
+	}
+	want := []result{{"alice", "bob", "loss", "resign"}, {"bob", "alice", "win", "resign"}}
+	if diff := cmp.Diff(want, results(t, db, g.ID)); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	_, err = db.Resign(ctx, g.ID, "bob", t0)
+	wantCode(t, err, tttbot.EFINISHED)
+}
+
+func TestDueAndExpire(t *testing.T) {
+	db, _ := newDB(t, Options{SimultaneousGames: true})
+	ctx := t.Context()
+	if next := must[time.Time](t)(db.NextDeadline(ctx)); !next.IsZero() {
+		t.Errorf("next deadline of an empty database: got %v, want none", next)
+	}
+	pending := challenge("c1", "alice", "bob") // expires at t0+1m
+	ok(t, db.CreateGame(ctx, pending))
+	active := play(t, db, startGame(t, db, "c2", "carol", "dave"), 4) // dave to move by t0+3m
+	noClock := &tttbot.Game{ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "erin", Opponent: "bot",
+		BotLevel: "easy", XPlayer: "erin", OPlayer: "bot", Status: tttbot.StatusActive}
+	ok(t, db.CreateGame(ctx, noClock))
+	play(t, db, startGame(t, db, "c4", "frank", "grace"), 0, 3, 1, 4, 2) // finished: never due
+
+	ids := func(gs []*tttbot.Game) []int64 {
+		out := []int64{}
+		for _, g := range gs {
+			out = append(out, g.ID)
+		}
+		return out
+	}
+	dueTests := []struct {
+		at    time.Time
+		limit int
+		want  []int64
+	}{
+		{t0, 10, []int64{}},
+		{t0.Add(time.Minute - time.Millisecond), 10, []int64{}},
+		{t0.Add(time.Minute), 10, []int64{pending.ID}},
+		{t0.Add(time.Hour), 0, []int64{pending.ID, active.ID}},
+		{t0.Add(time.Hour), 1, []int64{pending.ID}},
+	}
+	for _, tt := range dueTests {
+		got := ids(must[[]*tttbot.Game](t)(db.Due(ctx, tt.at, tt.limit)))
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Due(%v, %d) (-want +got):\n%s", tt.at, tt.limit, diff)
+		}
+	}
+	if next := must[time.Time](t)(db.NextDeadline(ctx)); !next.Equal(t0.Add(time.Minute)) {
+		t.Errorf("next deadline: got %v, want %v", next, t0.Add(time.Minute))
+	}
+
+	_, err := db.Expire(ctx, pending.ID, pending.Version+1, t0.Add(time.Hour))
+	wantCode(t, err, tttbot.ESTALE)
+	_, err = db.Expire(ctx, pending.ID, pending.Version, t0.Add(59*time.Second))
+	wantCode(t, err, tttbot.EINVALID)
+	_, err = db.Expire(ctx, noClock.ID, noClock.Version, t0.Add(time.Hour))
+	wantCode(t, err, tttbot.EINVALID)
+	_, err = db.Expire(ctx, 999, 1, t0.Add(time.Hour))
+	wantCode(t, err, tttbot.ENOTFOUND)
+
+	got := must[*tttbot.Game](t)(db.Expire(ctx, pending.ID, pending.Version, t0.Add(time.Minute)))
+	if got.Status != tttbot.StatusExpired || !got.FinishedAt.Equal(t0.Add(time.Minute)) || !got.Deadline.IsZero() {
+		t.Errorf("expired challenge: got %+v, want expired at %v with no deadline", got, t0.Add(time.Minute))
+	}
+	_, err = db.Expire(ctx, pending.ID, got.Version, t0.Add(time.Hour))
+	wantCode(t, err, tttbot.EFINISHED)
+
+	got = must[*tttbot.Game](t)(db.Expire(ctx, active.ID, active.Version, t0.Add(3*time.Minute)))
+	if got.Status != tttbot.StatusFinished || got.Reason != tttbot.ReasonTimeout || got.Winner != "carol" {
+		t.Errorf("timed out game: got status %s reason %s winner %q, want finished on timeout, won by carol",
+			got.Status, got.Reason, got.Winner)
+	}
+	want := []result{{"carol", "dave", "win", "timeout"}, {"dave", "carol", "loss", "timeout"}}
+	if diff := cmp.Diff(want, results(t, db, active.ID)); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	if left := must[[]*tttbot.Game](t)(db.Due(ctx, t0.Add(time.Hour), 0)); len(left) != 0 {
+		t.Errorf("due after expiring: got %d games, want none", len(left))
+	}
+	if next := must[time.Time](t)(db.NextDeadline(ctx)); !next.IsZero() {
+		t.Errorf("next deadline: got %v, want none", next)
+	}
+}
+
+func TestOpenGame(t *testing.T) {
+	db, _ := newDB(t, Options{SimultaneousGames: true})
+	ctx := t.Context()
+	g1 := startGame(t, db, "c1", "alice", "bob")
+	g2 := challenge("c1", "carol", "dave")
+	ok(t, db.CreateGame(ctx, g2))
+	startGame(t, db, "c2", "alice", "erin")
+
+	tests := []struct {
+		channel, user string
+		want          int64
+	}{
+		{"c1", "alice", g1.ID},
+		{"c1", "bob", g1.ID},
+		{"c1", "dave", g2.ID},
+		{"c1", "erin", 0},
+		{"c3", "alice", 0},
+	}
+	for _, tt := range tests {
+		got, err := db.OpenGame(ctx, tt.channel, tt.user)
+		if tt.want == 0 {
+			wantCode(t, err, tttbot.ENOTFOUND)
+			continue
+		}
+		if err != nil || got.ID != tt.want {
+			t.Errorf("OpenGame(%s, %s): got %v, %v; want game %d", tt.channel, tt.user, got, err, tt.want)
+		}
+	}
+	must[*tttbot.Game](t)(db.Resign(ctx, g1.ID, "bob", t0))
+	_, err := db.OpenGame(ctx, "c1", "alice")
+	wantCode(t, err, tttbot.ENOTFOUND)
+}
+
+func TestSetMessageAndPlayers(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	g := startGame(t, db, "c1", "alice", "bob")
+	if err := db.SetMessage(ctx, g.ID, "m1"); err != nil {
+		t.Fatal(err)
+	}
+	got := must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+	if got.MessageID != "m1" || got.Version != g.Version {
+		t.Errorf("got message %q version %d, want m1 and version %d unchanged", got.MessageID, got.Version, g.Version)
+	}
+	wantCode(t, db.SetMessage(ctx, 999, "m1"), tttbot.ENOTFOUND)
+
+	for _, name := range []string{"Alice", "Alice B."} {
+		if err := db.SavePlayer(ctx, tttbot.Player{ID: "alice", Name: name}); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if err := db.r.QueryRow("SELECT name FROM players WHERE id = 'alice'").Scan(&got); err != nil || got != name {
+			t.Errorf("got name %q (%v), want %q", got, err, name)
+		}
+	}
+	wantCode(t, db.SavePlayer(ctx, tttbot.Player{Name: "nobody"}), tttbot.EINVALID)
+	wantCode(t, db.SetSimultaneousGames(ctx, "", true), tttbot.EINVALID)
+
+	moves, err := db.Moves(ctx, g.ID)
+	if err != nil || moves == nil || len(moves) != 0 {
+		t.Errorf("moves of a new game: got %v, %v; want an empty list", moves, err)
+	}
+	_, err = db.Moves(ctx, 999)
+	wantCode(t, err, tttbot.ENOTFOUND)
+}
+
+// TestQueryPlans checks that the lookups the bot makes on every command and
+// timer tick, and the leaderboard and history queries the results table is
+// for, read an index rather than scanning a table.
+func TestQueryPlans(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	tests := []struct {
+		name, query string
+		args        []any
+		index       string
+	}{
+		{"open game", queryOpenGame, []any{"c", "u"}, "games_open_by_"},
+		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, "games_open_by_"},
+		{"channel busy", queryChannelBusy, []any{"c", 1}, "games_open_by_"},
+		{"due", queryDue, []any{0, 10}, "games_open_by_deadline"},
+		{"next deadline", queryNextDeadline, nil, "games_open_by_deadline"},
+		{"leaderboard", `SELECT player_id, count(*) FILTER (WHERE outcome = 'win') AS wins, count(*)
+			FROM results WHERE guild_id = ? GROUP BY player_id ORDER BY wins DESC LIMIT 10`,
+			[]any{"g"}, "COVERING INDEX results_by_guild"},
+		{"history", `SELECT game_id, outcome FROM results WHERE player_id = ?
+			ORDER BY finished_at DESC LIMIT 20`, []any{"u"}, "results_by_player"},
+		{"replay", `SELECT ply, cell FROM moves WHERE game_id = ? ORDER BY ply`, []any{1}, "PRIMARY KEY"},
+	}
+	for _, tt := range tests {
+		rows, err := db.r.Query("EXPLAIN QUERY PLAN "+tt.query, tt.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		text := strings.Join(plan, "; ")
+		t.Logf("%s: %s", tt.name, text)
+		if !strings.Contains(text, tt.index) || strings.Contains(text, "SCAN games") || strings.Contains(text, "SCAN results") {
+			t.Errorf("%s: plan %q does not use %s", tt.name, text, tt.index)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package sqlite
+
+import (
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// schema lists the tables and indexes of the database at path, with their SQL.
+func schema(t *testing.T, path string) []string {
+	t.Helper()
+	c, err := sql.Open("sqlite3", dsn(path, map[string]string{"mode": "ro"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	rows, err := c.Query(`SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_schema
+		WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE 'goose_%' ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestMigrations(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "tttbot.db")
+
+	applied, err := MigrateUp(ctx, path)
+	if err != nil {
+		t.Fatalf("up from empty: %v", err)
+	}
+	if len(applied) == 0 || applied[0].Version != 1 || applied[0].Name != "00001_games.sql" {
+		t.Fatalf("up from empty: got %+v, want 00001_games.sql first", applied)
+	}
+	full := schema(t, path)
+	for _, table := range []string{"guilds", "players", "games", "moves", "results"} {
+		if !strings.Contains(strings.Join(full, "\n"), "table "+table+":") {
+			t.Errorf("schema lacks table %s", table)
+		}
+	}
+
+	st, err := MigrationStatus(ctx, path)
+	if err != nil {
+		t.Fatalf("status: %v", err)
+	}
+	last := applied[len(applied)-1].Version
+	if st.Current != last || st.Latest != last || len(st.Migrations) != len(applied) {
+		t.Fatalf("status: got current %d latest %d with %d migrations, want %d, %d, %d",
+			st.Current, st.Latest, len(st.Migrations), last, last, len(applied))
+	}
+	for _, m := range st.Migrations {
+		if !m.Applied || m.AppliedAt.IsZero() {
+			t.Errorf("status: got %+v, want applied with a time", m)
+		}
+	}
+
+	again, err := MigrateUp(ctx, path)
+	if err != nil || len(again) != 0 {
+		t.Errorf("up when current: got %v, %v; want nothing applied", again, err)
+	}
+
+	// Down every step, then up again: the same schema comes back.
+	for i := len(applied) - 1; i >= 0; i-- {
+		m, err := MigrateDown(ctx, path)
+		if err != nil {
+			t.Fatalf("down: %v", err)
+		}
+		if m.Version != applied[i].Version {
+			t.Errorf("down: got version %d, want %d", m.Version, applied[i].Version)
+		}
+	}
+	if got := schema(t, path); len(got) != 0 {
+		t.Errorf("schema after rolling everything back: got %q, want nothing", got)
+	}
+	st, err = MigrationStatus(ctx, path)
+	if err != nil || st.Current != 0 || st.Migrations[0].Applied {
+		t.Errorf("status after down: got %+v, %v; want version 0, nothing applied", st, err)
+	}
+	if _, err := MigrateDown(ctx, path); err == nil {
+		t.Error("down past the first migration: got no error")
+	}
+	if _, err := MigrateUp(ctx, path); err != nil {
+		t.Fatalf("up again: %v", err)
+	}
+	if diff := cmp.Diff(full, schema(t, path)); diff != "" {
+		t.Errorf("schema after down and up (-first +again):\n%s", diff)
+	}
+
+	// The store works on the re-created schema.
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	startGame(t, db, "c1", "alice", "bob")
+	integrity(t, path)
+}
+
+func TestSchemaTooNew(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "tttbot.db")
+	if _, err := MigrateUp(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	c, err := sql.Open("sqlite3", dsn(path, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec("INSERT INTO goose_db_version (version_id, is_applied) VALUES (9999, 1)"); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+
+	if _, err := Open(ctx, path, Options{}); !errors.Is(err, ErrSchemaTooNew) {
+		t.Errorf("open: got %v, want ErrSchemaTooNew", err)
+	}
+	if _, err := MigrateUp(ctx, path); !errors.Is(err, ErrSchemaTooNew) {
+		t.Errorf("up: got %v, want ErrSchemaTooNew", err)
+	}
+	if _, err := MigrateDown(ctx, path); !errors.Is(err, ErrSchemaTooNew) {
+		t.Errorf("down: got %v, want ErrSchemaTooNew", err)
+	}
+	st, err := MigrationStatus(ctx, path)
+	if err != nil || st.Current != 9999 || st.Latest >= 9999 {
+		t.Errorf("status: got %+v, %v; want current 9999 above latest", st, err)
+	}
+}
+
+func TestMigrateMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing.db")
+	if _, err := MigrationStatus(t.Context(), path); err == nil {
+		t.Error("status of a missing database: got no error")
+	}
+	if _, err := MigrateDown(t.Context(), path); err == nil {
+		t.Error("down of a missing database: got no error")
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("status or down created the database: %v", err)
+	}
+}

@@ -1,0 +1,242 @@
+// Package sqlite stores tttbot's games in a SQLite database: it opens the file
+// with the settings a concurrent service needs, migrates its schema, and
+// implements tttbot.GameStore with one IMMEDIATE transaction per change.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+
+	"github.com/tttbot/tttbot"
+)
+
+var _ tttbot.GameStore = (*DB)(nil)
+
+// Options tune a DB. The zero value is ready to use.
+type Options struct {
+	// SimultaneousGames is the default for guilds that have not set it:
+	// whether a channel may hold more than one open game.
+	SimultaneousGames bool
+
+	// Logger receives migration and lifecycle logs; nil discards them.
+	Logger *slog.Logger
+
+	// Now is the clock for times the caller does not pass; nil is time.Now.
+	Now func() time.Time
+}
+
+// DB is an open tttbot database. Writes go through a single connection whose
+// transactions begin IMMEDIATE, so concurrent writers queue in the pool instead
+// of failing with "database is locked"; reads use their own pool and, thanks
+// to WAL, never wait for a writer.
+type DB struct {
+	path   string
+	w      *sql.DB // one connection, BEGIN IMMEDIATE
+	r      *sql.DB // read-only pool
+	opts   Options
+	logger *slog.Logger
+}
+
+// Open opens (creating if needed) the database at path and migrates it to
+// the latest schema. It refuses a database written by a newer binary.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	w, err := openWriter(path, true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := migrateUp(ctx, w, logger); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite3", dsn(path, map[string]string{"_query_only": "1"}))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	n := max(4, runtime.NumCPU())
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	r.SetConnMaxLifetime(0)
+	r.SetConnMaxIdleTime(0)
+	db := &DB{path: path, w: w, r: r, opts: opts, logger: logger}
+	if err := db.Ping(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	logger.Debug("database opened", "path", path)
+	return db, nil
+}
+
+// openWriter opens the single write connection. With create false a missing
+// file is an error rather than a new empty database.
+func openWriter(path string, create bool) (*sql.DB, error) {
+	params := map[string]string{"_txlock": "immediate"}
+	if !create {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("open database: %w", err)
+		}
+		params["mode"] = "rw"
+	}
+	w, err := sql.Open("sqlite3", dsn(path, params))
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	if err := w.Ping(); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	return w, nil
+}
+
+// dsn builds a URI filename carrying the settings every pooled connection
+// needs: WAL so readers and the writer do not block each other, a busy
+// timeout for other processes (a migration, a backup), foreign keys, NORMAL
+// sync (durable across a process crash; WAL only risks the last commits on
+// power loss) and a cache of prepared statements.
+func dsn(path string, extra map[string]string) string {
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", "5000")
+	q.Set("_foreign_keys", "1")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_stmt_cache_size", "32")
+	for k, v := range extra {
+		q.Set(k, v)
+	}
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: q.Encode()}
+	return u.String()
+}
+
+// Close closes the database after letting SQLite refresh its query planner
+// statistics.
+func (db *DB) Close() error {
+	_, err := db.w.Exec("PRAGMA optimize")
+	return errors.Join(err, db.r.Close(), db.w.Close())
+}
+
+// Ping checks that both the writer and the readers can reach the database.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.w.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping database: %w", err)
+	}
+	if err := db.r.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping database: %w", err)
+	}
+	return nil
+}
+
+// Backup writes a consistent copy of the live database to path, which must
+// not exist yet. Writers carry on meanwhile.
+func (db *DB) Backup(ctx context.Context, path string) error {
+	return Backup(ctx, db.path, path)
+}
+
+// Backup writes a consistent copy of the database at src to dst, which must
+// not exist yet, without migrating src or stopping a bot that is using it.
+// VACUUM INTO reads one snapshot into a temporary file, which is synced and
+// renamed, so that dst never holds a partial copy.
+func Backup(ctx context.Context, src, dst string) error {
+	if _, err := os.Stat(src); err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	if _, err := os.Stat(dst); err == nil {
+		return fmt.Errorf("backup: %s already exists", dst)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("backup: %w", err)
+	}
+	// A connection of its own: query_only, as the read pool has, forbids
+	// VACUUM INTO.
+	r, err := sql.Open("sqlite3", dsn(src, map[string]string{"mode": "rw"}))
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer r.Close()
+	tmp := dst + ".tmp"
+	os.Remove(tmp) // a leftover of an interrupted backup
+	if _, err := r.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := syncFile(tmp); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := syncFile(filepath.Dir(dst)); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	return nil
+}
+
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	return errors.Join(err, f.Close())
+}
+
+// Times are stored as Unix milliseconds; the zero time as NULL.
+
+func toMS(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+func fromMS(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// round gives t the precision it will have once read back.
+func round(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return time.UnixMilli(t.UnixMilli()).UTC()
+}
+
+// nullString stores "" as NULL.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// now returns t, or the clock's time when t is zero, as stored.
+func (db *DB) now(t time.Time) time.Time {
+	if t.IsZero() {
+		t = db.opts.Now()
+	}
+	return round(t)
+}

@@ -1,0 +1,204 @@
+package sqlite
+
+import (
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tttbot/tttbot"
+)
+
+var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// clock is a settable test clock.
+type clock struct{ t time.Time }
+
+func (c *clock) Now() time.Time { return c.t }
+
+// newDB opens a fresh database under t.TempDir with the clock at t0.
+func newDB(t testing.TB, opts Options) (*DB, string) {
+	t.Helper()
+	if opts.Now == nil {
+		opts.Now = (&clock{t0}).Now
+	}
+	path := filepath.Join(t.TempDir(), "tttbot.db")
+	db, err := Open(t.Context(), path, opts)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return db, path
+}
+
+// wantCode fails unless err carries code.
+func wantCode(t testing.TB, err error, code string) {
+	t.Helper()
+	if got := tttbot.ErrorCode(err); got != code {
+		t.Fatalf("got error %v (code %q), want code %q", err, got, code)
+	}
+}
+
+// ok fails t on an error.
+func ok(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// must returns v, failing t on an error.
+func must[T any](t testing.TB) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func TestOpenSettings(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	tests := []struct {
+		pool, pragma, want string
+	}{
+		{"writer", "journal_mode", "wal"},
+		{"writer", "foreign_keys", "1"},
+		{"writer", "synchronous", "1"},
+		{"writer", "busy_timeout", "5000"},
+		{"writer", "query_only", "0"},
+		{"reader", "journal_mode", "wal"},
+		{"reader", "foreign_keys", "1"},
+		{"reader", "synchronous", "1"},
+		{"reader", "busy_timeout", "5000"},
+		{"reader", "query_only", "1"},
+	}
+	for _, tt := range tests {
+		pool := db.w
+		if tt.pool == "reader" {
+			pool = db.r
+		}
+		var got string
+		if err := pool.QueryRow("PRAGMA " + tt.pragma).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%s: PRAGMA %s: got %q, want %q", tt.pool, tt.pragma, got, tt.want)
+		}
+	}
+	if err := db.Ping(t.Context()); err != nil {
+		t.Errorf("ping: %v", err)
+	}
+}
+
+func TestOpenOddPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a dir?#%", "my db.sqlite")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(t.Context(), path, Options{})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("database not at its path: %v", err)
+	}
+}
+
+func TestRestart(t *testing.T) {
+	c := &clock{t0}
+	path := filepath.Join(t.TempDir(), "tttbot.db")
+	db := must[*DB](t)(Open(t.Context(), path, Options{Now: c.Now}))
+	g := startGame(t, db, "c1", "alice", "bob")
+	g = must[*tttbot.Game](t)(db.Play(t.Context(), move(g, "alice", 4)))
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err := Open(t.Context(), path, Options{Now: c.Now})
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer db.Close()
+	got := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+	if diff := cmp.Diff(g, got); diff != "" {
+		t.Fatalf("game after restart (-before +after):\n%s", diff)
+	}
+	got = must[*tttbot.Game](t)(db.Play(t.Context(), move(got, "bob", 0)))
+	if got.Board != "O../.X./..." || got.Version != 4 {
+		t.Errorf("got board %q version %d, want %q version 4", got.Board, got.Version, "O../.X./...")
+	}
+	if n := len(must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 2 {
+		t.Errorf("got %d moves, want 2", n)
+	}
+}
+
+func TestBackup(t *testing.T) {
+	db, path := newDB(t, Options{})
+	g := startGame(t, db, "c1", "alice", "bob")
+	must[*tttbot.Game](t)(db.Play(t.Context(), move(g, "alice", 4)))
+
+	dir := t.TempDir()
+	for name, backup := range map[string]func(dst string) error{
+		"method":   func(dst string) error { return db.Backup(t.Context(), dst) },
+		"function": func(dst string) error { return Backup(t.Context(), path, dst) },
+	} {
+		dst := filepath.Join(dir, name+".db")
+		if err := backup(dst); err != nil {
+			t.Fatalf("%s: backup: %v", name, err)
+		}
+		if err := backup(dst); err == nil {
+			t.Errorf("%s: backup over an existing file: got no error", name)
+		}
+		if _, err := os.Stat(dst + ".tmp"); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: temporary file left behind: %v", name, err)
+		}
+		b, err := Open(t.Context(), dst, Options{})
+		if err != nil {
+			t.Fatalf("%s: open backup: %v", name, err)
+		}
+		got, err := b.Game(t.Context(), g.ID)
+		b.Close()
+		if err != nil {
+			t.Fatalf("%s: game in backup: %v", name, err)
+		}
+		if got.Board != ".../.X./..." {
+			t.Errorf("%s: board in backup: got %q, want %q", name, got.Board, ".../.X./...")
+		}
+	}
+	if err := Backup(t.Context(), filepath.Join(dir, "missing.db"), filepath.Join(dir, "x.db")); err == nil {
+		t.Error("backup of a missing database: got no error")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("backup of a missing database created it")
+	}
+}
+
+// integrity runs PRAGMA integrity_check on the database at path.
+func integrity(t testing.TB, path string) {
+	t.Helper()
+	c, err := sql.Open("sqlite3", dsn(path, map[string]string{"mode": "ro"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got string
+	if err := c.QueryRow("PRAGMA integrity_check").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != "ok" {
+		t.Fatalf("integrity_check: got %q, want ok", got)
+	}
+}
