@@ -1,0 +1,377 @@
+package discordtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Identify is what a bot sent to open a gateway session.
+type Identify struct {
+	Token     string `json:"token"` // as sent: "Bot TOKEN"
+	Intents   int    `json:"intents"`
+	Compress  bool   `json:"compress"`
+	SessionID string `json:"-"` // the session READY gave it
+}
+
+// session is a gateway session: it outlives a connection, so a bot that
+// reconnects can RESUME and get the events it missed.
+type session struct {
+	id       string
+	identify Identify
+	sendMu   sync.Mutex // orders dispatches with their sequence numbers
+
+	// guarded by Server.mu
+	seq     int64
+	log     []frame // every dispatch, for RESUME
+	conn    *conn   // nil while disconnected
+	invalid bool    // closed by the client: no RESUME
+}
+
+// conn is one websocket connection.
+type conn struct {
+	ws   *websocket.Conn
+	wmu  sync.Mutex
+	sess *session // guarded by Server.mu
+}
+
+// frame is a gateway payload.
+type frame struct {
+	Op int     `json:"op"`
+	D  any     `json:"d"`
+	S  *int64  `json:"s"`
+	T  *string `json:"t"`
+}
+
+// Gateway opcodes and close codes (https://discord.com/developers/docs/topics/opcodes-and-status-codes).
+const (
+	opDispatch       = 0
+	opHeartbeat      = 1
+	opIdentify       = 2
+	opResume         = 6
+	opInvalidSession = 9
+	opHello          = 10
+	opHeartbeatAck   = 11
+
+	closeDecodeError          = 4002
+	closeNotAuthenticated     = 4003
+	closeAuthenticationFailed = 4004
+	closeAlreadyAuthenticated = 4005
+)
+
+var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+func (c *conn) send(v any) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.ws.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	return c.ws.WriteJSON(v)
+}
+
+func (c *conn) close(code int, text string) {
+	c.wmu.Lock()
+	c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
+	c.wmu.Unlock()
+	c.ws.Close()
+}
+
+// serveGateway speaks the gateway on one connection, in plain JSON text
+// frames: discordgo inflates only binary ones, so "compress" can be ignored.
+func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		http.Error(w, "closed", http.StatusServiceUnavailable)
+		return
+	}
+	s.gwWG.Add(1)
+	s.mu.Unlock()
+	defer s.gwWG.Done()
+
+	ws, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	c := &conn{ws: ws}
+	s.mu.Lock()
+	closed := s.closed
+	s.conns[c] = true
+	s.mu.Unlock()
+	defer s.dropConn(c)
+	if closed {
+		return
+	}
+	if enc := r.URL.Query().Get("encoding"); enc != "" && enc != "json" {
+		c.close(closeDecodeError, "Only JSON encoding is spoken here.")
+		return
+	}
+	hello := map[string]any{"heartbeat_interval": s.opts.HeartbeatInterval.Milliseconds()}
+	if c.send(frame{Op: opHello, D: hello}) != nil {
+		return
+	}
+	for {
+		_, data, err := ws.ReadMessage()
+		if err != nil {
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) && (ce.Code == websocket.CloseNormalClosure || ce.Code == websocket.CloseGoingAway) {
+				s.mu.Lock()
+				if c.sess != nil {
+					c.sess.invalid = true // Discord ends a session closed this way
+				}
+				s.mu.Unlock()
+			}
+			return
+		}
+		var p struct {
+			Op int             `json:"op"`
+			D  json.RawMessage `json:"d"`
+		}
+		if json.Unmarshal(data, &p) != nil {
+			c.close(closeDecodeError, "Error while decoding payload.")
+			return
+		}
+		s.mu.Lock()
+		authed := c.sess != nil
+		s.mu.Unlock()
+		switch {
+		case p.Op == opHeartbeat:
+			s.mu.Lock()
+			s.heartbeats++
+			s.notify()
+			s.mu.Unlock()
+			c.send(frame{Op: opHeartbeatAck})
+		case p.Op == opIdentify && authed, p.Op == opResume && authed:
+			c.close(closeAlreadyAuthenticated, "You sent more than one identify payload.")
+			return
+		case p.Op == opIdentify:
+			if !s.identify(c, p.D) {
+				return
+			}
+		case p.Op == opResume:
+			if !s.resume(c, p.D) {
+				return
+			}
+		case !authed:
+			c.close(closeNotAuthenticated, "You sent a payload prior to identifying.")
+			return
+		}
+		// Presence updates, member requests and the like need no answer.
+	}
+}
+
+func (s *Server) dropConn(c *conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	if c.sess != nil && c.sess.conn == c {
+		c.sess.conn = nil
+	}
+	s.notify()
+	s.mu.Unlock()
+	c.ws.Close()
+}
+
+func (s *Server) tokenOK(token string) bool {
+	return strings.TrimPrefix(token, "Bot ") == s.opts.Token
+}
+
+// identify opens a new session on c: READY, then the guild.
+func (s *Server) identify(c *conn, d json.RawMessage) bool {
+	var id Identify
+	if json.Unmarshal(d, &id) != nil || !s.tokenOK(id.Token) {
+		c.close(closeAuthenticationFailed, "Authentication failed.")
+		return false
+	}
+	s.mu.Lock()
+	sess := &session{id: s.newID(), conn: c}
+	id.SessionID = sess.id
+	sess.identify = id
+	c.sess = sess
+	s.sessions[sess.id] = sess
+	channels := []any{}
+	for ch, g := range s.channels {
+		if g == s.opts.GuildID {
+			channels = append(channels, map[string]any{"id": ch, "type": 0, "guild_id": g, "name": "channel-" + ch})
+		}
+	}
+	members := len(s.users)
+	s.mu.Unlock()
+
+	user := s.bot.wire()
+	user["verified"], user["mfa_enabled"], user["flags"] = true, false, 0
+	s.dispatch(sess, "READY", map[string]any{
+		"v":                  9,
+		"user":               user,
+		"guilds":             []any{map[string]any{"id": s.opts.GuildID, "unavailable": true}},
+		"session_id":         sess.id,
+		"resume_gateway_url": s.GatewayURL(),
+		"application":        map[string]any{"id": s.opts.ApplicationID, "flags": 0},
+		"private_channels":   []any{},
+	})
+	s.dispatch(sess, "GUILD_CREATE", map[string]any{
+		"id":           s.opts.GuildID,
+		"name":         "discordtest",
+		"owner_id":     s.bot.ID,
+		"joined_at":    time.Now().Format(time.RFC3339Nano),
+		"unavailable":  false,
+		"large":        false,
+		"member_count": members,
+		"channels":     channels,
+		"roles":        []any{},
+		"emojis":       []any{},
+		"members":      []any{},
+		"threads":      []any{},
+		"voice_states": []any{},
+		"presences":    []any{},
+	})
+	s.mu.Lock()
+	s.identifies = append(s.identifies, id)
+	s.current = sess
+	s.notify()
+	s.mu.Unlock()
+	return true
+}
+
+// resume reattaches a session to c and replays what it missed; a session
+// that cannot resume gets INVALID_SESSION, and discordgo identifies anew.
+func (s *Server) resume(c *conn, d json.RawMessage) bool {
+	var r struct {
+		Token     string `json:"token"`
+		SessionID string `json:"session_id"`
+		Seq       int64  `json:"seq"`
+	}
+	if json.Unmarshal(d, &r) != nil || !s.tokenOK(r.Token) {
+		c.close(closeAuthenticationFailed, "Authentication failed.")
+		return false
+	}
+	s.mu.Lock()
+	sess := s.sessions[r.SessionID]
+	resumable := sess != nil && !sess.invalid
+	s.mu.Unlock()
+	if !resumable {
+		return c.send(frame{Op: opInvalidSession, D: false}) == nil
+	}
+
+	sess.sendMu.Lock()
+	defer sess.sendMu.Unlock()
+	s.mu.Lock()
+	old := sess.conn
+	sess.conn, c.sess = c, sess
+	var missed []frame
+	for _, f := range sess.log {
+		if *f.S > r.Seq {
+			missed = append(missed, f)
+		}
+	}
+	s.mu.Unlock()
+	if old != nil {
+		old.ws.Close()
+	}
+	for _, f := range missed {
+		if c.send(f) != nil {
+			return false
+		}
+	}
+	s.dispatchLocked(sess, "RESUMED", map[string]any{})
+	s.mu.Lock()
+	s.notify()
+	s.mu.Unlock()
+	return true
+}
+
+// dispatch sends an event to a session; one that cannot be written now is
+// kept for RESUME.
+func (s *Server) dispatch(sess *session, t string, d any) {
+	sess.sendMu.Lock()
+	defer sess.sendMu.Unlock()
+	s.dispatchLocked(sess, t, d)
+}
+
+// dispatchLocked is dispatch with sess.sendMu held.
+func (s *Server) dispatchLocked(sess *session, t string, d any) {
+	s.mu.Lock()
+	sess.seq++
+	seq := sess.seq
+	f := frame{Op: opDispatch, D: d, S: &seq, T: &t}
+	sess.log = append(sess.log, f)
+	c := sess.conn
+	s.mu.Unlock()
+	if c != nil {
+		c.send(f)
+	}
+}
+
+// connected is the session to push events to, once a bot is READY. s.mu
+// must be held.
+func (s *Server) connected() *session {
+	if s.current == nil || s.current.conn == nil {
+		return nil
+	}
+	return s.current
+}
+
+// WaitReady waits until a bot has a READY gateway session and returns what
+// it identified with.
+func (s *Server) WaitReady(tb testing.TB) Identify {
+	tb.Helper()
+	var id Identify
+	s.waitTB(tb, func() string { return "a READY gateway session" }, func() bool {
+		if sess := s.connected(); sess != nil {
+			id = sess.identify
+			return true
+		}
+		return false
+	})
+	return id
+}
+
+// Identifies lists every successful IDENTIFY, oldest first: one per gateway
+// session a bot opened.
+func (s *Server) Identifies() []Identify {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Identify(nil), s.identifies...)
+}
+
+// Heartbeats counts the heartbeats received.
+func (s *Server) Heartbeats() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.heartbeats
+}
+
+// Disconnect drops every gateway connection without a close frame, as when
+// a network path breaks; discordgo reconnects and resumes, and events
+// pushed meanwhile are replayed.
+func (s *Server) Disconnect() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		c.ws.Close()
+	}
+}
+
+// push dispatches an event to the bot's session, waiting for one.
+func (s *Server) push(ctx context.Context, t string, d any, sent func()) error {
+	var sess *session
+	err := s.wait(ctx, func() bool {
+		sess = s.connected()
+		return sess != nil
+	})
+	if err != nil {
+		return err
+	}
+	sess.sendMu.Lock()
+	defer sess.sendMu.Unlock()
+	s.mu.Lock()
+	sent()
+	s.mu.Unlock()
+	s.dispatchLocked(sess, t, d)
+	return nil
+}

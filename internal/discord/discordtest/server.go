@@ -1,0 +1,492 @@
+// Package discordtest is a local Discord for end-to-end tests of a bot that
+// uses discordgo: an HTTP server that speaks the gateway (HELLO, IDENTIFY,
+// READY, heartbeats, RESUME) and the REST routes a bot answering
+// interactions uses, keeps the messages the bot posts so that clicks carry
+// the current message, records every call, injects 429s and 5xx, and checks
+// every payload against Discord's documented limits, failing the test on a
+// violation and answering 400 as Discord does.
+//
+// Point discordgo at it with discord.NewTransport(srv.URL(), nil) as the
+// session's HTTP transport; the gateway URL is discovered from GET /gateway.
+package discordtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Options configure a Server; the zero value of each field picks a default.
+type Options struct {
+	Token         string // the bot token, without "Bot "; default "test-token"
+	BotID         string // the bot's user ID; default "1000"
+	BotName       string // default "tttbot"
+	ApplicationID string // default "1000"
+	GuildID       string // the guild interactions come from; default "2000"
+
+	// Timeout bounds every Wait; default 10s.
+	Timeout time.Duration
+	// CallbackDeadline is how long the bot has to answer an interaction
+	// before Discord shows "This interaction failed"; default 3s, as Discord.
+	CallbackDeadline time.Duration
+	// HeartbeatInterval is sent in HELLO; default 41.25s, as Discord.
+	HeartbeatInterval time.Duration
+	// RetryAfter is what a 429 asks the client to wait; default 50ms.
+	RetryAfter time.Duration
+}
+
+func (o *Options) defaults() {
+	def := func(s *string, v string) {
+		if *s == "" {
+			*s = v
+		}
+	}
+	def(&o.Token, "test-token")
+	def(&o.BotID, "1000")
+	def(&o.BotName, "tttbot")
+	def(&o.ApplicationID, "1000")
+	def(&o.GuildID, "2000")
+	dur := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	dur(&o.Timeout, 10*time.Second)
+	dur(&o.CallbackDeadline, 3*time.Second)
+	dur(&o.HeartbeatInterval, 41250*time.Millisecond)
+	dur(&o.RetryAfter, 50*time.Millisecond)
+}
+
+// Server is a local Discord. Its methods are safe for concurrent use.
+type Server struct {
+	tb   testing.TB
+	opts Options
+	http *httptest.Server
+	bot  User
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every change, to wake waiters
+	closed  bool
+	lastID  int64
+
+	users        map[string]User
+	channels     map[string]string // channel ID → guild ID ("" for a DM)
+	messages     map[string]*Message
+	order        []string // message IDs as created
+	interactions map[string]*Interaction
+	byToken      map[string]*Interaction
+	commands     map[string][]*discordgo.ApplicationCommand // by guild ID, "" for global
+	calls        []Call
+	faults       []*fault
+
+	sessions   map[string]*session
+	current    *session // the newest identified session
+	conns      map[*conn]bool
+	identifies []Identify
+	heartbeats int
+	gwWG       sync.WaitGroup
+}
+
+// NewServer starts a local Discord with default Options; it closes when the
+// test ends.
+func NewServer(tb testing.TB) *Server { return NewServerWith(tb, Options{}) }
+
+// NewServerWith starts a local Discord; it closes when the test ends.
+func NewServerWith(tb testing.TB, opts Options) *Server {
+	opts.defaults()
+	s := &Server{
+		tb:           tb,
+		opts:         opts,
+		changed:      make(chan struct{}),
+		users:        map[string]User{},
+		channels:     map[string]string{},
+		messages:     map[string]*Message{},
+		interactions: map[string]*Interaction{},
+		byToken:      map[string]*Interaction{},
+		commands:     map[string][]*discordgo.ApplicationCommand{},
+		sessions:     map[string]*session{},
+		conns:        map[*conn]bool{},
+	}
+	s.bot = User{ID: opts.BotID, Username: opts.BotName, Bot: true}
+	s.users[s.bot.ID] = s.bot
+	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// URL is the REST base, "http://127.0.0.1:PORT/api/v9": the bot's api_url.
+func (s *Server) URL() string { return s.http.URL + apiPrefix }
+
+// GatewayURL is the websocket URL GET /gateway answers.
+func (s *Server) GatewayURL() string { return "ws" + strings.TrimPrefix(s.http.URL, "http") + "/ws/" }
+
+// Token is the bot token the server accepts (without "Bot ").
+func (s *Server) Token() string { return s.opts.Token }
+
+// ApplicationID is the bot's application ID.
+func (s *Server) ApplicationID() string { return s.opts.ApplicationID }
+
+// GuildID is the guild that channels from NewChannel belong to.
+func (s *Server) GuildID() string { return s.opts.GuildID }
+
+// Bot is the bot's own user.
+func (s *Server) Bot() User { return s.bot }
+
+// Close disconnects every gateway connection and stops the server. It runs
+// at the end of the test; calling it earlier simulates an outage.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	for c := range s.conns {
+		c.ws.Close()
+	}
+	s.notify()
+	s.mu.Unlock()
+	s.http.Close()
+	s.gwWG.Wait()
+}
+
+// User is a Discord user.
+type User struct {
+	ID       string
+	Username string
+	Bot      bool
+}
+
+// Mention is how a message mentions the user: "<@ID>".
+func (u User) Mention() string { return "<@" + u.ID + ">" }
+
+// NewUser adds a person to the guild.
+func (s *Server) NewUser(name string) User { return s.addUser(name, false) }
+
+// NewBotUser adds another bot to the guild.
+func (s *Server) NewBotUser(name string) User { return s.addUser(name, true) }
+
+func (s *Server) addUser(name string, bot bool) User {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := User{ID: s.newID(), Username: name, Bot: bot}
+	s.users[u.ID] = u
+	return u
+}
+
+// NewChannel adds a text channel to the guild and returns its ID.
+func (s *Server) NewChannel() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.newID()
+	s.channels[id] = s.opts.GuildID
+	return id
+}
+
+// NewDMChannel opens a direct-message channel between u and the bot;
+// interactions there carry a user instead of a guild member.
+func (s *Server) NewDMChannel(u User) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.newID()
+	s.channels[id] = ""
+	return id
+}
+
+// discordEpoch is the first millisecond of 2015, where snowflakes count from.
+const discordEpoch = 1420070400000
+
+// newID returns a fresh snowflake, increasing. s.mu must be held.
+func (s *Server) newID() string {
+	id := (time.Now().UnixMilli() - discordEpoch) << 22
+	if id <= s.lastID {
+		id = s.lastID + 1
+	}
+	s.lastID = id
+	return strconv.FormatInt(id, 10)
+}
+
+// notify wakes every waiter. s.mu must be held.
+func (s *Server) notify() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// wait blocks until cond, called with s.mu held, is true.
+func (s *Server) wait(ctx context.Context, cond func() bool) error {
+	for {
+		s.mu.Lock()
+		ok, closed, ch := cond(), s.closed, s.changed
+		s.mu.Unlock()
+		switch {
+		case ok:
+			return nil
+		case closed:
+			return fmt.Errorf("server closed")
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// waitTB waits up to Options.Timeout and fails the test if cond stays false.
+func (s *Server) waitTB(tb testing.TB, what func() string, cond func() bool) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.Timeout)
+	defer cancel()
+	if err := s.wait(ctx, cond); err != nil {
+		tb.Fatalf("discordtest: waiting for %s: %v", what(), err)
+	}
+}
+
+// Call is one REST request the server received.
+type Call struct {
+	Method string
+	Path   string // below the API base, e.g. "/channels/12/messages"
+	Query  string
+	// Route is the matched route, e.g. RouteCreateMessage; empty when the
+	// server (like Discord) has no such route.
+	Route  string
+	Body   []byte
+	Status int // what the server answered
+}
+
+func (c Call) String() string {
+	q := ""
+	if c.Query != "" {
+		q = "?" + c.Query
+	}
+	return fmt.Sprintf("%s %s%s → %d", c.Method, c.Path, q, c.Status)
+}
+
+// matches reports whether the call is to route: a pattern such as
+// RouteCallback, or a concrete "METHOD /path".
+func (c Call) matches(route string) bool {
+	return route == c.Route || route == c.Method+" "+c.Path
+}
+
+// Calls lists every REST call so far, in order.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// CallsTo lists the calls to route: one of the Route constants or a
+// concrete "METHOD /path". It panics on a pattern that is no route, so a
+// typo cannot make an assertion pass.
+func (s *Server) CallsTo(route string) []Call {
+	if err := checkRoute(route); err != nil {
+		panic(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.callsTo(route)
+}
+
+func (s *Server) callsTo(route string) []Call {
+	var out []Call
+	for _, c := range s.calls {
+		if c.matches(route) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Unrouted lists the calls to routes this server (and Discord) lacks.
+func (s *Server) Unrouted() []Call { return s.CallsTo("") }
+
+// WaitCalls waits until at least n calls to route have been answered and
+// returns them all.
+func (s *Server) WaitCalls(tb testing.TB, route string, n int) []Call {
+	tb.Helper()
+	if err := checkRoute(route); err != nil {
+		tb.Fatal(err)
+	}
+	var got []Call
+	s.waitTB(tb, func() string { return fmt.Sprintf("%d calls to %s (got %d)", n, route, len(got)) }, func() bool {
+		got = s.callsTo(route)
+		return len(got) >= n
+	})
+	return got
+}
+
+// WaitCall waits for the first call to route and returns it.
+func (s *Server) WaitCall(tb testing.TB, route string) Call {
+	tb.Helper()
+	return s.WaitCalls(tb, route, 1)[0]
+}
+
+// checkRoute accepts "" (unrouted), a Route constant, or "METHOD /path".
+func checkRoute(route string) error {
+	if route == "" {
+		return nil
+	}
+	method, path, ok := strings.Cut(route, " ")
+	switch {
+	case !ok || method == "" || strings.ToUpper(method) != method || !strings.HasPrefix(path, "/"):
+		return fmt.Errorf("discordtest: route %q: want \"METHOD /path\"", route)
+	case strings.Contains(path, "{"):
+		for _, r := range routes {
+			if r.name == route {
+				return nil
+			}
+		}
+		return fmt.Errorf("discordtest: route %q: no such route", route)
+	}
+	return nil
+}
+
+// fault makes the next n calls to route answer status.
+type fault struct {
+	route  string
+	n      int
+	status int
+}
+
+// FailNext makes the next n calls to route (a Route constant or a concrete
+// "METHOD /path") answer status without taking effect: 429 with Discord's
+// rate-limit body and headers (retry_after Options.RetryAfter), anything
+// else with Discord's error body. Later calls succeed.
+func (s *Server) FailNext(tb testing.TB, route string, n, status int) {
+	tb.Helper()
+	if err := checkRoute(route); err != nil || route == "" {
+		tb.Fatalf("discordtest: FailNext: bad route %q: %v", route, err)
+	}
+	if status < 400 || status > 599 {
+		tb.Fatalf("discordtest: FailNext: status %d is no failure", status)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &fault{route: route, n: n, status: status})
+}
+
+// takeFault returns the status a call must fail with, or 0. s.mu must be held.
+func (s *Server) takeFault(c Call) int {
+	for _, f := range s.faults {
+		if f.n > 0 && c.matches(f.route) {
+			f.n--
+			return f.status
+		}
+	}
+	return 0
+}
+
+const apiPrefix = "/api/v9"
+
+// request is a REST call being served.
+type request struct {
+	Call
+	params map[string]string
+	header http.Header
+}
+
+func (r *request) param(name string) string { return r.params[name] }
+
+// reply is a handler's answer: a status and a JSON body (nil for none).
+type reply struct {
+	status int
+	body   any
+}
+
+func apiError(status, code int, msg string) reply {
+	return reply{status, map[string]any{"message": msg, "code": code}}
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/ws") {
+		s.serveGateway(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req := &request{Call: Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body}, header: r.Header}
+	var rt *route
+	if rest, ok := strings.CutPrefix(r.URL.Path, apiPrefix); ok {
+		req.Path = rest
+		rt, req.params = match(r.Method, rest)
+	}
+
+	var rep reply
+	s.mu.Lock()
+	if rt != nil {
+		req.Route = rt.name
+	}
+	if rt == nil {
+		rep = apiError(http.StatusNotFound, 0, "404: Not Found")
+	} else if st := s.takeFault(req.Call); st != 0 {
+		rep.status = st
+	} else if rt.auth && r.Header.Get("Authorization") != "Bot "+s.opts.Token {
+		rep = apiError(http.StatusUnauthorized, 0, "401: Unauthorized")
+	} else {
+		rep = rt.handle(s, req)
+	}
+	req.Status = rep.status
+	s.calls = append(s.calls, req.Call)
+	s.notify()
+	s.mu.Unlock()
+
+	if rep.status == http.StatusTooManyRequests {
+		s.rateLimitHeaders(w.Header())
+		rep.body = map[string]any{
+			"message":     "You are being rate limited.",
+			"retry_after": s.opts.RetryAfter.Seconds(),
+			"global":      false,
+		}
+	} else if rep.status >= 500 && rep.body == nil {
+		rep.body = map[string]any{"message": fmt.Sprintf("%d: %s", rep.status, http.StatusText(rep.status)), "code": 0}
+	}
+	if rep.body == nil {
+		w.WriteHeader(rep.status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(rep.status)
+	json.NewEncoder(w).Encode(rep.body)
+}
+
+// rateLimitHeaders are those of a 429: discordgo reads the X-RateLimit-*
+// ones to hold the bucket, and the body's retry_after to sleep.
+func (s *Server) rateLimitHeaders(h http.Header) {
+	after := s.opts.RetryAfter.Seconds()
+	h.Set("Retry-After", strconv.Itoa(int(after+0.999)))
+	h.Set("X-RateLimit-Limit", "5")
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(time.Now().Add(s.opts.RetryAfter).UnixMilli())/1000, 'f', 3, 64))
+	h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(after, 'f', 3, 64))
+	h.Set("X-RateLimit-Bucket", "discordtest")
+	h.Set("X-RateLimit-Scope", "user")
+}
+
+// invalid fails the test with the payload that breaks Discord's limits and
+// answers as Discord does. prefix roots the paths ("data" in a callback).
+func (s *Server) invalid(req *request, prefix string, vs []Violation) reply {
+	lines := make([]string, len(vs))
+	for i, v := range vs {
+		if prefix != "" {
+			v.Path = join(prefix, v.Path)
+			vs[i] = v
+		}
+		lines[i] = v.String()
+	}
+	s.tb.Errorf("discordtest: %s %s breaks Discord's limits:\n\t%s\npayload: %s",
+		req.Method, req.Path, strings.Join(lines, "\n\t"), req.Body)
+	return reply{http.StatusBadRequest, formError(vs)}
+}
