@@ -66,7 +66,9 @@ func (p Position) ToMove() Player {
 }
 
 // Validate checks the counts and lines of a position: X has as many pieces
-// as O or one more; at most one side has a line; a winner made the last move.
+// as O or one more; at most one side has a line; a winner made the last move,
+// so all its lines pass through one cell. A position passes exactly when some
+// game reaches it.
 func (p Position) Validate() error {
 	if p.geo == nil {
 		return fmt.Errorf("%w: no geometry", ErrIllegal)
@@ -86,6 +88,21 @@ func (p Position) Validate() error {
 		return fmt.Errorf("%w: X has a line but O moved after it", ErrIllegal)
 	case ow && nx != no:
 		return fmt.Errorf("%w: O has a line but X moved after it", ErrIllegal)
+	}
+	// The game ends at the first line, so every line of the winner was
+	// completed by its last move: the lines must share a cell.
+	if xw || ow {
+		winner, lines := X, p.geo.winningLines(p.x)
+		if ow {
+			winner, lines = O, p.geo.winningLines(p.o)
+		}
+		common := p.geo.full
+		for _, l := range lines {
+			common &= l
+		}
+		if common == 0 {
+			return fmt.Errorf("%w: %v has lines that no single move completed", ErrIllegal, winner)
+		}
 	}
 	return nil
 }
@@ -114,11 +131,13 @@ func (p Position) Play(cell int) (Position, error) {
 	if cell < 0 || cell >= p.geo.Cells() {
 		return p, fmt.Errorf("cell %d on %s: %w", cell, p.geo.Size(), ErrOutOfRange)
 	}
-	if !p.Empty().Has(cell) {
-		return p, fmt.Errorf("cell %d: %w", cell, ErrCellTaken)
-	}
+	// Game over comes before a taken cell: on a full board every cell is
+	// taken, and the caller needs to know the game has ended.
 	if p.Result().Over {
 		return p, ErrGameOver
+	}
+	if !p.Empty().Has(cell) {
+		return p, fmt.Errorf("cell %d: %w", cell, ErrCellTaken)
 	}
 	if p.ToMove() == X {
 		p.x |= 1 << cell
@@ -150,7 +169,18 @@ func (p Position) String() string {
 // Parse reads the notation (lower case accepted) and checks that the position
 // is legal. The board size comes from the text; k = 0 means DefaultK.
 func Parse(s string, k int) (Position, error) {
-	rows := strings.Split(strings.TrimSpace(s), "/")
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Position{}, fmt.Errorf("%w %q: empty", ErrNotation, s)
+	}
+	// Check the characters first, so rows are ASCII and a stray character is
+	// named rather than reported as a bad row length.
+	for _, ch := range s {
+		if !strings.ContainsRune("XxOo./", ch) {
+			return Position{}, fmt.Errorf("%w %q: unexpected %q (use X, O and . in rows separated by /)", ErrNotation, s, ch)
+		}
+	}
+	rows := strings.Split(s, "/")
 	cols := len(rows[0])
 	for _, r := range rows {
 		if len(r) != cols {
@@ -173,9 +203,6 @@ func Parse(s string, k int) (Position, error) {
 				x |= bit
 			case 'O', 'o':
 				o |= bit
-			case '.':
-			default:
-				return Position{}, fmt.Errorf("%w %q: unexpected %q (use X, O and .)", ErrNotation, s, row[c])
 			}
 		}
 	}
