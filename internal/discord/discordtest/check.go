@@ -184,6 +184,7 @@ func (c *checker) button(path string, m map[string]any, ids map[string]bool) {
 	style, _ := asInt(m["style"])
 	if style < 1 || style > 5 {
 		c.add(join(path, "style"), "button style must be 1 to 5 (got %v)", m["style"])
+		return
 	}
 	label, _ := m["label"].(string)
 	if n := utf8.RuneCountInString(label); n > 80 {

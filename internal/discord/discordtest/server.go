@@ -8,6 +8,17 @@
 //
 // Point discordgo at it with discord.NewTransport(srv.URL(), nil) as the
 // session's HTTP transport; the gateway URL is discovered from GET /gateway.
+// A test then reads as a conversation:
+//
+//	srv := discordtest.NewServer(t)
+//	startBot(t, srv.URL(), srv.Token()) // the bot under test
+//	alice, bob := srv.NewUser("alice"), srv.NewUser("bob")
+//	ch := srv.NewChannel()
+//
+//	msg := srv.Slash(t, alice, ch, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
+//	board := srv.Click(t, bob, msg, msg.Button(t, "Accept").CustomID).Result(t)
+//	r := srv.Click(t, bob, board, board.Grid()[0][0].CustomID).Wait(t) // not bob's turn
+//	if !r.Ephemeral() { ... }
 package discordtest
 
 import (
@@ -193,9 +204,9 @@ func (s *Server) NewChannel() string {
 	return id
 }
 
-// NewDMChannel opens a direct-message channel between u and the bot;
-// interactions there carry a user instead of a guild member.
-func (s *Server) NewDMChannel(u User) string {
+// NewDMChannel opens a direct-message channel with the bot; interactions
+// there carry a user instead of a guild member, and no guild.
+func (s *Server) NewDMChannel() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id := s.newID()

@@ -220,6 +220,15 @@ func TestSlashAndClick(t *testing.T) {
 	if msg.Content != "challenge" {
 		t.Errorf("snapshot changed by a later edit: got %q", msg.Content)
 	}
+
+	dm := srv.NewDMChannel()
+	if r := srv.Slash(t, alice, dm, "ttt help").Wait(t); r.Message.GuildID != "" {
+		t.Errorf("DM answer: got guild %q, want none", r.Message.GuildID)
+	}
+	in = <-got
+	if in.GuildID != "" || in.Member != nil || in.User == nil || in.User.ID != alice.ID {
+		t.Errorf("DM interaction: got guild %q, member %v, user %v; want alice as a user", in.GuildID, in.Member, in.User)
+	}
 }
 
 func TestClickChecksTheButton(t *testing.T) {
