@@ -100,7 +100,7 @@ func restStatus(err error) (status, code int) {
 
 func TestHandshake(t *testing.T) {
 	t.Parallel()
-	srv := NewServerWith(t, Options{BotID: "42", ApplicationID: "43", BotName: "bot", HeartbeatInterval: 20 * time.Millisecond})
+	srv := NewServerWith(t, Options{BotID: "42", ApplicationID: "43", BotName: "bot", HeartbeatInterval: 50 * time.Millisecond})
 	s := open(t, srv, nil)
 
 	if got, want := s.State.User.ID, "42"; got != want {
@@ -116,7 +116,7 @@ func TestHandshake(t *testing.T) {
 	if id.Token != "Bot test-token" || id.SessionID == "" {
 		t.Errorf("identify: got %+v, want token \"Bot test-token\" and a session", id)
 	}
-	// discordgo beats at once, then every 20ms; each beat is acknowledged.
+	// discordgo beats at once, then every 50ms; each beat is acknowledged.
 	srv.waitTB(t, func() string { return "3 heartbeats" }, func() bool { return srv.heartbeats >= 3 })
 	s.RLock()
 	ack, sent := s.LastHeartbeatAck, s.LastHeartbeatSent
@@ -411,7 +411,7 @@ func TestLimitViolationFailsAndAnswers400(t *testing.T) {
 func TestCallbackRules(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{TB: t}
-	srv := NewServerWith(rec, Options{CallbackDeadline: 100 * time.Millisecond})
+	srv := NewServerWith(rec, Options{CallbackDeadline: time.Second})
 	alice := srv.NewUser("alice")
 	ch := srv.NewChannel()
 	errs := make(chan error, 2)
@@ -421,7 +421,7 @@ func TestCallbackRules(t *testing.T) {
 			Data: &discordgo.InteractionResponseData{Content: "ok"},
 		}
 		if ic.ApplicationCommandData().Options[0].Name == "late" {
-			time.Sleep(200 * time.Millisecond)
+			time.Sleep(1200 * time.Millisecond)
 			errs <- s.InteractionRespond(ic.Interaction, resp)
 			return
 		}
