@@ -1,0 +1,371 @@
+// Package config loads the bot's settings from a TOML file, strictly: a key
+// the bot does not know is an error that names it and its line, so a typo
+// never silently falls back to a default. Every key has a default, so with no
+// file at all the bot runs on DISCORD_TOKEN alone.
+//
+// Two environment variables override the file:
+//
+//	DISCORD_TOKEN         discord.token (preferred: keeps the secret out of files)
+//	TTTBOT_DATABASE_PATH  database.path (e.g. a volume in a container)
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// DefaultPath is the file Load reads when no path is given, if it exists.
+const DefaultPath = "config.toml"
+
+// Config is every setting of the bot.
+type Config struct {
+	Discord  Discord  `toml:"discord"`
+	Database Database `toml:"database"`
+	Game     Game     `toml:"game"`
+	Log      Log      `toml:"log"`
+}
+
+// Discord is how the bot reaches Discord. It never prints or logs its token.
+type Discord struct {
+	Token         string   `toml:"token" json:"-"`
+	ApplicationID string   `toml:"application_id"` // empty: taken from the gateway's READY
+	GuildIDs      []string `toml:"guild_ids"`      // register commands here instead of globally
+	APIURL        string   `toml:"api_url"`        // REST base; the gateway URL is discovered from it
+}
+
+// Database is where games are kept.
+type Database struct {
+	Path string `toml:"path"`
+}
+
+// Game holds the timers and defaults of play.
+type Game struct {
+	ChallengeTimeout  Duration `toml:"challenge_timeout"`
+	TurnTimeout       Duration `toml:"turn_timeout"`
+	SimultaneousGames bool     `toml:"simultaneous_games"` // for guilds that have not chosen
+	AITimeBudget      Duration `toml:"ai_time_budget"`
+}
+
+// Log sets the logger's level (debug, info, warn, error) and format (text, json).
+type Log struct {
+	Level  string `toml:"level"`
+	Format string `toml:"format"`
+}
+
+// Default returns the settings used for every key a file leaves out.
+func Default() Config {
+	return Config{
+		Discord:  Discord{APIURL: "https://discord.com/api/v9"},
+		Database: Database{Path: "tttbot.db"},
+		Game: Game{
+			ChallengeTimeout: Duration{2 * time.Minute},
+			TurnTimeout:      Duration{5 * time.Minute},
+			AITimeBudget:     Duration{time.Second},
+		},
+		Log: Log{Level: "info", Format: "text"},
+	}
+}
+
+// Load reads the file at path over the defaults, applies the environment
+// overrides read through getenv (nil reads none) and validates the result.
+// An empty path means DefaultPath if that file exists, else the defaults
+// alone; a path that is given must exist.
+func Load(path string, getenv func(string) string) (Config, error) {
+	cfg, name := Default(), "config"
+	file := path
+	if file == "" {
+		file = DefaultPath
+	}
+	data, err := os.ReadFile(file)
+	switch {
+	case path == "" && errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return Config{}, fmt.Errorf("read config: %w", err)
+	default:
+		if cfg, err = parse(file, data); err != nil {
+			return Config{}, err
+		}
+		name = file
+	}
+	if getenv != nil {
+		if v := strings.TrimSpace(getenv("DISCORD_TOKEN")); v != "" {
+			cfg.Discord.Token = v
+		}
+		if v := getenv("TTTBOT_DATABASE_PATH"); v != "" {
+			cfg.Database.Path = v
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return cfg, nil
+}
+
+// parse decodes a file's contents over the defaults, strictly. Errors start
+// with name and the line, one line per problem.
+func parse(name string, data []byte) (Config, error) {
+	cfg := Default()
+	err := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(&cfg)
+	var strict *toml.StrictMissingError
+	var decode *toml.DecodeError
+	switch {
+	case err == nil:
+		cfg.Discord.Token = strings.TrimSpace(cfg.Discord.Token)
+		return cfg, nil
+	case errors.As(err, &strict):
+		errs := make([]error, len(strict.Errors))
+		for i, e := range strict.Errors {
+			row, _ := e.Position()
+			key := strings.Join(e.Key(), ".")
+			errs[i] = fmt.Errorf("%s:%d: unknown key %q%s", name, row, key, suggest(key))
+		}
+		return Config{}, errors.Join(errs...)
+	case errors.As(err, &decode):
+		row, col := decode.Position()
+		msg := strings.TrimPrefix(decode.Error(), "toml: ")
+		key := strings.Join(decode.Key(), ".")
+		// A bad value of a known key: say what the key takes rather than
+		// go-toml's message, which names Go types. Other errors (syntax, a
+		// duplicate key) carry no full key, and their column helps.
+		t, ok := keyTypes()[key]
+		switch {
+		case ok && strings.HasPrefix(msg, "cannot decode"):
+			return Config{}, fmt.Errorf("%s:%d: %s: want %s", name, row, key, describe(t))
+		case ok:
+			return Config{}, fmt.Errorf("%s:%d: %s: %s", name, row, key, msg)
+		}
+		return Config{}, fmt.Errorf("%s:%d:%d: %s", name, row, col, msg)
+	}
+	return Config{}, fmt.Errorf("%s: %w", name, err)
+}
+
+// Validate checks every value, and reports all problems at once.
+func (c Config) Validate() error {
+	var problems []string
+	bad := func(key, format string, args ...any) {
+		problems = append(problems, key+": "+fmt.Sprintf(format, args...))
+	}
+	if c.Discord.ApplicationID != "" && !isSnowflake(c.Discord.ApplicationID) {
+		bad("discord.application_id", "want a numeric ID or nothing, got %q", c.Discord.ApplicationID)
+	}
+	for _, id := range c.Discord.GuildIDs {
+		if !isSnowflake(id) {
+			bad("discord.guild_ids", "want numeric guild IDs, got %q", id)
+		}
+	}
+	if u, err := url.Parse(c.Discord.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("discord.api_url", "want an http or https URL, got %q", c.Discord.APIURL)
+	}
+	if c.Database.Path == "" {
+		bad("database.path", "must not be empty")
+	}
+	for _, d := range []struct {
+		key string
+		d   Duration
+	}{
+		{"game.challenge_timeout", c.Game.ChallengeTimeout},
+		{"game.turn_timeout", c.Game.TurnTimeout},
+		{"game.ai_time_budget", c.Game.AITimeBudget},
+	} {
+		if d.d.Duration <= 0 {
+			bad(d.key, "must be more than zero, got %q", d.d)
+		}
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "want debug, info, warn or error, got %q", c.Log.Level)
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		bad("log.format", "want text or json, got %q", c.Log.Format)
+	}
+	if problems != nil {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// RequireToken reports a missing Discord token with how to get one. Commands
+// that talk to Discord call it; the others run without a token.
+func (c Config) RequireToken() error {
+	if c.Discord.Token == "" {
+		return errors.New("no Discord token: set DISCORD_TOKEN (Developer Portal → your application → Bot → Reset Token)")
+	}
+	return nil
+}
+
+// NewLogger returns a logger writing to w at the configured level and format.
+func (c Config) NewLogger(w io.Writer) *slog.Logger {
+	var level slog.Level
+	// Validate has checked the name; anything else stays at info.
+	_ = level.UnmarshalText([]byte(c.Log.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// LogValue logs every setting, the token redacted.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Any("discord", c.Discord),
+		slog.String("database.path", c.Database.Path),
+		slog.String("game.challenge_timeout", c.Game.ChallengeTimeout.String()),
+		slog.String("game.turn_timeout", c.Game.TurnTimeout.String()),
+		slog.Bool("game.simultaneous_games", c.Game.SimultaneousGames),
+		slog.String("game.ai_time_budget", c.Game.AITimeBudget.String()),
+		slog.String("log.level", c.Log.Level),
+		slog.String("log.format", c.Log.Format),
+	)
+}
+
+// LogValue logs d with its token redacted.
+func (d Discord) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("token", redact(d.Token)),
+		slog.String("application_id", d.ApplicationID),
+		slog.Any("guild_ids", d.GuildIDs),
+		slog.String("api_url", d.APIURL),
+	)
+}
+
+// Format prints d with its token redacted, whatever the verb, so neither
+// %v of a Config nor a stray %d or %#v can leak it.
+func (d Discord) Format(f fmt.State, verb rune) {
+	type redactedDiscord Discord // no methods, so no recursion
+	d.Token = redact(d.Token)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), redactedDiscord(d))
+}
+
+func redact(token string) string {
+	if token == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// Duration is a time.Duration written in TOML as a string, e.g. "2m".
+type Duration struct{ time.Duration }
+
+// String is the duration without zero trailing units: "2m", not "2m0s".
+func (d Duration) String() string {
+	s := d.Duration.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+// MarshalText writes the duration as String does.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText reads a duration as time.ParseDuration does.
+func (d *Duration) UnmarshalText(text []byte) error {
+	v, err := time.ParseDuration(string(text))
+	if err != nil {
+		// go-toml also calls this with a bare number, which needs quotes
+		// and a unit.
+		return fmt.Errorf("invalid duration %q: want a number and a unit in quotes, e.g. \"90s\" or \"2m\"", text)
+	}
+	d.Duration = v
+	return nil
+}
+
+// isSnowflake reports whether s is a Discord ID: a decimal uint64.
+func isSnowflake(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
+
+// keyTypes maps every key, "game.turn_timeout", and table, "game", to its Go
+// type, read from Config's toml tags.
+func keyTypes() map[string]reflect.Type {
+	keys := make(map[string]reflect.Type)
+	ct := reflect.TypeFor[Config]()
+	for i := range ct.NumField() {
+		table := ct.Field(i)
+		name := table.Tag.Get("toml")
+		keys[name] = table.Type
+		for j := range table.Type.NumField() {
+			f := table.Type.Field(j)
+			keys[name+"."+f.Tag.Get("toml")] = f.Type
+		}
+	}
+	return keys
+}
+
+// describe says what a value of type t looks like in TOML.
+func describe(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[Duration]():
+		return `a duration in quotes, e.g. "90s" or "2m"`
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.String:
+		return "a string in quotes"
+	case t.Kind() == reflect.Slice:
+		return `an array of IDs in quotes, e.g. ["123456789012345678"]`
+	case t.Kind() == reflect.Struct:
+		return "a table"
+	}
+	return t.String()
+}
+
+// suggest names the known key an unknown one was probably meant to be: one
+// with the same last part (a key in the wrong table) or a near spelling.
+func suggest(unknown string) string {
+	last := unknown[strings.LastIndex(unknown, ".")+1:]
+	best, bestDist := "", 3
+	for key := range keyTypes() {
+		d := distance(unknown, key)
+		if key[strings.LastIndex(key, ".")+1:] == last {
+			d = 0
+		}
+		if d < bestDist || d == bestDist && key < best {
+			best, bestDist = key, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,406 @@
+package config_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/tttbot/tttbot/internal/config"
+)
+
+const secret = "MTIz.sEcReT.tOkEn"
+
+// writeFile writes a config file in a temporary directory and returns its path.
+func writeFile(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// env returns a getenv over vars.
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func TestExampleIsDefault(t *testing.T) {
+	got, err := config.Load("../../config.example.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(config.Default(), got, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("config.example.toml differs from Default() (-want +got):\n%s", diff)
+	}
+}
+
+func TestDefault(t *testing.T) {
+	d := config.Default()
+	if err := d.Validate(); err != nil {
+		t.Fatalf("Default().Validate(): %v", err)
+	}
+	tests := []struct {
+		name      string
+		got, want any
+	}{
+		{"api_url", d.Discord.APIURL, "https://discord.com/api/v9"},
+		{"database.path", d.Database.Path, "tttbot.db"},
+		{"challenge_timeout", d.Game.ChallengeTimeout.Duration, 2 * time.Minute},
+		{"turn_timeout", d.Game.TurnTimeout.Duration, 5 * time.Minute},
+		{"ai_time_budget", d.Game.AITimeBudget.Duration, time.Second},
+		{"simultaneous_games", d.Game.SimultaneousGames, false},
+		{"log.level", d.Log.Level, "info"},
+		{"log.format", d.Log.Format, "text"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestLoadNoFile(t *testing.T) {
+	t.Chdir(t.TempDir())
+	got, err := config.Load("", env(map[string]string{"DISCORD_TOKEN": secret}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Default()
+	want.Discord.Token = secret
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadDefaultPath(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, config.DefaultPath), []byte("[log]\nlevel = \"debug\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	got, err := config.Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Log.Level != "debug" {
+		t.Errorf("got level %q, want debug from ./config.toml", got.Log.Level)
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nope.toml")
+	_, err := config.Load(path, nil)
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), path) {
+		t.Errorf("got %v, want a not-exist error naming %s", err, path)
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	path := writeFile(t, `
+[discord]
+application_id = "123456789012345678"
+guild_ids = ["111111111111111111", "222222222222222222"]
+
+[game]
+turn_timeout = "90s"
+simultaneous_games = true
+
+[log]
+format = "json"
+`)
+	got, err := config.Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Default()
+	want.Discord.ApplicationID = "123456789012345678"
+	want.Discord.GuildIDs = []string{"111111111111111111", "222222222222222222"}
+	want.Game.TurnTimeout.Duration = 90 * time.Second
+	want.Game.SimultaneousGames = true
+	want.Log.Format = "json"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadEnv(t *testing.T) {
+	path := writeFile(t, "[discord]\ntoken = \"from-file\"\n[database]\npath = \"file.db\"\n")
+	tests := []struct {
+		name            string
+		getenv          func(string) string
+		wantToken, want string
+	}{
+		{"no environment", nil, "from-file", "file.db"},
+		{"empty environment", env(nil), "from-file", "file.db"},
+		{"environment wins", env(map[string]string{"DISCORD_TOKEN": secret, "TTTBOT_DATABASE_PATH": "/data/ttt.db"}), secret, "/data/ttt.db"},
+		{"token trimmed", env(map[string]string{"DISCORD_TOKEN": " " + secret + "\n"}), secret, "file.db"},
+		{"other variables ignored", env(map[string]string{"TTTBOT_LOG_LEVEL": "debug"}), "from-file", "file.db"},
+	}
+	for _, tt := range tests {
+		got, err := config.Load(path, tt.getenv)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got.Discord.Token != tt.wantToken || got.Database.Path != tt.want {
+			t.Errorf("%s: got token %q path %q, want %q %q", tt.name, got.Discord.Token, got.Database.Path, tt.wantToken, tt.want)
+		}
+		if got.Log.Level != "info" {
+			t.Errorf("%s: got level %q, want info", tt.name, got.Log.Level)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name, file string
+		want       []string // each must appear in the message
+	}{
+		{"unknown key", "[game]\nturn_timout = \"5m\"\n",
+			[]string{`config.toml:2: unknown key "game.turn_timout" (did you mean "game.turn_timeout"?)`}},
+		{"key in the wrong table", "[game]\nlevel = \"debug\"\n",
+			[]string{`config.toml:2: unknown key "game.level" (did you mean "log.level"?)`}},
+		{"token outside its table", "token = \"" + secret + "\"\n",
+			[]string{`config.toml:1: unknown key "token" (did you mean "discord.token"?)`}},
+		{"every unknown key", "[discord]\ntoken = \"" + secret + "\"\nguild = []\n[bar]\nx = 1\n",
+			[]string{`config.toml:3: unknown key "discord.guild"`, `config.toml:4: unknown key "bar"`}},
+		{"bool as string", "[game]\nsimultaneous_games = \"yes\"\n",
+			[]string{`config.toml:2: game.simultaneous_games: want true or false`}},
+		{"number IDs", "[discord]\nguild_ids = [123]\n",
+			[]string{`config.toml:2: discord.guild_ids: want an array of IDs in quotes`}},
+		{"ID as string", "[discord]\nguild_ids = \"123\"\n",
+			[]string{`config.toml:2: discord.guild_ids: want an array of IDs in quotes`}},
+		{"string as number", "[database]\npath = 5\n",
+			[]string{`config.toml:2: database.path: want a string in quotes`}},
+		{"table as value", "log = \"debug\"\n",
+			[]string{`config.toml:1: log: want a table`}},
+		{"bad duration", "[game]\nturn_timeout = \"5 minutes\"\n",
+			[]string{`config.toml:2: game.turn_timeout: invalid duration "5 minutes"`, `"2m"`}},
+		{"duration without unit", "[game]\nturn_timeout = 300\n",
+			[]string{`config.toml: invalid duration "300"`, `in quotes`}},
+		{"zero duration", "[game]\nchallenge_timeout = \"0s\"\n",
+			[]string{`config.toml: game.challenge_timeout: must be more than zero, got "0s"`}},
+		{"negative duration", "[game]\nai_time_budget = \"-1s\"\n",
+			[]string{`game.ai_time_budget: must be more than zero, got "-1s"`}},
+		{"level", "[log]\nlevel = \"verbose\"\n",
+			[]string{`log.level: want debug, info, warn or error, got "verbose"`}},
+		{"format", "[log]\nformat = \"xml\"\n",
+			[]string{`log.format: want text or json, got "xml"`}},
+		{"every invalid value", "[log]\nformat = \"xml\"\nlevel = \"\"\n",
+			[]string{`log.format`, `log.level`}},
+		{"api url scheme", "[discord]\napi_url = \"ftp://discord.com/api\"\n",
+			[]string{`discord.api_url: want an http or https URL, got "ftp://discord.com/api"`}},
+		{"api url relative", "[discord]\napi_url = \"discord.com/api\"\n",
+			[]string{`discord.api_url`}},
+		{"guild id", "[discord]\nguild_ids = [\"123\", \"my server\"]\n",
+			[]string{`discord.guild_ids: want numeric guild IDs, got "my server"`}},
+		{"guild id empty", "[discord]\nguild_ids = [\"\"]\n",
+			[]string{`discord.guild_ids`}},
+		{"application id", "[discord]\napplication_id = \"tttbot\"\n",
+			[]string{`discord.application_id: want a numeric ID or nothing, got "tttbot"`}},
+		{"empty database path", "[database]\npath = \"\"\n",
+			[]string{`database.path: must not be empty`}},
+		{"token unquoted", "[discord]\ntoken = " + secret + "\n",
+			[]string{`config.toml:2:9: `}},
+		{"token unterminated", "[discord]\ntoken = \"" + secret + "\n",
+			[]string{`config.toml:2:`}},
+		{"token twice", "[discord]\ntoken = \"" + secret + "\"\ntoken = \"" + secret + "\"\n",
+			[]string{`config.toml:3:1: key token is already defined`}},
+	}
+	for _, tt := range tests {
+		path := writeFile(t, tt.file)
+		_, err := config.Load(path, nil)
+		if err == nil {
+			t.Errorf("%s: got no error, want %q", tt.name, tt.want)
+			continue
+		}
+		msg := err.Error()
+		for _, w := range tt.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: got %q, want it to contain %q", tt.name, msg, w)
+			}
+		}
+		if !strings.HasPrefix(msg, path) {
+			t.Errorf("%s: got %q, want it to start with the file name", tt.name, msg)
+		}
+		if strings.Contains(msg, "sEcReT") || strings.Contains(msg, "struct") {
+			t.Errorf("%s: got %q, want no token and no Go types", tt.name, msg)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*config.Config)
+		ok     bool
+	}{
+		{"default", func(*config.Config) {}, true},
+		{"http url", func(c *config.Config) { c.Discord.APIURL = "http://127.0.0.1:8080/api/v9" }, true},
+		{"no host", func(c *config.Config) { c.Discord.APIURL = "https:///api" }, false},
+		{"bad url", func(c *config.Config) { c.Discord.APIURL = "http://[::1" }, false},
+		{"max snowflake", func(c *config.Config) { c.Discord.ApplicationID = "18446744073709551615" }, true},
+		{"snowflake too big", func(c *config.Config) { c.Discord.ApplicationID = "18446744073709551616" }, false},
+		{"signed snowflake", func(c *config.Config) { c.Discord.GuildIDs = []string{"+123"} }, false},
+		{"upper case level", func(c *config.Config) { c.Log.Level = "DEBUG" }, false},
+		{"zero turn timeout", func(c *config.Config) { c.Game.TurnTimeout.Duration = 0 }, false},
+	}
+	for _, tt := range tests {
+		c := config.Default()
+		tt.change(&c)
+		if err := c.Validate(); (err == nil) != tt.ok {
+			t.Errorf("%s: got %v, want ok=%v", tt.name, err, tt.ok)
+		}
+	}
+}
+
+func TestRequireToken(t *testing.T) {
+	c := config.Default()
+	err := c.RequireToken()
+	if err == nil || !strings.Contains(err.Error(), "DISCORD_TOKEN") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("got %v, want a one-line error naming DISCORD_TOKEN", err)
+	}
+	c.Discord.Token = secret
+	if err := c.RequireToken(); err != nil {
+		t.Errorf("got %v, want nil", err)
+	}
+}
+
+func TestTokenRedacted(t *testing.T) {
+	c := config.Default()
+	c.Discord.Token = secret
+	c.Discord.GuildIDs = []string{"123"}
+	var outputs []string
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d", "%T"} {
+		outputs = append(outputs, fmt.Sprintf(verb, c), fmt.Sprintf(verb, c.Discord), fmt.Sprintf(verb, &c))
+	}
+	for _, format := range []string{"text", "json"} {
+		c.Log.Format = format
+		var buf bytes.Buffer
+		log := c.NewLogger(&buf)
+		log.Info("config", "config", c, "discord", c.Discord, "ptr", &c)
+		log.Info("inline", slog.Any("c", c))
+		outputs = append(outputs, buf.String())
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs = append(outputs, string(b))
+	for _, out := range outputs {
+		if strings.Contains(out, secret) || strings.Contains(out, fmt.Sprintf("%x", secret)) {
+			t.Errorf("token leaked: %s", out)
+		}
+	}
+	if got := fmt.Sprintf("%v", c); !strings.Contains(got, "[redacted]") || !strings.Contains(got, "discord.com") {
+		t.Errorf("got %s, want the token redacted and the other settings shown", got)
+	}
+	if got := fmt.Sprintf("%+v", config.Default().Discord); strings.Contains(got, "redacted") {
+		t.Errorf("got %s, want an empty token shown as empty", got)
+	}
+}
+
+func TestLogValue(t *testing.T) {
+	c := config.Default()
+	c.Discord.Token = secret
+	var buf bytes.Buffer
+	c.NewLogger(&buf).Info("config loaded", "config", c)
+	got := buf.String()
+	for _, want := range []string{"config.discord.token=[redacted]", "config.discord.api_url=https://discord.com/api/v9",
+		"config.game.turn_timeout=5m", "config.database.path=tttbot.db", "config.log.level=info"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got %s, want it to contain %s", got, want)
+		}
+	}
+}
+
+func TestNewLogger(t *testing.T) {
+	tests := []struct {
+		level, format string
+		wantDebug     bool
+		wantInfo      bool
+	}{
+		{"debug", "text", true, true},
+		{"info", "text", false, true},
+		{"warn", "json", false, false},
+		{"error", "json", false, false},
+	}
+	for _, tt := range tests {
+		c := config.Default()
+		c.Log.Level, c.Log.Format = tt.level, tt.format
+		var buf bytes.Buffer
+		log := c.NewLogger(&buf)
+		log.Debug("d")
+		log.Info("i")
+		log.Error("e")
+		out := buf.String()
+		if got := strings.Contains(out, "msg=d") || strings.Contains(out, `"msg":"d"`); got != tt.wantDebug {
+			t.Errorf("%s: got debug logged %v, want %v", tt.level, got, tt.wantDebug)
+		}
+		if got := strings.Contains(out, "msg=i") || strings.Contains(out, `"msg":"i"`); got != tt.wantInfo {
+			t.Errorf("%s: got info logged %v, want %v", tt.level, got, tt.wantInfo)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		last := lines[len(lines)-1]
+		if tt.format == "json" && !json.Valid([]byte(last)) {
+			t.Errorf("%s: got %q, want a JSON object", tt.format, last)
+		}
+		if tt.format == "text" && !strings.Contains(last, "level=ERROR msg=e") {
+			t.Errorf("%s: got %q, want a text line", tt.format, last)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	tests := []struct {
+		in   string
+		d    time.Duration
+		text string
+	}{
+		{"2m", 2 * time.Minute, "2m"},
+		{"90s", 90 * time.Second, "1m30s"},
+		{"10s", 10 * time.Second, "10s"},
+		{"1h", time.Hour, "1h"},
+		{"1h30m", 90 * time.Minute, "1h30m"},
+		{"1h0m5s", time.Hour + 5*time.Second, "1h0m5s"},
+		{"1.5s", 1500 * time.Millisecond, "1.5s"},
+		{"250ms", 250 * time.Millisecond, "250ms"},
+		{"-2m", -2 * time.Minute, "-2m"},
+		{"0", 0, "0s"},
+	}
+	for _, tt := range tests {
+		var d config.Duration
+		if err := d.UnmarshalText([]byte(tt.in)); err != nil {
+			t.Errorf("UnmarshalText(%q): %v", tt.in, err)
+			continue
+		}
+		if d.Duration != tt.d {
+			t.Errorf("UnmarshalText(%q): got %v, want %v", tt.in, d.Duration, tt.d)
+		}
+		text, err := d.MarshalText()
+		if err != nil || string(text) != tt.text {
+			t.Errorf("MarshalText(%v): got %q, %v, want %q", tt.d, text, err, tt.text)
+		}
+		var back config.Duration
+		if err := back.UnmarshalText(text); err != nil || back != d {
+			t.Errorf("round trip of %q: got %v, %v, want %v", text, back, err, d)
+		}
+	}
+	for _, bad := range []string{"", "5", "5 minutes", "m", "1d"} {
+		var d config.Duration
+		if err := d.UnmarshalText([]byte(bad)); err == nil {
+			t.Errorf("UnmarshalText(%q): got %v, want an error", bad, d)
+		}
+	}
+}
