@@ -11,11 +11,13 @@ package config
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"reflect"
@@ -32,6 +34,7 @@ const DefaultPath = "config.toml"
 // Config is every setting of the bot.
 type Config struct {
 	Discord  Discord  `toml:"discord"`
+	HTTP     HTTP     `toml:"http"`
 	Database Database `toml:"database"`
 	Game     Game     `toml:"game"`
 	Log      Log      `toml:"log"`
@@ -43,6 +46,22 @@ type Discord struct {
 	ApplicationID string   `toml:"application_id"` // empty: taken from the gateway's READY
 	GuildIDs      []string `toml:"guild_ids"`      // register commands here instead of globally
 	APIURL        string   `toml:"api_url"`        // REST base; the gateway URL is discovered from it
+	Mode          string   `toml:"mode"`           // how interactions arrive: ModeGateway or ModeHTTP
+	PublicKey     string   `toml:"public_key"`     // hex; verifies the requests of ModeHTTP
+}
+
+// How interactions reach the bot.
+const (
+	ModeGateway = "gateway" // over the bot's gateway connection
+	ModeHTTP    = "http"    // POSTed by Discord to the bot's HTTP endpoint
+)
+
+// HTTP is the bot's own HTTP server: /healthz and /metrics in both modes,
+// and in ModeHTTP the interactions endpoint at Path. An empty Listen turns
+// the server off in ModeGateway.
+type HTTP struct {
+	Listen string `toml:"listen"` // host:port
+	Path   string `toml:"path"`   // the interactions endpoint
 }
 
 // Database is where games are kept.
@@ -67,7 +86,8 @@ type Log struct {
 // Default returns the settings used for every key a file leaves out.
 func Default() Config {
 	return Config{
-		Discord:  Discord{APIURL: "https://discord.com/api/v9"},
+		Discord:  Discord{APIURL: "https://discord.com/api/v9", Mode: ModeGateway},
+		HTTP:     HTTP{Listen: "127.0.0.1:8080", Path: "/interactions"},
 		Database: Database{Path: "tttbot.db"},
 		Game: Game{
 			ChallengeTimeout: Duration{2 * time.Minute},
@@ -168,6 +188,30 @@ func (c Config) Validate() error {
 	if u, err := url.Parse(c.Discord.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		bad("discord.api_url", "want an http or https URL, got %q", c.Discord.APIURL)
 	}
+	switch c.Discord.Mode {
+	case ModeGateway, ModeHTTP:
+	default:
+		bad("discord.mode", "want gateway or http, got %q", c.Discord.Mode)
+	}
+	switch k := c.Discord.PublicKey; {
+	case k == "" && c.Discord.Mode == ModeHTTP:
+		bad("discord.public_key", "required in http mode (Developer Portal → your application → General Information → Public Key)")
+	case k != "" && !isPublicKey(k):
+		bad("discord.public_key", "want 64 hex characters, got %q", k)
+	}
+	if c.HTTP.Listen == "" {
+		if c.Discord.Mode == ModeHTTP {
+			bad("http.listen", "required in http mode")
+		}
+	} else if _, port, err := net.SplitHostPort(c.HTTP.Listen); err != nil || !isPort(port) {
+		bad("http.listen", "want host:port, e.g. \"127.0.0.1:8080\", got %q", c.HTTP.Listen)
+	}
+	switch p := c.HTTP.Path; {
+	case !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "{} \t\n?#"):
+		bad("http.path", "want a URL path such as \"/interactions\", got %q", p)
+	case p == "/healthz" || p == "/metrics":
+		bad("http.path", "%q is taken by the bot's own endpoint", p)
+	}
 	if c.Database.Path == "" {
 		bad("database.path", "must not be empty")
 	}
@@ -224,6 +268,8 @@ func (c Config) NewLogger(w io.Writer) *slog.Logger {
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.Any("discord", c.Discord),
+		slog.String("http.listen", c.HTTP.Listen),
+		slog.String("http.path", c.HTTP.Path),
 		slog.String("database.path", c.Database.Path),
 		slog.String("game.challenge_timeout", c.Game.ChallengeTimeout.String()),
 		slog.String("game.turn_timeout", c.Game.TurnTimeout.String()),
@@ -241,6 +287,8 @@ func (d Discord) LogValue() slog.Value {
 		slog.String("application_id", d.ApplicationID),
 		slog.Any("guild_ids", d.GuildIDs),
 		slog.String("api_url", d.APIURL),
+		slog.String("mode", d.Mode),
+		slog.String("public_key", d.PublicKey),
 	)
 }
 
@@ -287,6 +335,18 @@ func (d *Duration) UnmarshalText(text []byte) error {
 	}
 	d.Duration = v
 	return nil
+}
+
+// isPublicKey reports whether s is an Ed25519 public key in hex.
+func isPublicKey(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == 32
+}
+
+// isPort reports whether s is a TCP port number; 0 picks a free one.
+func isPort(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 16)
+	return err == nil
 }
 
 // isSnowflake reports whether s is a Discord ID: a decimal uint64.

@@ -21,6 +21,9 @@ import (
 
 const secret = "MTIz.sEcReT.tOkEn"
 
+// publicKey is an application public key as the Developer Portal shows it.
+const publicKey = "e3f1a2b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70"
+
 // writeFile writes a config file in a temporary directory and returns its path.
 func writeFile(t *testing.T, content string) string {
 	t.Helper()
@@ -56,6 +59,10 @@ func TestDefault(t *testing.T) {
 		got, want any
 	}{
 		{"api_url", d.Discord.APIURL, "https://discord.com/api/v9"},
+		{"mode", d.Discord.Mode, "gateway"},
+		{"public_key", d.Discord.PublicKey, ""},
+		{"http.listen", d.HTTP.Listen, "127.0.0.1:8080"},
+		{"http.path", d.HTTP.Path, "/interactions"},
 		{"database.path", d.Database.Path, "tttbot.db"},
 		{"challenge_timeout", d.Game.ChallengeTimeout.Duration, 2 * time.Minute},
 		{"turn_timeout", d.Game.TurnTimeout.Duration, 5 * time.Minute},
@@ -135,6 +142,29 @@ format = "json"
 	}
 }
 
+func TestLoadHTTPMode(t *testing.T) {
+	path := writeFile(t, `
+[discord]
+mode = "http"
+public_key = "`+publicKey+`"
+
+[http]
+listen = ":8443"
+path = "/discord/interactions"
+`)
+	got, err := config.Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Default()
+	want.Discord.Mode = config.ModeHTTP
+	want.Discord.PublicKey = publicKey
+	want.HTTP = config.HTTP{Listen: ":8443", Path: "/discord/interactions"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestLoadEnv(t *testing.T) {
 	path := writeFile(t, "[discord]\ntoken = \"from-file\"\n[database]\npath = \"file.db\"\n")
 	tests := []struct {
@@ -209,6 +239,20 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`discord.guild_ids`}},
 		{"application id", "[discord]\napplication_id = \"tttbot\"\n",
 			[]string{`discord.application_id: want a numeric ID or nothing, got "tttbot"`}},
+		{"mode", "[discord]\nmode = \"webhook\"\n",
+			[]string{`discord.mode: want gateway or http, got "webhook"`}},
+		{"http mode without key", "[discord]\nmode = \"http\"\n",
+			[]string{`discord.public_key: required in http mode (Developer Portal`}},
+		{"short public key", "[discord]\npublic_key = \"abcd\"\n",
+			[]string{`discord.public_key: want 64 hex characters, got "abcd"`}},
+		{"http mode without listen", "[discord]\nmode = \"http\"\npublic_key = \"" + publicKey + "\"\n[http]\nlisten = \"\"\n",
+			[]string{`http.listen: required in http mode`}},
+		{"listen without port", "[http]\nlisten = \"localhost\"\n",
+			[]string{`http.listen: want host:port, e.g. "127.0.0.1:8080", got "localhost"`}},
+		{"relative path", "[http]\npath = \"interactions\"\n",
+			[]string{`http.path: want a URL path such as "/interactions", got "interactions"`}},
+		{"path taken", "[http]\npath = \"/metrics\"\n",
+			[]string{`http.path: "/metrics" is taken by the bot's own endpoint`}},
 		{"empty database path", "[database]\npath = \"\"\n",
 			[]string{`database.path: must not be empty`}},
 		{"token unquoted", "[discord]\ntoken = " + secret + "\n",
@@ -255,6 +299,19 @@ func TestValidate(t *testing.T) {
 		{"signed snowflake", func(c *config.Config) { c.Discord.GuildIDs = []string{"+123"} }, false},
 		{"upper case level", func(c *config.Config) { c.Log.Level = "DEBUG" }, false},
 		{"zero turn timeout", func(c *config.Config) { c.Game.TurnTimeout.Duration = 0 }, false},
+		{"http mode", func(c *config.Config) { c.Discord.Mode, c.Discord.PublicKey = "http", publicKey }, true},
+		{"upper case hex key", func(c *config.Config) { c.Discord.PublicKey = strings.ToUpper(publicKey) }, true},
+		{"key not hex", func(c *config.Config) { c.Discord.PublicKey = "z" + publicKey[1:] }, false},
+		{"key too long", func(c *config.Config) { c.Discord.PublicKey = publicKey + "00" }, false},
+		{"upper case mode", func(c *config.Config) { c.Discord.Mode = "HTTP" }, false},
+		{"gateway mode without server", func(c *config.Config) { c.HTTP.Listen = "" }, true},
+		{"any interface, free port", func(c *config.Config) { c.HTTP.Listen = ":0" }, true},
+		{"ipv6 listen", func(c *config.Config) { c.HTTP.Listen = "[::1]:8080" }, true},
+		{"port too big", func(c *config.Config) { c.HTTP.Listen = "127.0.0.1:65536" }, false},
+		{"port by name", func(c *config.Config) { c.HTTP.Listen = "127.0.0.1:http" }, false},
+		{"root path", func(c *config.Config) { c.HTTP.Path = "/" }, true},
+		{"pattern in path", func(c *config.Config) { c.HTTP.Path = "/{id}" }, false},
+		{"healthz path", func(c *config.Config) { c.HTTP.Path = "/healthz" }, false},
 	}
 	for _, tt := range tests {
 		c := config.Default()
@@ -318,7 +375,8 @@ func TestLogValue(t *testing.T) {
 	c.NewLogger(&buf).Info("config loaded", "config", c)
 	got := buf.String()
 	for _, want := range []string{"config.discord.token=[redacted]", "config.discord.api_url=https://discord.com/api/v9",
-		"config.game.turn_timeout=5m", "config.database.path=tttbot.db", "config.log.level=info"} {
+		"config.game.turn_timeout=5m", "config.database.path=tttbot.db", "config.log.level=info",
+		"config.discord.mode=gateway", "config.http.listen=127.0.0.1:8080", "config.http.path=/interactions"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("got %s, want it to contain %s", got, want)
 		}
