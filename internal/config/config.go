@@ -43,7 +43,7 @@ type Config struct {
 // Discord is how the bot reaches Discord. It never prints or logs its token.
 type Discord struct {
 	Token         string   `toml:"token" json:"-"`
-	ApplicationID string   `toml:"application_id"` // empty: taken from the gateway's READY
+	ApplicationID string   `toml:"application_id"` // empty: learned from Discord at start-up
 	GuildIDs      []string `toml:"guild_ids"`      // register commands here instead of globally
 	APIURL        string   `toml:"api_url"`        // REST base; the gateway URL is discovered from it
 	Mode          string   `toml:"mode"`           // how interactions arrive: ModeGateway or ModeHTTP
