@@ -25,7 +25,7 @@ type command struct {
 	run         func(ctx context.Context, e env, args []string) error
 }
 
-func commands() []command {
+func subcommands() []command {
 	return []command{
 		{"run", "run the bot (the default)", runCmd},
 		{"register", "register the slash commands and exit", registerCmd},
@@ -63,7 +63,7 @@ func dispatch(ctx context.Context, e env, args []string) error {
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		name, args = args[0], args[1:]
 	}
-	for _, c := range commands() {
+	for _, c := range subcommands() {
 		if c.name == name {
 			return c.run(ctx, e, args)
 		}
@@ -72,7 +72,7 @@ func dispatch(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "bot: unknown command %q\n\n", name)
 	}
 	fmt.Fprintln(e.stderr, "usage: bot [command] [flags]\n\ncommands:")
-	for _, c := range commands() {
+	for _, c := range subcommands() {
 		fmt.Fprintf(e.stderr, "  %-9s %s\n", c.name, c.usage)
 	}
 	fmt.Fprintln(e.stderr, "\nRun 'bot COMMAND -h' for a command's flags.")

@@ -2,10 +2,37 @@ package main
 
 import (
 	"context"
-	"errors"
+	"flag"
+
+	"github.com/tttbot/tttbot/internal/commands"
+	"github.com/tttbot/tttbot/internal/config"
+	"github.com/tttbot/tttbot/internal/discord"
 )
 
-// PLACEHOLDER: replaced by the session building this subcommand.
+// registerCmd overwrites the slash commands (globally, or in the configured
+// guilds) and exits. `bot run` does the same at start-up.
 func registerCmd(ctx context.Context, e env, args []string) error {
-	return errors.New("register: not built yet")
+	fs := flag.NewFlagSet("register", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	path := configFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := config.Load(*path, e.getenv)
+	if err != nil {
+		return err
+	}
+	if err := cfg.RequireToken(); err != nil {
+		return err
+	}
+	log := cfg.NewLogger(e.stderr)
+	appID, err := applicationID(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	s, err := discord.NewSession(cfg.Discord.Token, cfg.Discord.APIURL)
+	if err != nil {
+		return err
+	}
+	return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, commands.Definitions(), log)
 }

@@ -1,0 +1,128 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+)
+
+func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Interaction) (Reply, error) {
+	data := i.MessageComponentData()
+	c, err := parseCustomID(data.CustomID)
+	if err != nil {
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Start a new game with `/ttt challenge`.")
+	}
+	me := user(i).ID
+	g, err := h.store.Game(ctx, c.GameID)
+	if err != nil {
+		return Reply{}, err
+	}
+	log.Debug("click", "game", g.ID, "action", c.Action, "user", me)
+	if i.Message != nil && g.MessageID != i.Message.ID && c.Action != actRematch && g.Status.Open() {
+		// The first click on a board tells us its message, for the timers.
+		h.TrackMessage(ctx, g.ID, i.Message.ID)
+	}
+	switch c.Action {
+	case actMove:
+		return h.move(ctx, g, me, c)
+	case actAccept:
+		g, err = h.store.Accept(ctx, g.ID, me, c.Version, g.XPlayer, h.opts.Now(), h.opts.Now().Add(h.opts.TurnTimeout))
+		if err != nil {
+			return Reply{}, err
+		}
+		return updateMessage(h.render(g, nil)), nil
+	case actDecline:
+		g, err = h.store.Decline(ctx, g.ID, me, c.Version, h.opts.Now())
+		if err != nil {
+			return Reply{}, err
+		}
+		return updateMessage(h.render(g, nil)), nil
+	case actRematch:
+		return h.rematch(ctx, i, g, me)
+	}
+	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know.")
+}
+
+// move plays a human's click and, against the bot, the bot's reply, so both
+// arrive in the same board update.
+func (h *Handler) move(ctx context.Context, g *tttbot.Game, me string, c customID) (Reply, error) {
+	if !g.HasPlayer(me) || (g.VsBot() && me == h.botID) {
+		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "This isn't your game — start your own with `/ttt challenge`.")
+	}
+	now := h.opts.Now()
+	g, err := h.store.Play(ctx, tttbot.MoveRequest{
+		GameID: g.ID, Player: me, Cell: c.Cell, Version: c.Version, At: now,
+		Deadline: h.deadlineFor(g, g.Other(me), now),
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	last := &lastMove{player: me, cell: c.Cell}
+	if g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == h.botID {
+		g2, botLast, err := h.botMove(ctx, g)
+		if err != nil {
+			// The human's move stands; the timers retry the bot's reply.
+			h.log.Error("bot move", "game", g.ID, "err", err)
+		} else {
+			g, last = g2, botLast
+		}
+	}
+	return updateMessage(h.render(g, last)), nil
+}
+
+// botMove asks the AI for the bot's move in g and plays it.
+func (h *Handler) botMove(ctx context.Context, g *tttbot.Game) (*tttbot.Game, *lastMove, error) {
+	if g.Status != tttbot.StatusActive || !g.VsBot() || g.Turn != h.botID {
+		return g, nil, fmt.Errorf("game %d: not the bot's turn", g.ID)
+	}
+	_, pos, err := position(g)
+	if err != nil {
+		return g, nil, err
+	}
+	choice, err := h.ai.Move(ctx, pos, ai.Level(g.BotLevel), h.newRand())
+	if err != nil {
+		return g, nil, fmt.Errorf("ai move: %w", err)
+	}
+	now := h.opts.Now()
+	next, err := h.store.Play(ctx, tttbot.MoveRequest{
+		GameID: g.ID, Player: h.botID, Cell: choice.Cell, Version: g.Version, At: now,
+		Deadline: h.deadlineFor(g, g.Other(h.botID), now),
+	})
+	if err != nil {
+		return g, nil, fmt.Errorf("play bot move: %w", err)
+	}
+	h.log.Debug("bot moved", "game", g.ID, "cell", choice.Cell, "proven", choice.Proven, "nodes", choice.Nodes, "elapsed", choice.Elapsed)
+	return next, &lastMove{player: h.botID, cell: choice.Cell}, nil
+}
+
+// rematch starts the same match with sides swapped: at once against the bot,
+// as a new challenge between people.
+func (h *Handler) rematch(ctx context.Context, i *discordgo.Interaction, old *tttbot.Game, me string) (Reply, error) {
+	if !old.HasPlayer(me) {
+		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "Only the players of this game can ask for a rematch.")
+	}
+	if old.Status != tttbot.StatusFinished {
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "This game is not over yet.")
+	}
+	g := &tttbot.Game{
+		GuildID: i.GuildID, ChannelID: i.ChannelID,
+		Rows: old.Rows, Cols: old.Cols, K: old.K,
+		Challenger: me, Opponent: old.Other(me), BotLevel: old.BotLevel,
+		XPlayer: old.OPlayer, OPlayer: old.XPlayer,
+	}
+	if g.VsBot() {
+		return h.startBotGame(ctx, g)
+	}
+	g.Status = tttbot.StatusPending
+	g.Board = emptyBoard(g)
+	g.Deadline = h.opts.Now().Add(h.opts.ChallengeTimeout)
+	if err := h.store.CreateGame(ctx, g); err != nil {
+		return Reply{}, err
+	}
+	return newMessage(h.render(g, nil), g.ID), nil
+}

@@ -1,0 +1,185 @@
+// Package commands is what the bot does: it turns an interaction (a slash
+// command or a button click) into store transactions and AI moves, and
+// renders the answer. It does not know how the interaction arrived — over the
+// gateway or the HTTP endpoint; the adapters in internal/discord do.
+package commands
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// AI picks the bot's moves.
+type AI interface {
+	Move(ctx context.Context, p game.Position, level ai.Level, rng *rand.Rand) (ai.Choice, error)
+}
+
+// Messenger edits and posts channel messages outside of an interaction, for
+// the timers: an expired challenge, a turn that ran out.
+type Messenger interface {
+	EditMessage(ctx context.Context, channelID, messageID string, data *discordgo.InteractionResponseData) error
+	SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) error
+}
+
+// Options tune a Handler. Zero values get the defaults.
+type Options struct {
+	ChallengeTimeout time.Duration    // default 2m
+	TurnTimeout      time.Duration    // default 5m
+	Now              func() time.Time // default time.Now
+	Seed             uint64           // 0: a random seed; else games are reproducible
+	Logger           *slog.Logger
+}
+
+// Handler answers interactions. It is safe for concurrent use.
+type Handler struct {
+	store tttbot.GameStore
+	ai    AI
+	msg   Messenger
+	botID string
+	opts  Options
+	log   *slog.Logger
+
+	randMu sync.Mutex
+	rand   *rand.Rand
+}
+
+// New returns a Handler playing as the bot user botID.
+func New(store tttbot.GameStore, engine AI, msg Messenger, botID string, opts Options) *Handler {
+	if opts.ChallengeTimeout <= 0 {
+		opts.ChallengeTimeout = 2 * time.Minute
+	}
+	if opts.TurnTimeout <= 0 {
+		opts.TurnTimeout = 5 * time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Seed == 0 {
+		opts.Seed = rand.Uint64()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Handler{
+		store: store, ai: engine, msg: msg, botID: botID, opts: opts, log: opts.Logger,
+		rand: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+	}
+}
+
+// newRand hands each use its own generator, drawn from the handler's seeded
+// one, so concurrent games never share (or race on) a random source.
+func (h *Handler) newRand() *rand.Rand {
+	h.randMu.Lock()
+	defer h.randMu.Unlock()
+	return rand.New(rand.NewPCG(h.rand.Uint64(), h.rand.Uint64()))
+}
+
+// Reply is the answer to one interaction.
+type Reply struct {
+	Response *discordgo.InteractionResponse
+	// TrackGame, when set, is the game whose board is the message this
+	// response creates; the adapter reports that message's ID back through
+	// TrackMessage so timers can edit it later.
+	TrackGame int64
+	// Followup, when set, is posted after the response (the Rematch button of
+	// a board that fills all five rows).
+	Followup *discordgo.InteractionResponseData
+}
+
+// Handle answers one interaction. It never panics and always returns a
+// response: errors a player caused become an ephemeral explanation.
+func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply) {
+	log := h.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
+	defer func() {
+		if p := recover(); p != nil {
+			log.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			r = ephemeral(tttbot.ErrorMessage(fmt.Errorf("panic")))
+		}
+	}()
+	var err error
+	switch i.Type {
+	case discordgo.InteractionPing:
+		return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}
+	case discordgo.InteractionApplicationCommand:
+		r, err = h.command(ctx, i)
+	case discordgo.InteractionMessageComponent:
+		r, err = h.click(ctx, log, i)
+	default:
+		err = tttbot.Errorf(tttbot.EINVALID, "I don't handle this kind of interaction.")
+	}
+	if err != nil {
+		if tttbot.ErrorCode(err) == tttbot.EINTERNAL {
+			log.Error("interaction failed", "err", err)
+		} else {
+			log.Debug("interaction refused", "code", tttbot.ErrorCode(err), "err", err)
+		}
+		return ephemeral(tttbot.ErrorMessage(err))
+	}
+	return r
+}
+
+// TrackMessage records the board message of a game once the adapter knows
+// its ID.
+func (h *Handler) TrackMessage(ctx context.Context, gameID int64, messageID string) {
+	if err := h.store.SetMessage(ctx, gameID, messageID); err != nil {
+		h.log.Error("track board message", "game", gameID, "err", err)
+	}
+}
+
+func ephemeral(text string) Reply {
+	return Reply{Response: &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral},
+	}}
+}
+
+func newMessage(m message, gameID int64) Reply {
+	return Reply{
+		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.data()},
+		TrackGame: gameID,
+		Followup:  followup(m),
+	}
+}
+
+func updateMessage(m message) Reply {
+	return Reply{
+		Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: m.data()},
+		Followup: followup(m),
+	}
+}
+
+func followup(m message) *discordgo.InteractionResponseData {
+	if m.rematch == nil {
+		return nil
+	}
+	return m.rematch.data()
+}
+
+// user is whoever sent the interaction, in a guild or a DM.
+func user(i *discordgo.Interaction) *discordgo.User {
+	if i.Member != nil && i.Member.User != nil {
+		return i.Member.User
+	}
+	if i.User != nil {
+		return i.User
+	}
+	return &discordgo.User{}
+}
+
+func displayName(u *discordgo.User) string {
+	if u.GlobalName != "" {
+		return u.GlobalName
+	}
+	return u.Username
+}

@@ -1,0 +1,55 @@
+package commands
+
+import "testing"
+
+func TestCustomIDRoundTrip(t *testing.T) {
+	tests := []customID{
+		{Action: actMove, GameID: 1, Version: 1, Cell: 0},
+		{Action: actMove, GameID: 9223372036854775807, Version: 2147483647, Cell: 24},
+		{Action: actAccept, GameID: 42, Version: 1},
+		{Action: actDecline, GameID: 42, Version: 3},
+		{Action: actRematch, GameID: 7},
+	}
+	for _, want := range tests {
+		s := want.String()
+		if len(s) > 100 {
+			t.Errorf("%q: %d characters, Discord allows 100", s, len(s))
+		}
+		got, err := parseCustomID(s)
+		if err != nil {
+			t.Fatalf("parseCustomID(%q): %v", s, err)
+		}
+		if got != want {
+			t.Errorf("parseCustomID(%q) = %+v, want %+v", s, got, want)
+		}
+	}
+}
+
+func TestParseCustomIDRejects(t *testing.T) {
+	for _, s := range []string{
+		"", "ttt", "ttt:m", "ttt:m:1:1", "ttt:m:1:1:25", "ttt:m:1:1:-1", "ttt:m:0:1:1",
+		"ttt:m:x:1:1", "ttt:a:1:0", "ttt:a:1", "ttt:a:1:1:1", "ttt:q:1:1", "xyz:a:1:1",
+		"ttt:r:1:1", "ttt:m:1:1:1:1", "ttt:m:+1:1:1 ", "ttt:a:99999999999999999999:1",
+	} {
+		if c, err := parseCustomID(s); err == nil {
+			t.Errorf("parseCustomID(%q) = %+v, want an error", s, c)
+		}
+	}
+}
+
+func FuzzParseCustomID(f *testing.F) {
+	for _, s := range []string{"ttt:m:1:2:3", "ttt:a:5:1", "ttt:d:5:2", "ttt:r:9", "ttt:::", ":", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := parseCustomID(s)
+		if err != nil {
+			return
+		}
+		// Anything accepted must be canonical: re-encoding parses to the same value.
+		again, err := parseCustomID(c.String())
+		if err != nil || again != c {
+			t.Errorf("%q parsed to %+v, re-encoded %q parsed to %+v, %v", s, c, c.String(), again, err)
+		}
+	})
+}

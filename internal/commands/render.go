@@ -1,0 +1,197 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// blank is the label of an empty cell: Discord needs a label or an emoji, and
+// a zero-width space keeps the button looking empty.
+const blank = "\u200b"
+
+// lastMove is what the board's text says about the move just played.
+type lastMove struct {
+	player string
+	cell   int
+}
+
+// message is a rendered board or challenge: the text and the buttons.
+type message struct {
+	content    string
+	components []discordgo.MessageComponent
+	// rematch is a separate message carrying the Rematch button when the board
+	// fills all five rows, so the button has no room of its own.
+	rematch *message
+}
+
+func (m message) data() *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{
+		Content:         m.content,
+		Components:      nonNil(m.components),
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{discordgo.AllowedMentionTypeUsers}},
+	}
+}
+
+// nonNil makes an empty component list explicit, so an edit removes old buttons.
+func nonNil(c []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if c == nil {
+		return []discordgo.MessageComponent{}
+	}
+	return c
+}
+
+func mention(id string) string { return "<@" + id + ">" }
+
+// cellName is a cell in chess style: column letter, row number ("B2").
+func cellName(g *game.Geometry, cell int) string {
+	return fmt.Sprintf("%c%d", 'A'+cell%g.Cols, cell/g.Cols+1)
+}
+
+func relTime(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
+
+func (h *Handler) playerName(g *tttbot.Game, id string) string {
+	if g.VsBot() && id == h.botID {
+		return fmt.Sprintf("%s (%s)", mention(id), g.BotLevel)
+	}
+	return mention(id)
+}
+
+func shape(g *tttbot.Game) string {
+	return fmt.Sprintf("%d×%d, %d in a row", g.Rows, g.Cols, g.K)
+}
+
+// render draws a game in any state. last may be nil.
+func (h *Handler) render(g *tttbot.Game, last *lastMove) message {
+	switch g.Status {
+	case tttbot.StatusPending:
+		return h.renderChallenge(g)
+	case tttbot.StatusDeclined:
+		return message{content: fmt.Sprintf("%s declined the challenge from %s.", mention(g.Opponent), mention(g.Challenger))}
+	case tttbot.StatusCancelled:
+		return message{content: fmt.Sprintf("%s withdrew the challenge to %s.", mention(g.Challenger), mention(g.Opponent))}
+	case tttbot.StatusExpired:
+		return message{content: fmt.Sprintf("The challenge from %s to %s expired unanswered.", mention(g.Challenger), mention(g.Opponent))}
+	}
+	geo, pos, err := position(g)
+	if err != nil {
+		return message{content: "This game's board could not be read."}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Tic-tac-toe** · %s\n❌ %s vs ⭕ %s\n", shape(g), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
+	if last != nil {
+		fmt.Fprintf(&b, "Last move: %s played %s.\n", h.playerName(g, last.player), cellName(geo, last.cell))
+	}
+	var win game.Mask
+	if g.Status == tttbot.StatusActive {
+		fmt.Fprintf(&b, "%s %s, your turn", mark(g, g.Turn), mention(g.Turn))
+		if !g.Deadline.IsZero() {
+			fmt.Fprintf(&b, " — move %s", relTime(g.Deadline))
+		}
+		b.WriteString(".")
+	} else {
+		for _, l := range pos.Result().Lines {
+			win |= l
+		}
+		b.WriteString(h.outcome(g))
+	}
+	m := message{content: b.String(), components: h.board(g, geo, pos, win)}
+	if g.Status == tttbot.StatusFinished {
+		rematch := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
+			Label: "Rematch", Style: discordgo.PrimaryButton,
+			CustomID: customID{Action: actRematch, GameID: g.ID}.String(),
+		}}}
+		if len(m.components) < 5 {
+			m.components = append(m.components, rematch)
+		} else {
+			m.rematch = &message{content: "Play again? Sides swap.", components: []discordgo.MessageComponent{rematch}}
+		}
+	}
+	return m
+}
+
+func mark(g *tttbot.Game, user string) string {
+	if user == g.XPlayer {
+		return "❌"
+	}
+	return "⭕"
+}
+
+func (h *Handler) outcome(g *tttbot.Game) string {
+	loser := g.Other(g.Winner)
+	switch g.Reason {
+	case tttbot.ReasonLine:
+		return fmt.Sprintf("🏆 %s wins with %d in a row!", h.playerName(g, g.Winner), g.K)
+	case tttbot.ReasonDraw:
+		return "🤝 Draw — the board is full."
+	case tttbot.ReasonResign:
+		return fmt.Sprintf("🏳️ %s resigned. %s wins.", h.playerName(g, loser), h.playerName(g, g.Winner))
+	case tttbot.ReasonTimeout:
+		return fmt.Sprintf("⏰ %s ran out of time. %s wins.", h.playerName(g, loser), h.playerName(g, g.Winner))
+	}
+	return "The game is over."
+}
+
+// board draws the cells as rows of buttons. Only the free cells of an active
+// game are enabled; the winning line is green.
+func (h *Handler) board(g *tttbot.Game, geo *game.Geometry, pos game.Position, win game.Mask) []discordgo.MessageComponent {
+	active := g.Status == tttbot.StatusActive
+	rows := make([]discordgo.MessageComponent, 0, geo.Rows)
+	for r := range geo.Rows {
+		row := discordgo.ActionsRow{Components: make([]discordgo.MessageComponent, 0, geo.Cols)}
+		for c := range geo.Cols {
+			cell := geo.Cell(r, c)
+			btn := discordgo.Button{
+				Label:    blank,
+				Style:    discordgo.SecondaryButton,
+				CustomID: customID{Action: actMove, GameID: g.ID, Version: g.Version, Cell: cell}.String(),
+				Disabled: !active,
+			}
+			switch pos.At(cell) {
+			case game.X:
+				btn.Label, btn.Style, btn.Disabled = "X", discordgo.PrimaryButton, true
+			case game.O:
+				btn.Label, btn.Style, btn.Disabled = "O", discordgo.DangerButton, true
+			}
+			if win.Has(cell) {
+				btn.Style = discordgo.SuccessButton
+			}
+			row.Components = append(row.Components, btn)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func (h *Handler) renderChallenge(g *tttbot.Game) message {
+	content := fmt.Sprintf("⚔️ %s challenges %s to tic-tac-toe (%s). %s plays ❌ and moves first.\n%s, do you accept? The challenge expires %s.",
+		mention(g.Challenger), mention(g.Opponent), shape(g), mention(g.XPlayer), mention(g.Opponent), relTime(g.Deadline))
+	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: customID{Action: actAccept, GameID: g.ID, Version: g.Version}.String()},
+		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: customID{Action: actDecline, GameID: g.ID, Version: g.Version}.String()},
+	}}
+	return message{content: content, components: []discordgo.MessageComponent{row}}
+}
+
+// position reads a stored game's board.
+func position(g *tttbot.Game) (*game.Geometry, game.Position, error) {
+	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+	if err != nil {
+		return nil, game.Position{}, fmt.Errorf("game %d geometry: %w", g.ID, err)
+	}
+	pos, err := game.ParseIn(geo, g.Board)
+	if err != nil {
+		return nil, game.Position{}, fmt.Errorf("game %d board: %w", g.ID, err)
+	}
+	return geo, pos, nil
+}
+
+// emptyBoard is the notation of g's empty board; g's shape is already checked.
+func emptyBoard(g *tttbot.Game) string {
+	return game.NewPosition(game.MustGeometry(g.Rows, g.Cols, g.K)).String()
+}

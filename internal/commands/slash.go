@@ -1,0 +1,245 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// Definitions are the slash commands the bot registers: one /ttt command
+// with a subcommand per action, so new actions slot in as subcommands.
+func Definitions() []*discordgo.ApplicationCommand {
+	sizes := []*discordgo.ApplicationCommandOptionChoice{{Name: "3×3", Value: 3}, {Name: "4×4", Value: 4}, {Name: "5×5", Value: 5}}
+	wins := []*discordgo.ApplicationCommandOptionChoice{{Name: "3 in a row", Value: 3}, {Name: "4 in a row", Value: 4}, {Name: "5 in a row", Value: 5}}
+	return []*discordgo.ApplicationCommand{{
+		Name:        "ttt",
+		Description: "Play tic-tac-toe",
+		Options: []*discordgo.ApplicationCommandOption{
+			{
+				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "challenge",
+				Description: "Challenge someone, or me, to a game",
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who to play (me, if you leave it out)"},
+					{Type: discordgo.ApplicationCommandOptionInteger, Name: "size", Description: "Board size (default 3×3)", Choices: sizes},
+					{Type: discordgo.ApplicationCommandOptionInteger, Name: "win", Description: "How many in a row win (default: 3 on 3×3, else 4)", Choices: wins},
+					{Type: discordgo.ApplicationCommandOptionString, Name: "first", Description: "Who moves first (default random)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "me", Value: "me"}, {Name: "them", Value: "them"}, {Name: "random", Value: "random"},
+					}},
+					{Type: discordgo.ApplicationCommandOptionString, Name: "difficulty", Description: "How well I play (default perfect)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "easy", Value: string(ai.Easy)}, {Name: "medium", Value: string(ai.Medium)},
+						{Name: "hard", Value: string(ai.Hard)}, {Name: "perfect", Value: string(ai.Perfect)},
+					}},
+				},
+			},
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "resign", Description: "Resign your game in this channel, or withdraw your challenge"},
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "help", Description: "How to play"},
+		},
+	}}
+}
+
+const helpText = "**Tic-tac-toe** — get K in a row before your opponent.\n" +
+	"• `/ttt challenge` — play me right away (I never lose at `perfect`).\n" +
+	"• `/ttt challenge opponent:@friend` — challenge a friend; they accept or decline with the buttons.\n" +
+	"• `/ttt challenge size:5 win:4 first:me difficulty:hard` — a 5×5 board, four in a row, you move first, me at hard.\n" +
+	"• `/ttt resign` — give up your game in this channel (or withdraw your challenge).\n" +
+	"Click a cell to move. A challenge expires after %s unanswered; a player who does not move within %s loses on time. " +
+	"Boards go from 3×3 to 5×5; after a game, **Rematch** plays again with sides swapped."
+
+func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
+	data := i.ApplicationCommandData()
+	if data.Name != "ttt" || len(data.Options) != 1 {
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know that command.")
+	}
+	sub := data.Options[0]
+	switch sub.Name {
+	case "challenge":
+		return h.challenge(ctx, i, sub.Options, data.Resolved)
+	case "resign":
+		return h.resign(ctx, i)
+	case "help":
+		return ephemeral(fmt.Sprintf(helpText, h.opts.ChallengeTimeout, h.opts.TurnTimeout)), nil
+	}
+	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know the subcommand %q. Try `/ttt help`.", sub.Name)
+}
+
+// challengeOptions are the checked options of /ttt challenge.
+type challengeOptions struct {
+	opponent   *discordgo.User // nil: the bot
+	size, k    int
+	first      string
+	difficulty ai.Level
+}
+
+func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (challengeOptions, error) {
+	c := challengeOptions{size: 3, first: "random", difficulty: ai.Perfect}
+	for _, o := range opts {
+		switch o.Name {
+		case "opponent":
+			id, _ := o.Value.(string)
+			c.opponent = &discordgo.User{ID: id}
+			if resolved != nil && resolved.Users[id] != nil {
+				c.opponent = resolved.Users[id]
+			}
+		case "size":
+			v, _ := o.Value.(float64) // JSON numbers
+			c.size = int(v)
+		case "win":
+			v, _ := o.Value.(float64)
+			c.k = int(v)
+		case "first":
+			c.first, _ = o.Value.(string)
+		case "difficulty":
+			s, _ := o.Value.(string)
+			level, err := ai.ParseLevel(s)
+			if err != nil {
+				return c, tttbot.Errorf(tttbot.EINVALID, "Difficulty must be easy, medium, hard or perfect.")
+			}
+			c.difficulty = level
+		default:
+			return c, tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q.", o.Name)
+		}
+	}
+	if c.size < game.MinSize || c.size > game.MaxSize {
+		return c, tttbot.Errorf(tttbot.EINVALID, "The board can be 3×3, 4×4 or 5×5.")
+	}
+	if c.k == 0 {
+		c.k = game.DefaultK(c.size, c.size)
+	}
+	if c.k < game.MinK || c.k > c.size {
+		return c, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: pick a win length from 3 to %d.", c.k, c.size, c.size, c.size)
+	}
+	if c.first != "me" && c.first != "them" && c.first != "random" {
+		return c, tttbot.Errorf(tttbot.EINVALID, "First must be me, them or random.")
+	}
+	return c, nil
+}
+
+func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (Reply, error) {
+	c, err := parseChallenge(opts, resolved)
+	if err != nil {
+		return Reply{}, err
+	}
+	me := user(i)
+	vsBot := c.opponent == nil || c.opponent.ID == h.botID
+	switch {
+	case !vsBot && c.opponent.ID == me.ID:
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "You can't challenge yourself. Challenge a friend, or leave the opponent out to play me.")
+	case !vsBot && c.opponent.Bot:
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "%s is a bot and can't play. Challenge a person, or leave the opponent out to play me.", mention(c.opponent.ID))
+	}
+	if err := h.store.SavePlayer(ctx, tttbot.Player{ID: me.ID, Name: displayName(me)}); err != nil {
+		return Reply{}, fmt.Errorf("save player: %w", err)
+	}
+	opponent := h.botID
+	if !vsBot {
+		opponent = c.opponent.ID
+		if c.opponent.Username != "" {
+			if err := h.store.SavePlayer(ctx, tttbot.Player{ID: opponent, Name: displayName(c.opponent)}); err != nil {
+				return Reply{}, fmt.Errorf("save player: %w", err)
+			}
+		}
+	}
+	x := me.ID
+	switch {
+	case c.first == "them", c.first == "random" && h.newRand().IntN(2) == 1:
+		x = opponent
+	}
+	g := &tttbot.Game{
+		GuildID: i.GuildID, ChannelID: i.ChannelID,
+		Rows: c.size, Cols: c.size, K: c.k,
+		Challenger: me.ID, Opponent: opponent,
+		XPlayer: x, OPlayer: otherOf(x, me.ID, opponent),
+	}
+	if vsBot {
+		g.BotLevel = string(c.difficulty)
+		return h.startBotGame(ctx, g)
+	}
+	now := h.opts.Now()
+	g.Status = tttbot.StatusPending
+	g.Board = emptyBoard(g)
+	g.Deadline = now.Add(h.opts.ChallengeTimeout)
+	if err := h.store.CreateGame(ctx, g); err != nil {
+		return Reply{}, err
+	}
+	return newMessage(h.render(g, nil), g.ID), nil
+}
+
+func otherOf(x, a, b string) string {
+	if x == a {
+		return b
+	}
+	return a
+}
+
+// startBotGame creates an active game against the bot and, when the bot has
+// the first move, plays it before the board is shown.
+func (h *Handler) startBotGame(ctx context.Context, g *tttbot.Game) (Reply, error) {
+	now := h.opts.Now()
+	g.Status = tttbot.StatusActive
+	g.Board = emptyBoard(g)
+	g.Turn = g.XPlayer
+	g.Deadline = h.deadlineFor(g, g.Turn, now)
+	if err := h.store.CreateGame(ctx, g); err != nil {
+		return Reply{}, err
+	}
+	var last *lastMove
+	if g.Turn == h.botID {
+		var err error
+		if g, last, err = h.botMove(ctx, g); err != nil {
+			// The game exists with the bot to move; the timers retry the move.
+			h.log.Error("bot move", "game", g.ID, "err", err)
+		}
+	}
+	return newMessage(h.render(g, last), g.ID), nil
+}
+
+// deadlineFor is the deadline of user's turn starting at now. The bot's own
+// turn is due at once: if the process dies before the bot moves, the timers
+// find the game and make the move after the restart.
+func (h *Handler) deadlineFor(g *tttbot.Game, user string, now time.Time) time.Time {
+	if g.VsBot() && user == h.botID {
+		return now
+	}
+	return now.Add(h.opts.TurnTimeout)
+}
+
+func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
+	me := user(i).ID
+	g, err := h.store.OpenGame(ctx, i.ChannelID, me)
+	if tttbot.ErrorCode(err) == tttbot.ENOTFOUND {
+		return Reply{}, tttbot.Errorf(tttbot.ENOTFOUND, "You have no game or challenge in this channel.")
+	} else if err != nil {
+		return Reply{}, err
+	}
+	now := h.opts.Now()
+	if g.Status == tttbot.StatusPending {
+		g, err = h.store.Decline(ctx, g.ID, me, g.Version, now)
+	} else {
+		g, err = h.store.Resign(ctx, g.ID, me, now)
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	m := h.render(g, nil)
+	if g.MessageID != "" {
+		// The board is updated in place; the reply tells the channel what happened.
+		if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, m.data()); err != nil {
+			h.log.Error("edit board after resign", "game", g.ID, "err", err)
+		}
+		text := h.outcome(g)
+		if g.Status != tttbot.StatusFinished {
+			text = m.content
+		}
+		return Reply{Response: &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: message{content: text}.data(),
+		}}, nil
+	}
+	return newMessage(m, 0), nil
+}

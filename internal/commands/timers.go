@@ -1,0 +1,77 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// RunTimers fires due deadlines every interval until ctx ends: expired
+// challenges, turns that ran out, and bot moves interrupted by a restart.
+// Deadlines live in the database, so nothing is lost when the process dies.
+func (h *Handler) RunTimers(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := h.Tick(ctx); err != nil && ctx.Err() == nil {
+			h.log.Error("timers", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Tick handles every game due now and reports how many it handled.
+func (h *Handler) Tick(ctx context.Context) (int, error) {
+	n := 0
+	for {
+		due, err := h.store.Due(ctx, h.opts.Now(), 100)
+		if err != nil {
+			return n, err
+		}
+		for _, g := range due {
+			if err := h.fire(ctx, g); err != nil && ctx.Err() == nil {
+				h.log.Error("fire deadline", "game", g.ID, "err", err)
+				continue
+			}
+			n++
+		}
+		if len(due) < 100 || ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+	}
+}
+
+func (h *Handler) fire(ctx context.Context, g *tttbot.Game) error {
+	var last *lastMove
+	var err error
+	if g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == h.botID {
+		// The bot's move was interrupted: make it now.
+		g, last, err = h.botMove(ctx, g)
+	} else {
+		g, err = h.store.Expire(ctx, g.ID, g.Version, h.opts.Now())
+	}
+	switch tttbot.ErrorCode(err) {
+	case "":
+	case tttbot.ESTALE, tttbot.EFINISHED:
+		return nil // a player got there first
+	default:
+		return err
+	}
+	h.log.Info("deadline fired", "game", g.ID, "status", g.Status, "reason", g.Reason)
+	if g.MessageID == "" {
+		return nil
+	}
+	m := h.render(g, last)
+	if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, m.data()); err != nil {
+		return err
+	}
+	if m.rematch != nil {
+		return h.msg.SendMessage(ctx, g.ChannelID, m.rematch.data())
+	}
+	return nil
+}

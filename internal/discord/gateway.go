@@ -1,0 +1,166 @@
+// Package discord connects the bot to Discord: a gateway session that
+// receives interactions, REST calls for timers and command registration, and
+// the transport that points discordgo at any API base URL.
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/commands"
+)
+
+// Handler answers interactions; *commands.Handler is one.
+type Handler interface {
+	Handle(ctx context.Context, i *discordgo.Interaction) commands.Reply
+	TrackMessage(ctx context.Context, gameID int64, messageID string)
+}
+
+// handlerTimeout bounds one interaction: Discord waits 3 s for the first
+// answer, and follow-up calls get the rest.
+const handlerTimeout = 15 * time.Second
+
+// NewSession returns a discordgo session for token whose REST and gateway
+// traffic goes to apiURL (Discord's own, a REST proxy, or a test server).
+func NewSession(token, apiURL string) (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + token)
+	if err != nil {
+		return nil, fmt.Errorf("new session: %w", err)
+	}
+	tr, err := NewTransport(apiURL, http.DefaultTransport)
+	if err != nil {
+		return nil, err
+	}
+	s.Client = &http.Client{Transport: tr, Timeout: 20 * time.Second}
+	// Interactions need no gateway intents: they come to every bot.
+	s.Identify.Intents = discordgo.IntentsNone
+	s.StateEnabled = false
+	return s, nil
+}
+
+// Gateway receives interactions over a gateway session and answers them
+// with REST callbacks.
+type Gateway struct {
+	s   *discordgo.Session
+	log *slog.Logger
+
+	mu      sync.Mutex
+	handler Handler
+	ready   chan struct{} // closed once Serve has a handler
+	closed  bool
+	wg      sync.WaitGroup // in-flight interactions
+}
+
+// NewGateway wraps a session; Open connects it.
+func NewGateway(s *discordgo.Session, log *slog.Logger) *Gateway {
+	g := &Gateway{s: s, log: log, ready: make(chan struct{})}
+	s.AddHandler(g.onInteraction)
+	return g
+}
+
+// Open connects to the gateway and returns the bot's user once READY.
+func (g *Gateway) Open(ctx context.Context) (*discordgo.User, string, error) {
+	var appID string
+	ready := make(chan *discordgo.Ready, 1)
+	remove := g.s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
+	defer remove()
+	if err := g.s.Open(); err != nil {
+		return nil, "", fmt.Errorf("open gateway: %w", err)
+	}
+	select {
+	case r := <-ready:
+		if r.Application != nil {
+			appID = r.Application.ID
+		}
+		g.log.Info("gateway connected", "user", r.User.Username, "user_id", r.User.ID)
+		return r.User, appID, nil
+	case <-ctx.Done():
+		g.s.Close()
+		return nil, "", ctx.Err()
+	}
+}
+
+// Serve starts answering interactions with h. Interactions that arrived
+// before waited for it.
+func (g *Gateway) Serve(h Handler) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.handler = h
+	close(g.ready)
+}
+
+// Connected reports whether the gateway session is up.
+func (g *Gateway) Connected() bool {
+	g.s.RLock()
+	defer g.s.RUnlock()
+	return g.s.DataReady
+}
+
+// Close stops taking interactions, waits for those in flight (or ctx), and
+// closes the gateway.
+func (g *Gateway) Close(ctx context.Context) error {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	done := make(chan struct{})
+	go func() { g.wg.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("wait for interactions: %w", ctx.Err())
+	}
+	return errors.Join(err, g.s.Close())
+}
+
+func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return
+	}
+	g.wg.Add(1)
+	g.mu.Unlock()
+	defer g.wg.Done()
+
+	<-g.ready
+	ctx, cancel := context.WithTimeout(context.Background(), handlerTimeout)
+	defer cancel()
+	Respond(ctx, s, g.handler, ic.Interaction, g.log)
+}
+
+// Respond runs h on an interaction and sends its reply through REST: the
+// callback, then the board message's ID for the timers, then any follow-up.
+func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, log *slog.Logger) {
+	start := time.Now()
+	r := h.Handle(ctx, i)
+	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
+	if err := s.InteractionRespond(i, r.Response, discordgo.WithContext(ctx)); err != nil {
+		log.Error("interaction callback", "err", err)
+		return
+	}
+	log.Debug("interaction answered", "type", i.Type, "elapsed", time.Since(start))
+	if r.TrackGame != 0 {
+		m, err := s.InteractionResponse(i, discordgo.WithContext(ctx))
+		if err != nil {
+			log.Error("fetch board message", "game", r.TrackGame, "err", err)
+		} else {
+			h.TrackMessage(ctx, r.TrackGame, m.ID)
+		}
+	}
+	if f := r.Followup; f != nil {
+		_, err := s.FollowupMessageCreate(i, false, &discordgo.WebhookParams{
+			Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
+		}, discordgo.WithContext(ctx))
+		if err != nil {
+			log.Error("follow-up message", "err", err)
+		}
+	}
+}
