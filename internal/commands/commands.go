@@ -95,6 +95,10 @@ type Reply struct {
 	// Followup, when set, is posted after the response (the Rematch button of
 	// a board that fills all five rows).
 	Followup *discordgo.InteractionResponseData
+	// Code is the tttbot error code when the interaction was refused
+	// (ESTALE, ENOTYOURTURN, ...) or failed (EINTERNAL); "" when it did what
+	// was asked. The adapters count it.
+	Code string
 }
 
 // Handle answers one interaction. It never panics and always returns a
@@ -105,6 +109,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 		if p := recover(); p != nil {
 			log.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			r = ephemeral(tttbot.ErrorMessage(fmt.Errorf("panic")))
+			r.Code = tttbot.EINTERNAL
 		}
 	}()
 	var err error
@@ -124,7 +129,9 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 		} else {
 			log.Debug("interaction refused", "code", tttbot.ErrorCode(err), "err", err)
 		}
-		return ephemeral(tttbot.ErrorMessage(err))
+		r = ephemeral(tttbot.ErrorMessage(err))
+		r.Code = tttbot.ErrorCode(err)
+		return r
 	}
 	return r
 }
