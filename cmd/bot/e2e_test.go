@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -42,6 +43,7 @@ type harness struct {
 	srv   *discordtest.Server
 	clock *clock
 	db    string
+	addr  string // the HTTP server's, for /healthz and /metrics
 	stop  func()
 }
 
@@ -64,12 +66,14 @@ func (h *harness) start() {
 	cfg.Discord.Token = h.srv.Token()
 	cfg.Discord.APIURL = h.srv.URL()
 	cfg.Database.Path = h.db
+	cfg.HTTP.Listen = "127.0.0.1:0"
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, errc := make(chan struct{}), make(chan error, 1)
 	go func() {
 		errc <- serve(ctx, cfg, log, serveOptions{
 			now: h.clock.Now, seed: 1, timerInterval: 5 * time.Millisecond, ready: func() { close(ready) },
+			listening: func(a net.Addr) { h.addr = a.String() },
 		})
 	}()
 	select {

@@ -2,16 +2,23 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
+	"net"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord"
+	"github.com/tttbot/tttbot/internal/health"
+	"github.com/tttbot/tttbot/internal/metrics"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -42,15 +49,24 @@ type serveOptions struct {
 	now           func() time.Time
 	seed          uint64
 	timerInterval time.Duration
-	ready         func() // called once the bot answers interactions
+	ready         func()         // called once the bot answers interactions
+	listening     func(net.Addr) // called with the HTTP server's address
 }
 
-// serve runs the bot until ctx ends: database, AI, gateway, timers. On the
-// way out it finishes in-flight interactions, then closes the gateway and
-// the database.
+// serve runs the bot until ctx ends: database, AI, gateway (or, in http
+// mode, the interactions endpoint), timers, and the HTTP server with
+// /healthz and /metrics. On the way out it finishes in-flight interactions,
+// then closes the gateway and the database.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOptions) (err error) {
 	if o.timerInterval == 0 {
 		o.timerInterval = time.Second
+	}
+	httpMode := cfg.Discord.Mode == config.ModeHTTP
+	var key ed25519.PublicKey
+	if httpMode {
+		if key, err = discord.ParsePublicKey(cfg.Discord.PublicKey); err != nil {
+			return err
+		}
 	}
 	db, err := sqlite.Open(ctx, cfg.Database.Path, sqlite.Options{
 		SimultaneousGames: cfg.Game.SimultaneousGames, Logger: log, Now: o.now,
@@ -64,16 +80,45 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if err != nil {
 		return err
 	}
-	gw := discord.NewGateway(s, log)
-	bot, appID, err := gw.Open(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	m := metrics.New()
+	s.Client.Transport = m.Transport(s.Client.Transport)
+	s.AddHandler(m.RateLimited)
+	m.ActiveGames(func() float64 {
+		c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		err = errors.Join(err, gw.Close(closeCtx))
-	}()
+		n, err := db.ActiveGames(c)
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(n)
+	})
+	checks := []health.Check{{Name: "database", Func: db.Ping}}
+
+	var gw *discord.Gateway
+	var bot *discordgo.User
+	var appID string
+	if httpMode {
+		// No gateway: Discord POSTs interactions, and REST says who we are.
+		if bot, appID, err = discord.Self(ctx, s); err != nil {
+			return err
+		}
+	} else {
+		gw = discord.NewGateway(s, log)
+		if bot, appID, err = gw.Open(ctx); err != nil {
+			return err
+		}
+		defer func() {
+			closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err = errors.Join(err, gw.Close(closeCtx))
+		}()
+		checks = append(checks, health.Check{Name: "gateway", Func: func(context.Context) error {
+			if !gw.Connected() {
+				return errors.New("not connected")
+			}
+			return nil
+		}})
+	}
 	if cfg.Discord.ApplicationID != "" {
 		appID = cfg.Discord.ApplicationID
 	}
@@ -81,20 +126,43 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		return err
 	}
 
-	h := commands.New(db, ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration}), discord.Messenger{S: s}, bot.ID, commands.Options{
+	engine := m.AI(ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration}))
+	h := commands.New(m.Store(db), engine, discord.Messenger{S: s}, bot.ID, commands.Options{
 		ChallengeTimeout: cfg.Game.ChallengeTimeout.Duration,
 		TurnTimeout:      cfg.Game.TurnTimeout.Duration,
 		Now:              o.now,
 		Seed:             o.seed,
 		Logger:           log,
 	})
-	gw.Serve(h)
+	handler := m.Interactions(h)
+	if gw != nil {
+		gw.Serve(handler)
+	}
 	timersCtx, stopTimers := context.WithCancel(context.Background())
 	timersDone := make(chan struct{})
 	go func() { h.RunTimers(timersCtx, o.timerInterval); close(timersDone) }()
 	defer func() { stopTimers(); <-timersDone }()
 
-	log.Info("bot running", "user", bot.Username, "database", cfg.Database.Path)
+	if cfg.HTTP.Listen != "" {
+		var endpoint *discord.HTTPHandler
+		if httpMode {
+			endpoint = discord.NewHTTPHandler(key, handler, s, discord.HTTPOptions{Now: o.now, Logger: log})
+		}
+		web, addr, werr := startWeb(cfg, m, checks, endpoint, log)
+		if werr != nil {
+			return werr
+		}
+		defer func() {
+			closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err = errors.Join(err, web.close(closeCtx))
+		}()
+		if o.listening != nil {
+			o.listening(addr)
+		}
+	}
+
+	log.Info("bot running", "user", bot.Username, "mode", cfg.Discord.Mode, "database", cfg.Database.Path)
 	if o.ready != nil {
 		o.ready()
 	}
@@ -111,6 +179,10 @@ func applicationID(ctx context.Context, cfg config.Config, log *slog.Logger) (st
 	s, err := discord.NewSession(cfg.Discord.Token, cfg.Discord.APIURL)
 	if err != nil {
 		return "", err
+	}
+	if cfg.Discord.Mode == config.ModeHTTP {
+		_, appID, err := discord.Self(ctx, s)
+		return appID, err
 	}
 	gw := discord.NewGateway(s, log)
 	_, appID, err := gw.Open(ctx)

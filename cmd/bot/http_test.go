@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/config"
+	"github.com/tttbot/tttbot/internal/discord/discordtest"
+)
+
+// get fetches url and returns its status and body.
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func TestHealthAndMetricsGatewayMode(t *testing.T) {
+	h := newHarness(t)
+	alice := h.srv.NewUser("alice")
+	first := h.srv.Slash(t, alice, h.srv.NewChannel(), "ttt challenge", discordtest.StringOption("first", "me")).Result(t)
+	board := h.srv.Click(t, alice, first, freeCells(first)[0].CustomID).Result(t)
+	// A cell still free, clicked on the first board: stale.
+	for i, c := range cells(board) {
+		if !c.Disabled {
+			wantEphemeral(t, h.srv.ClickStale(t, alice, first, cells(first)[i].CustomID).Wait(t), "out of date")
+			break
+		}
+	}
+
+	code, body := get(t, "http://"+h.addr+"/healthz")
+	if code != http.StatusOK || strings.TrimSpace(body) != `{"status":"ok"}` {
+		t.Errorf("healthz: got %d %s, want 200 ok", code, body)
+	}
+	code, body = get(t, "http://"+h.addr+"/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("metrics: got status %d, want 200", code)
+	}
+	for _, want := range []string{
+		`tttbot_interactions_total{outcome="ok",type="command"} 1`,
+		`tttbot_interactions_total{outcome="ok",type="component"} 1`,
+		`tttbot_interactions_total{outcome="stale",type="component"} 1`,
+		`tttbot_interaction_handle_seconds_count{type="component"} 2`,
+		`tttbot_ai_search_nodes_count{level="perfect"} 1`,
+		`tttbot_store_seconds_count{method="Play"}`,
+		`tttbot_store_seconds_count{method="CreateGame"} 1`,
+		`tttbot_games_active 1`,
+		`tttbot_discord_rest_requests_total{code="20`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if code, _ := get(t, "http://"+h.addr+"/interactions"); code != http.StatusNotFound {
+		t.Errorf("interactions endpoint in gateway mode: got %d, want 404", code)
+	}
+}
+
+// httpBot runs the bot in http mode against a local Discord that carries
+// only its REST calls, and returns the bot's address and a signer.
+func httpBot(t *testing.T) (*discordtest.Server, string, func(body string) *http.Request) {
+	srv := discordtest.NewServer(t)
+	key := ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-mode-key-0123456"))
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+	cfg := config.Default()
+	cfg.Discord.Token = srv.Token()
+	cfg.Discord.APIURL = srv.URL()
+	cfg.Discord.Mode = config.ModeHTTP
+	cfg.Discord.PublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
+	cfg.Database.Path = filepath.Join(t.TempDir(), "tttbot.db")
+	cfg.HTTP.Listen = "127.0.0.1:0"
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithCancel(context.Background())
+	ready, errc := make(chan struct{}), make(chan error, 1)
+	var addr string
+	go func() {
+		errc <- serve(ctx, cfg, log, serveOptions{
+			now: func() time.Time { return now }, seed: 1,
+			listening: func(a net.Addr) { addr = a.String() },
+			ready:     func() { close(ready) },
+		})
+	}()
+	select {
+	case <-ready:
+	case err := <-errc:
+		cancel()
+		t.Fatalf("bot did not start: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-errc; err != nil {
+			t.Errorf("bot shutdown: %v", err)
+		}
+	})
+	sign := func(body string) *http.Request {
+		r, err := http.NewRequest(http.MethodPost, "http://"+addr+cfg.HTTP.Path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := strconv.FormatInt(now.Unix(), 10)
+		r.Header.Set("X-Signature-Timestamp", ts)
+		r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, []byte(ts+body))))
+		return r
+	}
+	return srv, addr, sign
+}
+
+func TestHTTPMode(t *testing.T) {
+	srv, addr, sign := httpBot(t)
+	if n := len(srv.Identifies()); n != 0 {
+		t.Errorf("got %d gateway sessions, want none in http mode", n)
+	}
+	if len(srv.Commands("")) == 0 {
+		t.Error("no commands registered")
+	}
+
+	do := func(r *http.Request) (int, discordgo.InteractionResponse) {
+		t.Helper()
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var ir discordgo.InteractionResponse
+		if resp.StatusCode == http.StatusOK {
+			if err := json.NewDecoder(resp.Body).Decode(&ir); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return resp.StatusCode, ir
+	}
+	interaction := func(typ int, data string) string {
+		return `{"id":"5001","application_id":"` + srv.ApplicationID() + `","type":` + strconv.Itoa(typ) +
+			`,"token":"tok","version":1,"guild_id":"2000","channel_id":"3000",` +
+			`"member":{"user":{"id":"4000","username":"alice"}},"data":` + data + `}`
+	}
+
+	if code, r := do(sign(`{"id":"5000","application_id":"1000","type":1,"token":"tok","version":1}`)); code != 200 || r.Type != discordgo.InteractionResponsePong {
+		t.Errorf("ping: got %d type %d, want 200 type 1", code, r.Type)
+	}
+	help := interaction(2, `{"id":"1","name":"ttt","type":1,"options":[{"name":"help","type":1}]}`)
+	code, r := do(sign(help))
+	if code != 200 || r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Data == nil ||
+		r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(r.Data.Content, "Tic-tac-toe") {
+		t.Errorf("help: got %d %+v, want the ephemeral help", code, r)
+	}
+	click := interaction(3, `{"custom_id":"ttt:m:999:1:0","component_type":2}`)
+	if code, r := do(sign(click)); code != 200 || r.Data == nil || r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Errorf("click on no game: got %d %+v, want an ephemeral refusal", code, r)
+	}
+	bad := sign(help)
+	bad.Header.Set("X-Signature-Ed25519", strings.Repeat("00", 64))
+	if code, _ := do(bad); code != http.StatusUnauthorized {
+		t.Errorf("bad signature: got %d, want 401", code)
+	}
+
+	code, body := get(t, "http://"+addr+"/healthz")
+	if code != http.StatusOK {
+		t.Errorf("healthz: got %d %s, want 200", code, body)
+	}
+	_, body = get(t, "http://"+addr+"/metrics")
+	for _, want := range []string{
+		`tttbot_http_interaction_requests_total{code="200"} 3`,
+		`tttbot_http_interaction_requests_total{code="401"} 1`,
+		`tttbot_interactions_total{outcome="ok",type="command"} 1`,
+		`tttbot_interactions_total{outcome="not_found",type="component"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}

@@ -1,0 +1,286 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/commands"
+)
+
+// maxSkew is how far a request's signed timestamp may be from now. The
+// signature alone does not stop a replay: a recorded click, sent again,
+// verifies forever.
+const maxSkew = 5 * time.Minute
+
+// DefaultMaxBody caps an interaction's body; real ones are a few KiB.
+const DefaultMaxBody = 64 << 10
+
+// ParsePublicKey decodes the application's public key, as the Discord
+// developer portal shows it: 64 hex characters.
+func ParsePublicKey(s string) (ed25519.PublicKey, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, errors.New("discord public key: missing (Developer Portal → your application → General Information → Public Key)")
+	}
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("discord public key: want %d hex characters, got %q", 2*ed25519.PublicKeySize, s)
+	}
+	return ed25519.PublicKey(b), nil
+}
+
+// Self returns the bot's user and its application's ID through REST, for
+// the HTTP mode, which has no gateway READY to learn them from.
+func Self(ctx context.Context, s *discordgo.Session) (*discordgo.User, string, error) {
+	u, err := s.User("@me", discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, "", fmt.Errorf("get bot user: %w", err)
+	}
+	body, err := s.RequestWithBucketID(http.MethodGet, discordgo.EndpointApplication("@me"), nil,
+		discordgo.EndpointApplications, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, "", fmt.Errorf("get application: %w", err)
+	}
+	var app discordgo.Application
+	if err := json.Unmarshal(body, &app); err != nil || app.ID == "" {
+		return nil, "", fmt.Errorf("get application: no ID in %.100q", body)
+	}
+	return u, app.ID, nil
+}
+
+// HTTPOptions tune an HTTPHandler. Zero values get the defaults.
+type HTTPOptions struct {
+	Now     func() time.Time // default time.Now
+	Logger  *slog.Logger
+	MaxBody int64 // default DefaultMaxBody
+}
+
+// HTTPHandler is Discord's "Interactions Endpoint URL": Discord POSTs each
+// interaction to it, signed, and the answer goes back inline in the HTTP
+// response. What cannot be inline — learning the new board message's ID, a
+// follow-up message — goes through REST after the response, in the
+// background.
+type HTTPHandler struct {
+	key  ed25519.PublicKey
+	h    Handler
+	rest *discordgo.Session
+	opts HTTPOptions
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	closed bool
+	wg     sync.WaitGroup // background REST work
+	bg     context.Context
+	cancel context.CancelFunc
+}
+
+// NewHTTPHandler returns a handler that verifies requests with key, answers
+// them with h, and sends the REST calls that follow with rest.
+func NewHTTPHandler(key ed25519.PublicKey, h Handler, rest *discordgo.Session, opts HTTPOptions) *HTTPHandler {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	return &HTTPHandler{key: key, h: h, rest: rest, opts: opts, log: opts.Logger, bg: bg, cancel: cancel}
+}
+
+func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		httpError(w, http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			httpError(w, http.StatusRequestEntityTooLarge)
+			return
+		}
+		httpError(w, http.StatusBadRequest)
+		return
+	}
+	if !s.verify(r.Header, body) {
+		httpError(w, http.StatusUnauthorized)
+		return
+	}
+
+	var i discordgo.Interaction
+	if err := json.Unmarshal(body, &i); err != nil {
+		httpError(w, http.StatusBadRequest)
+		return
+	}
+	if i.Type == discordgo.InteractionPing {
+		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		return
+	}
+
+	if !s.begin() {
+		httpError(w, http.StatusServiceUnavailable)
+		return
+	}
+	defer s.wg.Done()
+	log := s.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
+	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	defer cancel()
+	reply := s.h.Handle(ctx, &i)
+	if reply.Response == nil {
+		log.Error("interaction has no response")
+		httpError(w, http.StatusInternalServerError)
+		return
+	}
+	writeJSON(w, reply.Response)
+	if reply.TrackGame != 0 || reply.Followup != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
+			defer cancel()
+			s.after(ctx, &i, reply, log)
+		}()
+	}
+}
+
+// verify checks the Ed25519 signature over timestamp+body and that the
+// timestamp is recent.
+func (s *HTTPHandler) verify(h http.Header, body []byte) bool {
+	ts := h.Get("X-Signature-Timestamp")
+	sig, err := hex.DecodeString(h.Get("X-Signature-Ed25519"))
+	if ts == "" || err != nil || len(sig) != ed25519.SignatureSize {
+		return false
+	}
+	msg := make([]byte, 0, len(ts)+len(body))
+	msg = append(append(msg, ts...), body...)
+	if !ed25519.Verify(s.key, msg, sig) {
+		return false
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return false
+	}
+	d := s.opts.Now().Sub(time.Unix(sec, 0))
+	return d <= maxSkew && d >= -maxSkew
+}
+
+// begin counts an interaction in, unless the handler is closing.
+func (s *HTTPHandler) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+// after does the REST work that follows an inline response: the board
+// message's ID for the timers, then any follow-up message. Discord creates
+// the message only once it has read the HTTP response, which can be a moment
+// after it was written, so a 404 is retried.
+func (s *HTTPHandler) after(ctx context.Context, i *discordgo.Interaction, r commands.Reply, log *slog.Logger) {
+	if r.TrackGame != 0 {
+		var m *discordgo.Message
+		err := retryNotFound(ctx, func() (err error) {
+			m, err = s.rest.InteractionResponse(i, discordgo.WithContext(ctx))
+			return err
+		})
+		if err != nil {
+			log.Error("fetch board message", "game", r.TrackGame, "err", redact(err, i.Token))
+		} else {
+			s.h.TrackMessage(ctx, r.TrackGame, m.ID)
+		}
+	}
+	if f := r.Followup; f != nil {
+		err := retryNotFound(ctx, func() error {
+			_, err := s.rest.FollowupMessageCreate(i, false, &discordgo.WebhookParams{
+				Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
+			}, discordgo.WithContext(ctx))
+			return err
+		})
+		if err != nil {
+			log.Error("follow-up message", "err", redact(err, i.Token))
+		}
+	}
+}
+
+// Close refuses new interactions and waits for those in flight and their
+// background REST work; when ctx ends first, that work is cancelled.
+func (s *HTTPHandler) Close(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		s.cancel()
+		return nil
+	case <-ctx.Done():
+		s.cancel()
+		return fmt.Errorf("wait for interactions: %w", ctx.Err())
+	}
+}
+
+// retryNotFound calls f until it returns something other than a REST 404,
+// with a growing pause, for as long as ctx allows.
+func retryNotFound(ctx context.Context, f func() error) error {
+	wait := 100 * time.Millisecond
+	for {
+		err := f()
+		var re *discordgo.RESTError
+		if !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode != http.StatusNotFound {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// redact removes the interaction token from an error: transport errors
+// quote the webhook URL, and the token is in it.
+func redact(err error, token string) string {
+	if token == "" {
+		return err.Error()
+	}
+	return strings.ReplaceAll(err.Error(), token, "[token]")
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	var b bytes.Buffer
+	if err := json.NewEncoder(&b).Encode(v); err != nil {
+		httpError(w, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b.Bytes())
+}
+
+func httpError(w http.ResponseWriter, code int) {
+	http.Error(w, http.StatusText(code), code)
+}

@@ -1,0 +1,399 @@
+package discord_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/commands"
+	"github.com/tttbot/tttbot/internal/discord"
+	"github.com/tttbot/tttbot/internal/discord/discordtest"
+)
+
+var (
+	testKey = ed25519.NewKeyFromSeed([]byte("tttbot-http-test-seed-0123456789"))
+	testNow = time.Unix(1_700_000_000, 0)
+)
+
+// fakeHandler answers every interaction with reply and records what it saw.
+type fakeHandler struct {
+	reply commands.Reply
+
+	mu      sync.Mutex
+	handled []*discordgo.Interaction
+	tracked map[int64]string
+}
+
+func (f *fakeHandler) Handle(_ context.Context, i *discordgo.Interaction) commands.Reply {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.handled = append(f.handled, i)
+	return f.reply
+}
+
+func (f *fakeHandler) TrackMessage(_ context.Context, gameID int64, messageID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.tracked == nil {
+		f.tracked = map[int64]string{}
+	}
+	f.tracked[gameID] = messageID
+}
+
+func (f *fakeHandler) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.handled)
+}
+
+// fakeREST stands in for Discord's webhook endpoints: it answers GET
+// @original with a message (after notFound 404s) and records follow-ups.
+type fakeREST struct {
+	mu        sync.Mutex
+	notFound  int
+	gets      int
+	followups []string
+}
+
+func (f *fakeREST) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/messages/@original"):
+		f.gets++
+		if f.notFound > 0 {
+			f.notFound--
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"message":"Unknown Message","code":10008}`)
+			return
+		}
+		io.WriteString(w, `{"id":"900","channel_id":"20"}`)
+	case r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/webhooks/"):
+		b, _ := io.ReadAll(r.Body)
+		f.followups = append(f.followups, string(b))
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// rewrite sends every request to the test server.
+type rewrite struct{ u *url.URL }
+
+func (rw rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.URL.Scheme, r.URL.Host = rw.u.Scheme, rw.u.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func newREST(t *testing.T, f *fakeREST) *discordgo.Session {
+	t.Helper()
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	s, err := discordgo.New("Bot test-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = &http.Client{Transport: rewrite{u}}
+	return s
+}
+
+func newHandler(t testing.TB, h discord.Handler, rest *discordgo.Session) *discord.HTTPHandler {
+	t.Helper()
+	hh := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), h, rest, discord.HTTPOptions{
+		Now: func() time.Time { return testNow }, MaxBody: 1024,
+	})
+	t.Cleanup(func() { hh.Close(context.Background()) })
+	return hh
+}
+
+// signed returns a POST of body signed at ts with key.
+func signed(key ed25519.PrivateKey, ts time.Time, body string) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(body))
+	stamp := strconv.FormatInt(ts.Unix(), 10)
+	r.Header.Set("X-Signature-Timestamp", stamp)
+	r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, []byte(stamp+body))))
+	return r
+}
+
+const (
+	ping    = `{"id":"1","application_id":"5","type":1,"token":"tok","version":1}`
+	command = `{"id":"2","application_id":"5","type":2,"token":"secret-interaction-token","guild_id":"10","channel_id":"20",` +
+		`"member":{"user":{"id":"30","username":"ann"}},"data":{"id":"3","name":"ttt","type":1,"options":[{"name":"help","type":1}]}}`
+)
+
+func TestHTTPHandlerRefuses(t *testing.T) {
+	otherKey := ed25519.NewKeyFromSeed([]byte("someone-else-entirely-0123456789"))
+	tests := []struct {
+		name string
+		req  func() *http.Request
+		want int
+	}{
+		{"get", func() *http.Request { return httptest.NewRequest(http.MethodGet, "/interactions", nil) }, http.StatusMethodNotAllowed},
+		{"put signed", func() *http.Request {
+			r := signed(testKey, testNow, ping)
+			r.Method = http.MethodPut
+			return r
+		}, http.StatusMethodNotAllowed},
+		{"no headers", func() *http.Request {
+			return httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(command))
+		}, http.StatusUnauthorized},
+		{"no timestamp", func() *http.Request {
+			r := signed(testKey, testNow, command)
+			r.Header.Del("X-Signature-Timestamp")
+			return r
+		}, http.StatusUnauthorized},
+		{"no signature", func() *http.Request {
+			r := signed(testKey, testNow, command)
+			r.Header.Del("X-Signature-Ed25519")
+			return r
+		}, http.StatusUnauthorized},
+		{"signature not hex", func() *http.Request {
+			r := signed(testKey, testNow, command)
+			r.Header.Set("X-Signature-Ed25519", "zz")
+			return r
+		}, http.StatusUnauthorized},
+		{"other key", func() *http.Request { return signed(otherKey, testNow, command) }, http.StatusUnauthorized},
+		{"body changed", func() *http.Request {
+			r := signed(testKey, testNow, command)
+			r.Body = io.NopCloser(strings.NewReader(strings.Replace(command, `"30"`, `"31"`, 1)))
+			return r
+		}, http.StatusUnauthorized},
+		{"timestamp changed", func() *http.Request {
+			r := signed(testKey, testNow, command)
+			r.Header.Set("X-Signature-Timestamp", strconv.FormatInt(testNow.Unix()+1, 10))
+			return r
+		}, http.StatusUnauthorized},
+		{"stale", func() *http.Request { return signed(testKey, testNow.Add(-5*time.Minute-time.Second), command) }, http.StatusUnauthorized},
+		{"future", func() *http.Request { return signed(testKey, testNow.Add(5*time.Minute+time.Second), command) }, http.StatusUnauthorized},
+		{"too large", func() *http.Request {
+			return signed(testKey, testNow, `{"type":2,"id":"`+strings.Repeat("9", 2000)+`"}`)
+		}, http.StatusRequestEntityTooLarge},
+		{"signed garbage", func() *http.Request { return signed(testKey, testNow, `{"type":`) }, http.StatusBadRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeHandler{reply: commands.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource}}}
+			w := httptest.NewRecorder()
+			newHandler(t, f, nil).ServeHTTP(w, tt.req())
+			if w.Code != tt.want {
+				t.Errorf("got status %d, want %d", w.Code, tt.want)
+			}
+			if n := f.count(); n != 0 {
+				t.Errorf("got %d interactions handled, want 0", n)
+			}
+		})
+	}
+}
+
+func TestHTTPHandlerPing(t *testing.T) {
+	for _, at := range []time.Time{testNow, testNow.Add(-5 * time.Minute), testNow.Add(5 * time.Minute)} {
+		f := &fakeHandler{}
+		w := httptest.NewRecorder()
+		newHandler(t, f, nil).ServeHTTP(w, signed(testKey, at, ping))
+		if w.Code != http.StatusOK {
+			t.Fatalf("got status %d, want 200", w.Code)
+		}
+		if got, want := strings.TrimSpace(w.Body.String()), `{"type":1}`; got != want {
+			t.Errorf("got body %s, want %s", got, want)
+		}
+		if got := w.Header().Get("Content-Type"); got != "application/json" {
+			t.Errorf("got Content-Type %q, want application/json", got)
+		}
+		if n := f.count(); n != 0 {
+			t.Errorf("got %d interactions handled, want 0: a PING is answered by the endpoint", n)
+		}
+	}
+}
+
+func TestHTTPHandlerCommand(t *testing.T) {
+	rest := &fakeREST{notFound: 2}
+	f := &fakeHandler{reply: commands.Reply{
+		Response: &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "board"},
+		},
+		TrackGame: 7,
+		Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
+	}}
+	h := newHandler(t, f, newREST(t, rest))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, signed(testKey, testNow, command))
+	if w.Code != http.StatusOK {
+		t.Fatalf("got status %d, want 200", w.Code)
+	}
+	var got discordgo.InteractionResponse
+	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Type != discordgo.InteractionResponseChannelMessageWithSource || got.Data == nil || got.Data.Content != "board" {
+		t.Errorf("got response %+v, want type 4 with the board", got)
+	}
+	if f.count() != 1 || f.handled[0].ID != "2" || f.handled[0].ApplicationCommandData().Name != "ttt" {
+		t.Fatalf("got %d interactions handled, want the command", f.count())
+	}
+
+	if err := h.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.tracked[7]; got != "900" {
+		t.Errorf("got game 7 tracked at message %q, want 900", got)
+	}
+	if rest.gets != 3 {
+		t.Errorf("got %d GETs of @original, want 3 (two 404s, then the message)", rest.gets)
+	}
+	if len(rest.followups) != 1 || !strings.Contains(rest.followups[0], "rematch?") {
+		t.Errorf("got follow-ups %q, want the rematch", rest.followups)
+	}
+
+	// Closed: nothing more is handled.
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, signed(testKey, testNow, command))
+	if w.Code != http.StatusServiceUnavailable || f.count() != 1 {
+		t.Errorf("after Close: got status %d and %d handled, want 503 and 1", w.Code, f.count())
+	}
+}
+
+// A REST failure after the response is logged without the interaction's
+// token, which the webhook URL in a transport error carries.
+func TestHTTPHandlerLogsNoToken(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u, _ := url.Parse(srv.URL)
+	srv.Close() // every REST call now fails to connect
+	rest, err := discordgo.New("Bot test-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest.Client = &http.Client{Transport: rewrite{u}}
+	var logs bytes.Buffer
+	f := &fakeHandler{reply: commands.Reply{
+		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource},
+		TrackGame: 7,
+		Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
+	}}
+	h := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), f, rest, discord.HTTPOptions{
+		Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+	})
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, signed(testKey, testNow, command))
+	if err := h.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w.Code != http.StatusOK {
+		t.Errorf("got status %d, want 200", w.Code)
+	}
+	got := logs.String()
+	for _, want := range []string{"fetch board message", "follow-up message", "[token]", "interaction=2"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("logs lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "secret-interaction-token") {
+		t.Errorf("logs leak the interaction token:\n%s", got)
+	}
+	if len(f.tracked) != 0 {
+		t.Errorf("got %v tracked, want none", f.tracked)
+	}
+}
+
+func TestHTTPHandlerNoResponse(t *testing.T) {
+	w := httptest.NewRecorder()
+	newHandler(t, &fakeHandler{}, nil).ServeHTTP(w, signed(testKey, testNow, command))
+	if w.Code != http.StatusInternalServerError {
+		t.Errorf("got status %d, want 500", w.Code)
+	}
+}
+
+func TestSelf(t *testing.T) {
+	srv := discordtest.NewServerWith(t, discordtest.Options{BotID: "1001", ApplicationID: "1002", BotName: "ttt"})
+	s, err := discord.NewSession(srv.Token(), srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, appID, err := discord.Self(t.Context(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.ID != "1001" || u.Username != "ttt" || appID != "1002" {
+		t.Errorf("got user %s (%s) of application %s, want ttt (1001) of 1002", u.ID, u.Username, appID)
+	}
+	srv.FailNext(t, discordtest.RouteApplication, 1, http.StatusInternalServerError)
+	if _, _, err := discord.Self(t.Context(), s); err == nil || !strings.Contains(err.Error(), "get application") {
+		t.Errorf("got %v, want an error getting the application", err)
+	}
+}
+
+func TestParsePublicKey(t *testing.T) {
+	good := hex.EncodeToString(testKey.Public().(ed25519.PublicKey))
+	tests := []struct {
+		in      string
+		wantErr string
+	}{
+		{good, ""},
+		{" " + strings.ToUpper(good) + "\n", ""},
+		{"", "missing"},
+		{good[:62], "want 64 hex characters"},
+		{good + "00", "want 64 hex characters"},
+		{"g" + good[1:], "want 64 hex characters"},
+	}
+	for _, tt := range tests {
+		k, err := discord.ParsePublicKey(tt.in)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("ParsePublicKey(%q): got error %v, want nil", tt.in, err)
+		case tt.wantErr == "" && !k.Equal(testKey.Public()):
+			t.Errorf("ParsePublicKey(%q): got key %x, want %x", tt.in, k, testKey.Public())
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("ParsePublicKey(%q): got error %v, want one containing %q", tt.in, err, tt.wantErr)
+		}
+	}
+}
+
+// FuzzHTTPHandler throws arbitrary bodies and timestamps at the endpoint,
+// signed or not: it must never panic, and must answer only with the
+// statuses it documents.
+func FuzzHTTPHandler(f *testing.F) {
+	f.Add([]byte(ping), "1700000000", true)
+	f.Add([]byte(command), "1700000000", true)
+	f.Add([]byte(command), "1700000000", false)
+	f.Add([]byte(`{"type":3,"data":{"custom_id":"x","component_type":2}}`), "1700000000", true)
+	f.Add([]byte(`{"type":5,"data":null}`), "1700000100", true)
+	f.Add([]byte(`{"type":2,"data":[]}`), "1700000000", true)
+	f.Add([]byte(`null`), "-1", true)
+	f.Add([]byte{}, "", true)
+	f.Add([]byte(`{"type":1}`), "99999999999999999999", true)
+	fh := &fakeHandler{reply: commands.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource}}}
+	h := newHandler(f, fh, nil)
+	f.Fuzz(func(t *testing.T, body []byte, ts string, sign bool) {
+		r := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(string(body)))
+		r.Header.Set("X-Signature-Timestamp", ts)
+		if sign {
+			r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(testKey, append([]byte(ts), body...))))
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		switch w.Code {
+		case http.StatusOK, http.StatusBadRequest, http.StatusUnauthorized, http.StatusRequestEntityTooLarge:
+		default:
+			t.Errorf("got status %d", w.Code)
+		}
+		if !sign && w.Code != http.StatusUnauthorized && w.Code != http.StatusRequestEntityTooLarge {
+			t.Errorf("unsigned request: got status %d, want 401", w.Code)
+		}
+	})
+}

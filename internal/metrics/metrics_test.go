@@ -1,0 +1,240 @@
+package metrics
+
+import (
+	"context"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/commands"
+	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/sqlite"
+)
+
+// replies is a discord.Handler that answers with its replies in turn.
+type replies struct {
+	mu      sync.Mutex
+	rs      []commands.Reply
+	tracked []string
+}
+
+func (h *replies) Handle(context.Context, *discordgo.Interaction) commands.Reply {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.rs[0]
+	h.rs = h.rs[1:]
+	return r
+}
+
+func (h *replies) TrackMessage(_ context.Context, _ int64, id string) { h.tracked = append(h.tracked, id) }
+
+// observed returns, for each series of a histogram vector, its
+// observation count and sum, keyed by its label values joined with ",".
+func observed(t *testing.T, c prometheus.Collector) map[string][2]float64 {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(c)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]float64{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			var labels []string
+			for _, l := range m.GetLabel() {
+				labels = append(labels, l.GetValue())
+			}
+			h := m.GetHistogram()
+			got[strings.Join(labels, ",")] = [2]float64{float64(h.GetSampleCount()), h.GetSampleSum()}
+		}
+	}
+	return got
+}
+
+func TestInteractions(t *testing.T) {
+	m := New()
+	next := &replies{rs: []commands.Reply{
+		{}, {}, {Code: tttbot.ESTALE}, {Code: tttbot.EINTERNAL}, {Code: tttbot.ESTALE},
+	}}
+	h := m.Interactions(next)
+	for _, typ := range []discordgo.InteractionType{
+		discordgo.InteractionApplicationCommand, discordgo.InteractionMessageComponent,
+		discordgo.InteractionMessageComponent, discordgo.InteractionApplicationCommand, 99,
+	} {
+		h.Handle(t.Context(), &discordgo.Interaction{Type: typ})
+	}
+	h.TrackMessage(t.Context(), 1, "m1")
+	if len(next.tracked) != 1 {
+		t.Errorf("got %d messages tracked, want 1: TrackMessage passes through", len(next.tracked))
+	}
+	for _, tt := range []struct {
+		typ, outcome string
+		want         float64
+	}{
+		{"command", "ok", 1}, {"component", "ok", 1}, {"component", "stale", 1},
+		{"command", "error", 1}, {"other", "stale", 1}, {"command", "stale", 0},
+	} {
+		if got := testutil.ToFloat64(m.interactions.WithLabelValues(tt.typ, tt.outcome)); got != tt.want {
+			t.Errorf("interactions{type=%q,outcome=%q}: got %v, want %v", tt.typ, tt.outcome, got, tt.want)
+		}
+	}
+	lat := observed(t, m.handleSeconds)
+	if len(lat) != 3 || lat["command"][0] != 2 || lat["component"][0] != 2 || lat["other"][0] != 1 {
+		t.Errorf("got latency counts %v, want command 2, component 2, other 1", lat)
+	}
+}
+
+type fixedAI struct{ c ai.Choice }
+
+func (f fixedAI) Move(context.Context, game.Position, ai.Level, *rand.Rand) (ai.Choice, error) {
+	return f.c, nil
+}
+
+func TestAI(t *testing.T) {
+	m := New()
+	e := m.AI(fixedAI{ai.Choice{Cell: 4, Nodes: 1000}})
+	for range 2 {
+		c, err := e.Move(t.Context(), game.Position{}, ai.Perfect, nil)
+		if err != nil || c.Cell != 4 {
+			t.Fatalf("got %+v, %v; want the wrapped AI's choice", c, err)
+		}
+	}
+	if got, want := observed(t, m.aiNodes), map[string][2]float64{"perfect": {2, 2000}}; !maps.Equal(got, want) {
+		t.Errorf("got nodes %v, want %v", got, want)
+	}
+	if got := observed(t, m.aiSeconds)["perfect"][0]; got != 2 {
+		t.Errorf("got %v searches timed, want 2", got)
+	}
+}
+
+func TestStore(t *testing.T) {
+	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "tttbot.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := New()
+	s := m.Store(db)
+	g := &tttbot.Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "a", Opponent: "b",
+		Status: tttbot.StatusPending, Deadline: time.Now().Add(time.Minute)}
+	if err := s.CreateGame(t.Context(), g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Game(t.Context(), g.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Game(t.Context(), g.ID+1); tttbot.ErrorCode(err) != tttbot.ENOTFOUND {
+		t.Fatalf("got %v, want the store's ENOTFOUND through the wrapper", err)
+	}
+	got := observed(t, m.storeSeconds)
+	if len(got) != 2 || got["CreateGame"][0] != 1 || got["Game"][0] != 2 {
+		t.Errorf("got store timings %v, want CreateGame once and Game twice", got)
+	}
+}
+
+// rest is a Discord REST API that answers 429 to the first request, then a
+// user, then 500.
+type rest struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (r *rest) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	w.Header().Set("Content-Type", "application/json")
+	switch r.n {
+	case 1:
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, `{"message":"You are being rate limited.","retry_after":0.05,"global":false}`)
+	case 2:
+		io.WriteString(w, `{"id":"1","username":"tttbot","bot":true}`)
+	default:
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, `{"message":"oops","code":0}`)
+	}
+}
+
+type toServer struct{ u *url.URL }
+
+func (ts toServer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.URL.Scheme, r.URL.Host = ts.u.Scheme, ts.u.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestREST(t *testing.T) {
+	srv := httptest.NewServer(&rest{})
+	u, _ := url.Parse(srv.URL)
+	m := New()
+	s, err := discordgo.New("Bot token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SyncEvents = true // the RateLimit event is counted before the retry
+	s.Client = &http.Client{Transport: m.Transport(toServer{u})}
+	s.AddHandler(m.RateLimited)
+
+	if _, err := s.User("@me"); err != nil {
+		t.Fatalf("a 429 is waited out: %v", err)
+	}
+	if _, err := s.User("@me"); err == nil {
+		t.Fatal("got no error from a 500")
+	}
+	srv.Close()
+	if _, err := s.User("@me"); err == nil {
+		t.Fatal("got no error from a closed server")
+	}
+	for code, want := range map[string]float64{"429": 1, "200": 1, "500": 1, "error": 1} {
+		if got := testutil.ToFloat64(m.restRequests.WithLabelValues("GET", code)); got != want {
+			t.Errorf("rest requests{code=%s}: got %v, want %v", code, got, want)
+		}
+	}
+	if got := testutil.ToFloat64(m.rateLimits); got != 1 {
+		t.Errorf("got %v rate limits, want 1", got)
+	}
+	if got := testutil.ToFloat64(m.rateLimitWait); got != 0.05 {
+		t.Errorf("got %v s of rate-limit wait, want 0.05", got)
+	}
+}
+
+func TestHandler(t *testing.T) {
+	m := New()
+	m.ActiveGames(func() float64 { return 3 })
+	endpoint := m.InteractionEndpoint(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad signature", http.StatusUnauthorized)
+	}))
+	endpoint.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/interactions", nil))
+
+	w := httptest.NewRecorder()
+	m.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if w.Code != http.StatusOK {
+		t.Fatalf("got status %d, want 200", w.Code)
+	}
+	for _, want := range []string{
+		"tttbot_games_active 3\n",
+		`tttbot_http_interaction_requests_total{code="401"} 1` + "\n",
+		"go_goroutines ",
+		"process_resident_memory_bytes ",
+	} {
+		if !strings.Contains(w.Body.String(), want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package metrics
+
+import (
+	"context"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// Store returns next with every method timed under its name. It implements
+// each method itself, not by embedding, so a method added to GameStore does
+// not slip by unmeasured.
+func (m *Metrics) Store(next tttbot.GameStore) tttbot.GameStore {
+	return &store{next: next, m: m}
+}
+
+type store struct {
+	next tttbot.GameStore
+	m    *Metrics
+}
+
+func (s *store) done(method string, start time.Time) {
+	s.m.storeSeconds.WithLabelValues(method).Observe(time.Since(start).Seconds())
+}
+
+func (s *store) CreateGame(ctx context.Context, g *tttbot.Game) error {
+	defer s.done("CreateGame", time.Now())
+	return s.next.CreateGame(ctx, g)
+}
+
+func (s *store) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
+	defer s.done("Game", time.Now())
+	return s.next.Game(ctx, id)
+}
+
+func (s *store) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
+	defer s.done("OpenGame", time.Now())
+	return s.next.OpenGame(ctx, channelID, user)
+}
+
+func (s *store) SetMessage(ctx context.Context, id int64, messageID string) error {
+	defer s.done("SetMessage", time.Now())
+	return s.next.SetMessage(ctx, id, messageID)
+}
+
+func (s *store) Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*tttbot.Game, error) {
+	defer s.done("Accept", time.Now())
+	return s.next.Accept(ctx, id, user, version, xPlayer, at, deadline)
+}
+
+func (s *store) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
+	defer s.done("Decline", time.Now())
+	return s.next.Decline(ctx, id, user, version, at)
+}
+
+func (s *store) Play(ctx context.Context, mr tttbot.MoveRequest) (*tttbot.Game, error) {
+	defer s.done("Play", time.Now())
+	return s.next.Play(ctx, mr)
+}
+
+func (s *store) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
+	defer s.done("Resign", time.Now())
+	return s.next.Resign(ctx, id, user, at)
+}
+
+func (s *store) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
+	defer s.done("Expire", time.Now())
+	return s.next.Expire(ctx, id, version, at)
+}
+
+func (s *store) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error) {
+	defer s.done("Due", time.Now())
+	return s.next.Due(ctx, at, limit)
+}
+
+func (s *store) NextDeadline(ctx context.Context) (time.Time, error) {
+	defer s.done("NextDeadline", time.Now())
+	return s.next.NextDeadline(ctx)
+}
+
+func (s *store) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
+	defer s.done("Moves", time.Now())
+	return s.next.Moves(ctx, id)
+}
+
+func (s *store) SavePlayer(ctx context.Context, p tttbot.Player) error {
+	defer s.done("SavePlayer", time.Now())
+	return s.next.SavePlayer(ctx, p)
+}
+
+func (s *store) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
+	defer s.done("SetSimultaneousGames", time.Now())
+	return s.next.SetSimultaneousGames(ctx, guildID, allow)
+}
