@@ -40,7 +40,9 @@ func (h *replies) Handle(context.Context, *discordgo.Interaction) commands.Reply
 	return r
 }
 
-func (h *replies) TrackMessage(_ context.Context, _ int64, id string) { h.tracked = append(h.tracked, id) }
+func (h *replies) TrackMessage(_ context.Context, _ int64, id string) {
+	h.tracked = append(h.tracked, id)
+}
 
 // observed returns, for each series of a histogram vector, its
 // observation count and sum, keyed by its label values joined with ",".
