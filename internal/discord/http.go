@@ -143,6 +143,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	log := s.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
 	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
 	defer cancel()
+	start := time.Now()
 	reply := s.h.Handle(ctx, &i)
 	if reply.Response == nil {
 		log.Error("interaction has no response")
@@ -150,6 +151,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, reply.Response)
+	log.Debug("interaction answered", "type", i.Type, "code", reply.Code, "elapsed", time.Since(start))
 	if reply.TrackGame != 0 || reply.Followup != nil {
 		s.wg.Add(1)
 		go func() {
