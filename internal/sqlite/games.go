@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tttbot/tttbot"
@@ -23,8 +24,11 @@ const gameColumns = `id, ifnull(guild_id, ''), channel_id, ifnull(message_id, ''
 
 // The queries that must stay on an index as games pile up (see TestQueryPlans).
 const (
-	queryOpenGame = "SELECT " + gameColumns + " FROM games WHERE channel_id = ?1 AND " + open +
-		" AND (challenger_id = ?2 OR opponent_id = ?2) ORDER BY id LIMIT 1"
+	// Two seeks, one per index, rather than an OR that scans the channel and
+	// sorts.
+	queryOpenGame = "SELECT " + gameColumns + " FROM games WHERE id = (SELECT min(id) FROM (" +
+		"SELECT id FROM games WHERE channel_id = ?1 AND challenger_id = ?2 AND " + open + " UNION ALL " +
+		"SELECT id FROM games WHERE channel_id = ?1 AND opponent_id = ?2 AND " + open + "))"
 	queryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = ?1 AND " + open +
 		" AND id <> ?2 AND (challenger_id IN (?3, ?4) OR opponent_id IN (?3, ?4)) LIMIT 1"
 	queryChannelBusy  = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
@@ -224,18 +228,14 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(tx *sq
 	if err != nil {
 		return nil, err
 	}
+	before := *g
 	if err := fn(tx, g); err != nil {
 		return nil, err
 	}
 	g.Version++
 	g.UpdatedAt = at
-	if _, err := tx.ExecContext(ctx, `UPDATE games SET x_player_id = ?, o_player_id = ?,
-		status = ?, board = ?, turn_id = ?, version = ?, deadline = ?, winner_id = ?,
-		reason = ?, updated_at = ?, finished_at = ? WHERE id = ?`,
-		nullString(g.XPlayer), nullString(g.OPlayer), g.Status, g.Board, nullString(g.Turn),
-		g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
-		toMS(g.UpdatedAt), toMS(g.FinishedAt), g.ID); err != nil {
-		return nil, fmt.Errorf("update game: %w", err)
+	if err := update(ctx, tx, &before, g); err != nil {
+		return nil, err
 	}
 	if g.Status == tttbot.StatusFinished {
 		if err := writeResults(ctx, tx, g); err != nil {
@@ -246,6 +246,44 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(tx *sq
 		return nil, fmt.Errorf("commit: %w", err)
 	}
 	return g, nil
+}
+
+// update saves the columns of g that differ from before, and only those:
+// SQLite then maintains only the indexes on them (a move touches none but
+// the deadline's), which keeps a move's commit small.
+func update(ctx context.Context, tx *sql.Tx, before, g *tttbot.Game) error {
+	cols := []struct {
+		name     string
+		old, new any
+	}{
+		{"x_player_id", before.XPlayer, g.XPlayer},
+		{"o_player_id", before.OPlayer, g.OPlayer},
+		{"status", string(before.Status), string(g.Status)},
+		{"board", before.Board, g.Board},
+		{"turn_id", before.Turn, g.Turn},
+		{"deadline", toMS(before.Deadline), toMS(g.Deadline)},
+		{"winner_id", before.Winner, g.Winner},
+		{"reason", string(before.Reason), string(g.Reason)},
+		{"finished_at", toMS(before.FinishedAt), toMS(g.FinishedAt)},
+	}
+	var set strings.Builder
+	set.WriteString("UPDATE games SET version = ?, updated_at = ?")
+	args := []any{g.Version, toMS(g.UpdatedAt)}
+	for _, c := range cols {
+		if c.old == c.new {
+			continue
+		}
+		fmt.Fprintf(&set, ", %s = ?", c.name)
+		if s, ok := c.new.(string); ok {
+			c.new = nullString(s)
+		}
+		args = append(args, c.new)
+	}
+	set.WriteString(" WHERE id = ?")
+	if _, err := tx.ExecContext(ctx, set.String(), append(args, g.ID)...); err != nil {
+		return fmt.Errorf("update game: %w", err)
+	}
+	return nil
 }
 
 // finish ends an active game.
@@ -304,9 +342,9 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		case g.Version != m.Version:
 			return errStale
 		}
-		geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
-		if err != nil {
-			return fmt.Errorf("game %d: %w", g.ID, err)
+		geo := db.geos[[3]int{g.Rows, g.Cols, g.K}]
+		if geo == nil {
+			return fmt.Errorf("game %d: no %d×%d k=%d board", g.ID, g.Rows, g.Cols, g.K)
 		}
 		pos, err := game.ParseIn(geo, g.Board)
 		if err != nil {

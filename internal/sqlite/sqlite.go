@@ -18,6 +18,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/game"
 )
 
 var _ tttbot.GameStore = (*DB)(nil)
@@ -45,6 +46,10 @@ type DB struct {
 	r      *sql.DB // read-only pool
 	opts   Options
 	logger *slog.Logger
+
+	// geos holds every board shape by rows, cols and K, built once: they are
+	// immutable, and building one costs a move more than parsing its board.
+	geos map[[3]int]*game.Geometry
 }
 
 // Open opens (creating if needed) the database at path and migrates it to
@@ -75,7 +80,14 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 	r.SetConnMaxIdleTime(0)
-	db := &DB{path: path, w: w, r: r, opts: opts, logger: logger}
+	db := &DB{path: path, w: w, r: r, opts: opts, logger: logger, geos: map[[3]int]*game.Geometry{}}
+	for rows := game.MinSize; rows <= game.MaxSize; rows++ {
+		for cols := game.MinSize; cols <= game.MaxSize; cols++ {
+			for k := game.MinK; k <= max(rows, cols); k++ {
+				db.geos[[3]int{rows, cols, k}] = game.MustGeometry(rows, cols, k)
+			}
+		}
+	}
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err
