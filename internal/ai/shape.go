@@ -1,0 +1,189 @@
+package ai
+
+import (
+	"math/bits"
+
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// maxCells is the largest board the bot offers, 5×5.
+const maxCells = game.MaxSize * game.MaxSize
+
+// numShapes counts every (rows, cols, k) the rules allow, as indexed by shapeID.
+const numShapes = 3 * 3 * 3
+
+// shapeID numbers a geometry 0..26; it is part of every table key, so one
+// table serves all boards.
+func shapeID(rows, cols, k int) int {
+	return (rows-game.MinSize)*9 + (cols-game.MinSize)*3 + (k - game.MinK)
+}
+
+// shape is the search's view of a geometry: its lines as plain masks, its
+// symmetries as cell permutations.
+type shape struct {
+	rows, cols, k, cells int
+	id                   uint64
+	full                 uint32
+	lines                []uint32
+	nsym                 int
+	perm                 [8][maxCells]int8   // perm[s][c]: the cell symmetry s sends c to
+	inv                  [8][maxCells]int8   // the inverse of perm[s]
+	bit                  [8][maxCells]uint64 // 1 << perm[s][c], for the symmetric keys
+}
+
+func newShape(g *game.Geometry) *shape {
+	sh := &shape{
+		rows: g.Rows, cols: g.Cols, k: g.K, cells: g.Cells(),
+		id:   uint64(shapeID(g.Rows, g.Cols, g.K)),
+		full: uint32(g.Full()),
+	}
+	for _, l := range g.Lines() {
+		sh.lines = append(sh.lines, uint32(l))
+	}
+	R, C := g.Rows, g.Cols
+	// Each symmetry maps (r, c) to a new (r, c). A rectangle has 4, a square 8.
+	syms := []func(r, c int) (int, int){
+		func(r, c int) (int, int) { return r, c },
+		func(r, c int) (int, int) { return r, C - 1 - c },
+		func(r, c int) (int, int) { return R - 1 - r, c },
+		func(r, c int) (int, int) { return R - 1 - r, C - 1 - c },
+	}
+	if R == C {
+		syms = append(syms,
+			func(r, c int) (int, int) { return c, r },
+			func(r, c int) (int, int) { return C - 1 - c, r },
+			func(r, c int) (int, int) { return c, R - 1 - r },
+			func(r, c int) (int, int) { return C - 1 - c, R - 1 - r },
+		)
+	}
+	sh.nsym = len(syms)
+	for s, f := range syms {
+		for r := range R {
+			for c := range C {
+				tr, tc := f(r, c)
+				from, to := r*C+c, tr*C+tc
+				sh.perm[s][from] = int8(to)
+				sh.inv[s][to] = int8(from)
+				sh.bit[s][from] = 1 << to
+			}
+		}
+	}
+	return sh
+}
+
+// keys returns the position (x, o) seen through each symmetry, X in the high
+// 32 bits. Playing a cell ORs sh.bit into every key, so search keeps them
+// up to date with a few instructions per move.
+func (sh *shape) keys(x, o uint32) [8]uint64 {
+	var ks [8]uint64
+	for s := range sh.nsym {
+		for v := x; v != 0; v &= v - 1 {
+			ks[s] |= sh.bit[s][bits.TrailingZeros32(v)] << 32
+		}
+		for v := o; v != 0; v &= v - 1 {
+			ks[s] |= sh.bit[s][bits.TrailingZeros32(v)]
+		}
+	}
+	return ks
+}
+
+// canonical returns the least of the symmetric keys and the symmetry that
+// gives it: the same for every position equal up to symmetry.
+func (sh *shape) canonical(ks *[8]uint64) (uint64, int) {
+	best, sym := ks[0], 0
+	for s := 1; s < sh.nsym; s++ {
+		if ks[s] < best {
+			best, sym = ks[s], s
+		}
+	}
+	return best, sym
+}
+
+// wins reports whether m holds a complete line.
+func (sh *shape) wins(m uint32) bool {
+	for _, l := range sh.lines {
+		if m&l == l {
+			return true
+		}
+	}
+	return false
+}
+
+// facts are what one pass over the lines tells about a position, seen by the
+// side to move ("me"): the cells that win at once for either side, whether
+// either side can still complete a line with the moves it has left, and the
+// cells that lie on such a line.
+type facts struct {
+	myWins, oppWins uint32
+	myOpen, oppOpen bool
+	live            uint32
+}
+
+func (sh *shape) facts(me, opp uint32) facts {
+	var f facts
+	empty := sh.full &^ (me | opp)
+	n := bits.OnesCount32(empty)
+	myLeft, oppLeft := (n+1)/2, n/2
+	for _, l := range sh.lines {
+		if l&opp == 0 {
+			if need := sh.k - bits.OnesCount32(l&me); need <= myLeft {
+				f.myOpen = true
+				f.live |= l &^ me
+				if need == 1 {
+					f.myWins |= l &^ me
+				}
+			}
+		}
+		if l&me == 0 {
+			if need := sh.k - bits.OnesCount32(l&opp); need <= oppLeft {
+				f.oppOpen = true
+				f.live |= l &^ opp
+				if need == 1 {
+					f.oppWins |= l &^ opp
+				}
+			}
+		}
+	}
+	return f
+}
+
+// order fills cells with the moves in mask, the table's move first, then by
+// threat weight: a cell scores for every open line through it, four times
+// more for each piece the line holds, a little more for the mover's own lines.
+func (sh *shape) order(me, opp, mask uint32, first int, cells *[maxCells]int8) int {
+	var w [maxCells]int32
+	empty := sh.full &^ (me | opp)
+	for _, l := range sh.lines {
+		var add int32
+		if l&opp == 0 {
+			add += 5 << (2 * bits.OnesCount32(l&me))
+		}
+		if l&me == 0 {
+			add += 4 << (2 * bits.OnesCount32(l&opp))
+		}
+		if add == 0 {
+			continue
+		}
+		for v := l & empty & mask; v != 0; v &= v - 1 {
+			w[bits.TrailingZeros32(v)] += add
+		}
+	}
+	n := 0
+	if first >= 0 && mask&(1<<first) != 0 {
+		cells[0] = int8(first)
+		n = 1
+		mask &^= 1 << first
+	}
+	start := n
+	for v := mask; v != 0; v &= v - 1 {
+		c := int8(bits.TrailingZeros32(v))
+		i := n
+		for i > start && w[cells[i-1]] < w[c] {
+			cells[i] = cells[i-1]
+			i--
+		}
+		cells[i] = c
+		n++
+	}
+	return n
+}
