@@ -41,11 +41,10 @@ type Options struct {
 // of failing with "database is locked"; reads use their own pool and, thanks
 // to WAL, never wait for a writer.
 type DB struct {
-	path   string
-	w      *sql.DB // one connection, BEGIN IMMEDIATE
-	r      *sql.DB // read-only pool
-	opts   Options
-	logger *slog.Logger
+	path string
+	w    *sql.DB // one connection, BEGIN IMMEDIATE
+	r    *sql.DB // read-only pool
+	opts Options
 
 	// geos holds every board shape by rows, cols and K, built once: they are
 	// immutable, and building one costs a move more than parsing its board.
@@ -80,7 +79,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 	r.SetConnMaxIdleTime(0)
-	db := &DB{path: path, w: w, r: r, opts: opts, logger: logger, geos: map[[3]int]*game.Geometry{}}
+	db := &DB{path: path, w: w, r: r, opts: opts, geos: map[[3]int]*game.Geometry{}}
 	for rows := game.MinSize; rows <= game.MaxSize; rows++ {
 		for cols := game.MinSize; cols <= game.MaxSize; cols++ {
 			for k := game.MinK; k <= max(rows, cols); k++ {
