@@ -240,3 +240,21 @@ func TestHandler(t *testing.T) {
 		}
 	}
 }
+
+type okHandler struct{}
+
+func (okHandler) Handle(context.Context, *discordgo.Interaction) commands.Reply {
+	return commands.Reply{}
+}
+func (okHandler) TrackMessage(context.Context, int64, string) {}
+
+// BenchmarkInteractions is what counting and timing add to an interaction.
+func BenchmarkInteractions(b *testing.B) {
+	h := New().Interactions(okHandler{})
+	i := &discordgo.Interaction{Type: discordgo.InteractionMessageComponent}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		h.Handle(ctx, i)
+	}
+}
