@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -624,5 +625,29 @@ func TestQueryPlans(t *testing.T) {
 			strings.Contains(text, "SCAN results") || strings.Contains(text, "TEMP B-TREE") && tt.name != "leaderboard" {
 			t.Errorf("%s: plan %q does not use %s", tt.name, text, tt.index)
 		}
+	}
+}
+
+func TestInternalErrors(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	g := startGame(t, db, "c1", "alice", "bob")
+
+	// A failure of the database is internal: the player sees a generic text.
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := db.Play(ctx, move(g, "alice", 0))
+	wantCode(t, err, tttbot.EINTERNAL)
+	if msg := tttbot.ErrorMessage(err); strings.Contains(msg, "context") {
+		t.Errorf("internal detail reaches the player: %q", msg)
+	}
+
+	// So is a board that does not parse: refused, not a panic.
+	if _, err := db.w.Exec("UPDATE games SET board = 'XXX/XXX/XXX' WHERE id = ?", g.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Play(t.Context(), move(g, "alice", 0))
+	wantCode(t, err, tttbot.EINTERNAL)
+	if n := len(must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 0 {
+		t.Errorf("got %d moves, want 0", n)
 	}
 }
