@@ -155,8 +155,10 @@ func checkNew(g *tttbot.Game) error {
 	}
 	switch g.Status {
 	case tttbot.StatusPending:
-		if g.XPlayer != "" || g.OPlayer != "" || g.Turn != "" {
-			return tttbot.Errorf(tttbot.EINVALID, "A challenge gets its X and O when accepted.")
+		// X and O may be planned (the challenger's "first" option); Accept
+		// settles them and starts the clock.
+		if g.Turn != "" || (g.XPlayer != "" || g.OPlayer != "") && (!g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer)) {
+			return tttbot.Errorf(tttbot.EINVALID, "A challenge has no turn yet, and its planned X and O are its two players.")
 		}
 	case tttbot.StatusActive:
 		if !g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer) || (g.Turn != "" && g.Turn != g.XPlayer) {

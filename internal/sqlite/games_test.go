@@ -87,6 +87,15 @@ func TestCreateGame(t *testing.T) {
 		t.Errorf("stored game (-want +got):\n%s", diff)
 	}
 
+	// A challenge may carry the X and O its challenger planned.
+	planned := challenge("c2", "alice", "bob")
+	planned.XPlayer, planned.OPlayer = "bob", "alice"
+	ok(t, db.CreateGame(t.Context(), planned))
+	got = must[*tttbot.Game](t)(db.Game(t.Context(), planned.ID))
+	if got.XPlayer != "bob" || got.OPlayer != "alice" || got.Turn != "" {
+		t.Errorf("planned challenge: got X %q O %q turn %q, want bob, alice and no turn", got.XPlayer, got.OPlayer, got.Turn)
+	}
+
 	// Against the bot the game starts active; the bot as X has a deadline
 	// of now so that a crash before its reply leaves it due.
 	bot := &tttbot.Game{ChannelID: "dm", Rows: 5, Cols: 5, K: 4, Challenger: "carol", Opponent: "bot",
@@ -119,7 +128,9 @@ func TestCreateGameInvalid(t *testing.T) {
 		{"has a winner", func(g *tttbot.Game) { g.Winner = "alice" }},
 		{"finished", func(g *tttbot.Game) { g.Status = tttbot.StatusFinished }},
 		{"no status", func(g *tttbot.Game) { g.Status = "" }},
-		{"pending with X", func(g *tttbot.Game) { g.XPlayer, g.OPlayer = "alice", "bob" }},
+		{"pending with a turn", func(g *tttbot.Game) { g.XPlayer, g.OPlayer, g.Turn = "alice", "bob", "alice" }},
+		{"pending with X a stranger", func(g *tttbot.Game) { g.XPlayer, g.OPlayer = "carol", "bob" }},
+		{"pending with X only", func(g *tttbot.Game) { g.XPlayer = "alice" }},
 		{"active without X", func(g *tttbot.Game) { g.Status = tttbot.StatusActive }},
 		{"active with a stranger", func(g *tttbot.Game) {
 			g.Status, g.XPlayer, g.OPlayer = tttbot.StatusActive, "alice", "carol"
