@@ -108,7 +108,7 @@ func New(opts Options) *Engine {
 			}
 		}
 	}
-	e.small = buildSmall(e.shapes[shapeID(3, 3, 3)], &e.tern)
+	e.small = e.buildSmall(e.shapes[shapeID(3, 3, 3)])
 	return e
 }
 
@@ -119,8 +119,8 @@ type Choice struct {
 	// short: the move then still takes a win in one or blocks a single
 	// threat, but is otherwise only the best known so far.
 	Proven  bool
-	Nodes   int64 // positions searched
-	Elapsed time.Duration
+	Nodes   int64         // positions searched
+	Elapsed time.Duration // time searching: 0 when a rule or the 3×3 table answered
 }
 
 // Analysis is the solver's verdict on a position.
@@ -169,7 +169,7 @@ func (e *Engine) root(p game.Position) (root, error) {
 	case r.me|r.opp == r.sh.full:
 		r.terminal = true
 	default:
-		r.f = r.sh.facts(r.me, r.opp)
+		r.sh.facts(r.me, r.opp, &r.f)
 	}
 	return r, nil
 }
@@ -188,10 +188,14 @@ func (r *root) small() bool { return r.sh.id == 0 }
 
 // smallIndex is the 3×3 table index of the root.
 func (e *Engine) smallIndex(r *root) int {
-	x, o := r.me, r.opp
-	if !r.meX {
-		x, o = o, x
+	if r.meX {
+		return e.smallKey(r.me, r.opp)
 	}
+	return e.smallKey(r.opp, r.me)
+}
+
+// smallKey is the 3×3 table index of a position: its cells in base 3.
+func (e *Engine) smallKey(x, o uint32) int {
 	return int(e.tern[x&255] + e.tern[x>>8]*6561 + 2*(e.tern[o&255]+e.tern[o>>8]*6561))
 }
 
@@ -207,7 +211,14 @@ func (e *Engine) searcher(ctx context.Context, r *root, start time.Time) *search
 // every random choice (ties between best moves, deliberate blunders), so a
 // seeded source replays a game exactly; nil uses a random seed.
 func (e *Engine) Move(ctx context.Context, p game.Position, level Level, rng *rand.Rand) (Choice, error) {
-	start := time.Now()
+	if g := p.Geometry(); level == Perfect && g != nil && g.Rows == 3 && g.Cols == 3 && g.K == 3 {
+		// The common case, straight from the table: every best move is there.
+		best := e.small[e.smallKey(uint32(p.X()), uint32(p.O()))].best
+		if best == 0 {
+			return Choice{}, game.ErrGameOver
+		}
+		return Choice{Cell: pick(uint32(best), rng), Proven: true}, nil
+	}
 	pol, ok := level.policy()
 	if !ok {
 		return Choice{}, fmt.Errorf("%w %q", ErrLevel, level)
@@ -230,27 +241,29 @@ func (e *Engine) Move(ctx context.Context, p game.Position, level Level, rng *ra
 	case r.small():
 		ch.Cell = pick(uint32(e.small[e.smallIndex(&r)].best), rng)
 	default:
-		best, nodes, proven := e.bestMoves(ctx, &r, start)
+		start := time.Now()
+		ch.Cell, ch.Nodes, ch.Proven = e.bestMove(ctx, &r, start, rng)
 		if err := ctx.Err(); err != nil {
 			return Choice{}, err
 		}
-		ch.Cell, ch.Nodes, ch.Proven = pick(best, rng), nodes, proven
+		ch.Elapsed = time.Since(start)
 	}
-	ch.Elapsed = time.Since(start)
 	return ch, nil
 }
 
-// bestMoves returns every best move of an unfinished position: it proves the
-// position's value, then tests each move against it with a null window,
-// cheap once the table is warm. Past the budget it returns the best known.
-func (e *Engine) bestMoves(ctx context.Context, r *root, start time.Time) (best uint32, nodes int64, proven bool) {
+// bestMove returns a best move of an unfinished position, each best move
+// as likely as any other: it proves the position's value, then tests the
+// moves in random order against it with a null window, cheap once the table
+// is warm, and keeps the first that achieves it — usually after a few tests.
+// Past the budget it returns the best move known.
+func (e *Engine) bestMove(ctx context.Context, r *root, start time.Time, rng *rand.Rand) (cell int, nodes int64, proven bool) {
 	switch {
 	case r.f.myWins != 0:
-		return r.f.myWins, 0, true
+		return pick(r.f.myWins, rng), 0, true
 	case bits.OnesCount32(r.f.oppWins) >= 2:
-		return r.empty(), 0, true // every move loses at once
+		return pick(r.empty(), rng), 0, true // every move loses at once
 	case r.f.oppWins != 0:
-		return r.f.oppWins, 0, true
+		return bits.TrailingZeros32(r.f.oppWins), 0, true
 	}
 	s := e.searcher(ctx, r, start)
 	ks := r.keys()
@@ -258,35 +271,40 @@ func (e *Engine) bestMoves(ctx context.Context, r *root, start time.Time) (best 
 	if s.stopped {
 		return e.fallback(r, s.rootMove), s.nodes, false
 	}
+	var cells [maxCells]int8
+	n := 0
 	for m := r.empty(); m != 0; m &= m - 1 {
-		c := bits.TrailingZeros32(m)
-		cv := -s.search(r.opp, r.me|1<<c, !r.meX, r.sh.play(ks, c, r.meX), -v, -v+1, 1)
+		cells[n] = int8(bits.TrailingZeros32(m))
+		n++
+	}
+	for i := range n {
+		j := i + intN(rng, n-i)
+		cells[i], cells[j] = cells[j], cells[i]
+		c := int(cells[i])
+		if -s.search(r.opp, r.me|1<<c, !r.meX, r.sh.play(ks, c, r.meX), -v, -v+1, 1) >= v && !s.stopped {
+			return c, s.nodes, true
+		}
 		if s.stopped {
 			break
 		}
-		if cv >= v {
-			best |= 1 << c
-		}
 	}
-	if best == 0 {
-		return e.fallback(r, s.rootMove), s.nodes, false
-	}
-	return best, s.nodes, true
+	// Only a cut-short search gets here: the root search's move is best.
+	return e.fallback(r, s.rootMove), s.nodes, s.rootMove >= 0
 }
 
 // fallback is the move played when a search was cut short before proving a
 // best move: the best found so far, or else the best-ordered move.
-func (e *Engine) fallback(r *root, found int) uint32 {
+func (e *Engine) fallback(r *root, found int) int {
 	if found >= 0 {
-		return 1 << found
+		return found
 	}
 	var cells [maxCells]int8
 	moves := r.f.live
 	if moves == 0 {
 		moves = r.empty()
 	}
-	r.sh.order(r.me, r.opp, moves, -1, &cells)
-	return 1 << cells[0]
+	r.sh.order(r.me, r.opp, moves, cells[:])
+	return int(cells[0])
 }
 
 // Analyze values every legal move of p exactly and names the best ones.

@@ -93,7 +93,8 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, p
 		return 0
 	}
 	sh := s.sh
-	f := sh.facts(me, opp)
+	var f facts
+	sh.facts(me, opp, &f)
 	// The exact rules of k in a row, cheapest first.
 	if f.myWins != 0 {
 		return win - ply - 1 // a win in one
@@ -103,6 +104,9 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, p
 	}
 	if bits.OnesCount32(f.oppWins) >= 2 {
 		return -(win - ply - 2) // two threats: one stays open
+	}
+	if f.oppWins == 0 && f.fork() {
+		return win - ply - 3 // a fork the opponent cannot answer with a win
 	}
 	// Bounds: no win before my next move but one; no loss before the
 	// opponent's next move, or the one after if it threatens nothing now;
@@ -159,16 +163,33 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, p
 	if f.oppWins != 0 {
 		moves = f.oppWins
 	}
+	// The table's move goes first, before the others are even ordered: it
+	// often settles the node alone.
 	var cells [maxCells]int8
-	n := sh.order(me, opp, moves, first, &cells)
+	n := 0
+	if first >= 0 && moves&(1<<first) != 0 {
+		cells[0], n = int8(first), 1
+		moves &^= 1 << first
+	}
 	best := -1
-	for _, c := range cells[:n] {
-		v := -s.search(opp, me|1<<c, !meX, sh.play(ks, int(c), meX), -beta, -alpha, ply+1)
+	for i, ordered := 0, false; ; i++ {
+		if i == n {
+			if ordered {
+				break
+			}
+			n += sh.order(me, opp, moves, cells[n:])
+			ordered = true
+			if i == n {
+				break
+			}
+		}
+		c := int(cells[i])
+		v := -s.search(opp, me|1<<c, !meX, sh.play(ks, c, meX), -beta, -alpha, ply+1)
 		if s.stopped {
 			return 0
 		}
 		if v > alpha {
-			alpha, best = v, int(c)
+			alpha, best = v, c
 			if ply == 0 {
 				s.rootMove = best
 			}

@@ -111,16 +111,18 @@ func (sh *shape) wins(m uint32) bool {
 
 // facts are what one pass over the lines tells about a position, seen by the
 // side to move ("me"): the cells that win at once for either side, whether
-// either side can still complete a line with the moves it has left, and the
-// cells that lie on such a line.
+// either side can still complete a line with the moves it has left, the cells
+// that lie on such a line, and the free cells of my lines two moves from done.
 type facts struct {
 	myWins, oppWins uint32
 	myOpen, oppOpen bool
 	live            uint32
+	twos            [maxLines]uint32
+	ntwos           int
 }
 
-func (sh *shape) facts(me, opp uint32) facts {
-	var f facts
+func (sh *shape) facts(me, opp uint32, f *facts) {
+	*f = facts{}
 	empty := sh.full &^ (me | opp)
 	n := bits.OnesCount32(empty)
 	myLeft, oppLeft := (n+1)/2, n/2
@@ -129,8 +131,12 @@ func (sh *shape) facts(me, opp uint32) facts {
 			if need := sh.k - bits.OnesCount32(l&me); need <= myLeft {
 				f.myOpen = true
 				f.live |= l &^ me
-				if need == 1 {
+				switch need {
+				case 1:
 					f.myWins |= l &^ me
+				case 2:
+					f.twos[f.ntwos] = l &^ me
+					f.ntwos++
 				}
 			}
 		}
@@ -144,13 +150,25 @@ func (sh *shape) facts(me, opp uint32) facts {
 			}
 		}
 	}
-	return f
 }
 
-// order fills cells with the moves in mask, the table's move first, then by
-// threat weight: a cell scores for every open line through it, four times
-// more for each piece the line holds, a little more for the mover's own lines.
-func (sh *shape) order(me, opp, mask uint32, first int, cells *[maxCells]int8) int {
+// fork reports whether one move makes two threats on different cells: two
+// lines two moves from done that share one free cell.
+func (f *facts) fork() bool {
+	for i := 1; i < f.ntwos; i++ {
+		for j := range i {
+			if f.twos[i]&f.twos[j] != 0 && f.twos[i] != f.twos[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// order fills cells with the moves in mask by threat weight: a cell scores
+// for every open line through it, four times more for each piece the line
+// holds, a little more for the mover's own lines. It returns the count.
+func (sh *shape) order(me, opp, mask uint32, cells []int8) int {
 	var w [maxCells]int32
 	empty := sh.full &^ (me | opp)
 	for _, l := range sh.lines {
@@ -169,16 +187,10 @@ func (sh *shape) order(me, opp, mask uint32, first int, cells *[maxCells]int8) i
 		}
 	}
 	n := 0
-	if first >= 0 && mask&(1<<first) != 0 {
-		cells[0] = int8(first)
-		n = 1
-		mask &^= 1 << first
-	}
-	start := n
 	for v := mask; v != 0; v &= v - 1 {
 		c := int8(bits.TrailingZeros32(v))
 		i := n
-		for i > start && w[cells[i-1]] < w[c] {
+		for i > 0 && w[cells[i-1]] < w[c] {
 			cells[i] = cells[i-1]
 			i--
 		}

@@ -12,10 +12,7 @@ type smallEntry struct {
 
 // buildSmall solves every position of 3×3 tic-tac-toe by plain minimax, so
 // that a 3×3 move is a lookup. Positions are indexed by their cells in base 3.
-func buildSmall(sh *shape, tern *[256]uint64) []smallEntry {
-	idx := func(x, o uint32) int {
-		return int(tern[x&255] + tern[x>>8]*6561 + 2*(tern[o&255]+tern[o>>8]*6561))
-	}
+func (e *Engine) buildSmall(sh *shape) []smallEntry {
 	tab := make([]smallEntry, 19683)
 	var solve func(me, opp uint32) smallEntry
 	solve = func(me, opp uint32) smallEntry {
@@ -23,7 +20,7 @@ func buildSmall(sh *shape, tern *[256]uint64) []smallEntry {
 		if bits.OnesCount32(opp) > bits.OnesCount32(me) {
 			x, o = opp, me
 		}
-		i := idx(x, o)
+		i := e.smallKey(x, o)
 		if tab[i].ok {
 			return tab[i]
 		}

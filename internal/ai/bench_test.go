@@ -1,0 +1,132 @@
+package ai
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// A best move on 3×3: a lookup in the solved table.
+func BenchmarkMove3x3(b *testing.B) {
+	e := New(Options{})
+	p := mustParse(b, "X../.O./...", 0)
+	rng := rand.New(rand.NewPCG(1, 1))
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Move(ctx, p, Perfect, rng); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Proving the value of an empty board from a cold table.
+func BenchmarkProve(b *testing.B) {
+	for _, sz := range []struct{ r, c, k int }{{4, 4, 3}, {4, 4, 4}, {5, 5, 4}, {5, 5, 5}} {
+		b.Run(fmt.Sprintf("%dx%dk%d", sz.r, sz.c, sz.k), func(b *testing.B) {
+			e := New(Options{TimeBudget: time.Minute})
+			p := game.NewPosition(game.MustGeometry(sz.r, sz.c, sz.k))
+			r, _ := e.root(p)
+			var nodes int64
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				e.tt.clear()
+				b.StartTimer()
+				s := e.searcher(context.Background(), &r, time.Now())
+				if v := s.exact(r.me, r.opp, r.meX, r.keys(), 0); s.stopped || (sz.k > 3) != (v == 0) {
+					b.Fatalf("got score %d (stopped %v)", v, s.stopped)
+				}
+				nodes = s.nodes
+			}
+			b.ReportMetric(float64(nodes), "nodes")
+			b.ReportMetric(float64(e.tt.bytes())/(1<<20), "table-MiB")
+		})
+	}
+}
+
+// A perfect move from the empty board with a cold table: the proof plus a
+// null-window test of every move.
+func BenchmarkMoveEmpty(b *testing.B) {
+	for _, sz := range []struct{ r, c, k int }{{4, 4, 4}, {5, 5, 4}, {5, 5, 5}} {
+		b.Run(fmt.Sprintf("%dx%dk%d", sz.r, sz.c, sz.k), func(b *testing.B) {
+			e := New(Options{TimeBudget: time.Minute})
+			p := game.NewPosition(game.MustGeometry(sz.r, sz.c, sz.k))
+			rng := rand.New(rand.NewPCG(1, 1))
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				e.tt.clear()
+				b.StartTimer()
+				if ch, err := e.Move(context.Background(), p, Perfect, rng); err != nil || !ch.Proven {
+					b.Fatalf("got %+v, %v", ch, err)
+				}
+			}
+		})
+	}
+}
+
+// selfPlay collects the positions met in seeded games between the levels,
+// where the side to move is perfect.
+func selfPlay(tb testing.TB, g *game.Geometry, games int) []game.Position {
+	e := New(Options{TimeBudget: time.Minute})
+	var out []game.Position
+	ctx := context.Background()
+	levels := Levels()
+	for i := range games {
+		rng := rand.New(rand.NewPCG(uint64(i), 99))
+		other := levels[i%len(levels)]
+		p := game.NewPosition(g)
+		for !p.Result().Over {
+			level := other
+			if p.Ply()%2 == i/len(levels)%2 {
+				level = Perfect
+				out = append(out, p)
+			}
+			ch, err := e.Move(ctx, p, level, rng)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			p, _ = p.Play(ch.Cell)
+		}
+	}
+	return out
+}
+
+// The slowest perfect move among every position of self-play games, each
+// from a cold table: the worst wait a player can meet.
+func BenchmarkWorstMove(b *testing.B) {
+	for _, k := range []int{4, 5} {
+		b.Run(fmt.Sprintf("5x5k%d", k), func(b *testing.B) {
+			positions := selfPlay(b, game.MustGeometry(5, 5, k), 16)
+			e := New(Options{TimeBudget: time.Minute})
+			rng := rand.New(rand.NewPCG(1, 1))
+			var worst time.Duration
+			var worstNodes int64
+			var worstPos game.Position
+			for b.Loop() {
+				for _, p := range positions {
+					b.StopTimer()
+					e.tt.clear()
+					b.StartTimer()
+					ch, err := e.Move(context.Background(), p, Perfect, rng)
+					if err != nil || !ch.Proven {
+						b.Fatalf("%s: got %+v, %v", p, ch, err)
+					}
+					if ch.Elapsed > worst {
+						worst, worstPos = ch.Elapsed, p
+					}
+					worstNodes = max(worstNodes, ch.Nodes)
+				}
+			}
+			b.ReportMetric(float64(len(positions)), "positions")
+			b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+			b.ReportMetric(float64(worstNodes), "worst-nodes")
+			b.Logf("worst %v on %s", worst, worstPos)
+		})
+	}
+}
