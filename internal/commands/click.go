@@ -27,6 +27,51 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 		// The first click on a board tells us its message, for the timers.
 		h.TrackMessage(ctx, g.ID, i.Message.ID)
 	}
+	r, err := h.clickAction(ctx, i, g, me, c)
+	if tttbot.ErrorCode(err) == tttbot.ESTALE && i.Message != nil {
+		h.refresh(ctx, g.ID, i.Message)
+	}
+	return r, err
+}
+
+// shownVersion is the game version a message's buttons carry, or 0.
+func shownVersion(m *discordgo.Message) int {
+	for _, row := range m.Components {
+		r, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range r.Components {
+			if b, ok := c.(*discordgo.Button); ok {
+				if id, err := parseCustomID(b.CustomID); err == nil && id.Action != actRematch {
+					return id.Version
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// refresh redraws a board message that shows an outdated game — say, when
+// Discord lost the answer to the click that moved it on — so its buttons
+// work again. A message already showing the current game is left alone.
+func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) {
+	g, err := h.store.Game(ctx, id)
+	if err != nil || shownVersion(m) == g.Version {
+		return
+	}
+	var last *lastMove
+	if moves, err := h.store.Moves(ctx, id); err == nil && len(moves) > 0 {
+		mv := moves[len(moves)-1]
+		last = &lastMove{player: mv.Player, cell: mv.Cell}
+	}
+	if err := h.msg.EditMessage(ctx, m.ChannelID, m.ID, h.render(g, last).data()); err != nil {
+		h.log.Error("refresh board", "game", id, "err", err)
+	}
+}
+
+func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c customID) (Reply, error) {
+	var err error
 	switch c.Action {
 	case actMove:
 		return h.move(ctx, g, me, c)

@@ -199,12 +199,16 @@ func (h *Handler) startBotGame(ctx context.Context, g *tttbot.Game) (Reply, erro
 	return newMessage(h.render(g, last), g.ID), nil
 }
 
+// botGrace is how long the handler that played the human's move has to play
+// the bot's reply before the timers take it over.
+const botGrace = 10 * time.Second
+
 // deadlineFor is the deadline of user's turn starting at now. The bot's own
-// turn is due at once: if the process dies before the bot moves, the timers
-// find the game and make the move after the restart.
+// turn is due almost at once: if the process dies before the bot moves, the
+// timers find the game and make the move after the restart.
 func (h *Handler) deadlineFor(g *tttbot.Game, user string, now time.Time) time.Time {
 	if g.VsBot() && user == h.botID {
-		return now
+		return now.Add(botGrace)
 	}
 	return now.Add(h.opts.TurnTimeout)
 }

@@ -57,7 +57,7 @@ func (h *Handler) fire(ctx context.Context, g *tttbot.Game) error {
 	}
 	switch tttbot.ErrorCode(err) {
 	case "":
-	case tttbot.ESTALE, tttbot.EFINISHED:
+	case tttbot.ESTALE, tttbot.EFINISHED, tttbot.ENOTYOURTURN:
 		return nil // a player got there first
 	default:
 		return err

@@ -39,7 +39,7 @@ const (
 // Player-facing errors, shared by several methods.
 var (
 	errNotFound    = tttbot.Errorf(tttbot.ENOTFOUND, "That game doesn't exist.")
-	errStale       = tttbot.Errorf(tttbot.ESTALE, "This board is out of date — the game has moved on.")
+	errStale       = tttbot.Errorf(tttbot.ESTALE, "This board was out of date — the game had moved on. It shows the current game now.")
 	errGameOver    = tttbot.Errorf(tttbot.EFINISHED, "This game is over.")
 	errNotStarted  = tttbot.Errorf(tttbot.EINVALID, "This game hasn't started yet.")
 	errNotAPlayer  = tttbot.Errorf(tttbot.ENOTYOURS, "You're not playing in this game.")
