@@ -396,3 +396,22 @@ func TestRESTFaults(t *testing.T) {
 		t.Errorf("got %d free cells after the next move, want 5:\n%s", got, board)
 	}
 }
+
+func TestSettingsSimultaneousGames(t *testing.T) {
+	h := newHarness(t)
+	alice, bob, carol, dave := h.srv.NewUser("alice"), h.srv.NewUser("bob"), h.srv.NewUser("carol"), h.srv.NewUser("dave")
+	admin := h.srv.NewAdminUser("admin")
+	ch := h.srv.NewChannel()
+	h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
+	wantEphemeral(t, h.srv.Slash(t, carol, ch, "ttt challenge", discordtest.UserOption("opponent", dave)).Wait(t), "already")
+
+	wantEphemeral(t, h.srv.Slash(t, carol, ch, "ttt settings", discordtest.BoolOption("simultaneous_games", true)).Wait(t), "manage")
+	wantEphemeral(t, h.srv.Slash(t, admin, ch, "ttt settings", discordtest.BoolOption("simultaneous_games", true)).Wait(t), "several games")
+
+	msg := h.srv.Slash(t, carol, ch, "ttt challenge", discordtest.UserOption("opponent", dave)).Result(t)
+	if msg.Ephemeral() || !strings.Contains(msg.Content, carol.Mention()+" challenges") {
+		t.Errorf("second game in the channel after allowing it:\n%s", msg)
+	}
+	// One game per player per channel still holds.
+	wantEphemeral(t, h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.UserOption("opponent", carol)).Wait(t), "already")
+}

@@ -39,6 +39,13 @@ func Definitions() []*discordgo.ApplicationCommand {
 			},
 			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "resign", Description: "Resign your game in this channel, or withdraw your challenge"},
 			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "help", Description: "How to play"},
+			{
+				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "settings",
+				Description: "Server settings (needs Manage Server)",
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionBoolean, Name: "simultaneous_games", Required: true, Description: "Allow several games at once in one channel"},
+				},
+			},
 		},
 	}}
 }
@@ -48,6 +55,7 @@ const helpText = "**Tic-tac-toe** — get K in a row before your opponent.\n" +
 	"• `/ttt challenge opponent:@friend` — challenge a friend; they accept or decline with the buttons.\n" +
 	"• `/ttt challenge size:5 win:4 first:me difficulty:hard` — a 5×5 board, four in a row, you move first, me at hard.\n" +
 	"• `/ttt resign` — give up your game in this channel (or withdraw your challenge).\n" +
+	"• `/ttt settings simultaneous_games:true` — (Manage Server) allow several games at once per channel.\n" +
 	"Click a cell to move. A challenge expires after %s unanswered; a player who does not move within %s loses on time. " +
 	"Boards go from 3×3 to 5×5; after a game, **Rematch** plays again with sides swapped."
 
@@ -64,6 +72,8 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 		return h.resign(ctx, i)
 	case "help":
 		return ephemeral(fmt.Sprintf(helpText, h.opts.ChallengeTimeout, h.opts.TurnTimeout)), nil
+	case "settings":
+		return h.settings(ctx, i, sub.Options)
 	}
 	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know the subcommand %q. Try `/ttt help`.", sub.Name)
 }
@@ -246,4 +256,29 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 		}}, nil
 	}
 	return newMessage(m, 0), nil
+}
+
+// settings changes a guild's settings; only members who may manage the
+// server can.
+func (h *Handler) settings(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
+	if i.GuildID == "" {
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Settings belong to a server; there are none in direct messages.")
+	}
+	if i.Member == nil || i.Member.Permissions&discordgo.PermissionManageGuild == 0 {
+		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "Only members who can manage this server can change its settings.")
+	}
+	for _, o := range opts {
+		if o.Name != "simultaneous_games" {
+			continue
+		}
+		allow, _ := o.Value.(bool)
+		if err := h.store.SetSimultaneousGames(ctx, i.GuildID, allow); err != nil {
+			return Reply{}, err
+		}
+		if allow {
+			return ephemeral("Channels on this server may now hold several games at once."), nil
+		}
+		return ephemeral("Channels on this server now hold one game at a time."), nil
+	}
+	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Pick a setting to change.")
 }

@@ -219,6 +219,9 @@ func member(u User, withUser bool) map[string]any {
 		"deaf": false, "mute": false, "flags": 0, "pending": false, "nick": nil, "avatar": nil,
 		"permissions": strconv.Itoa(permissions),
 	}
+	if u.Admin {
+		m["permissions"] = strconv.Itoa(permissions | discordgo.PermissionManageGuild)
+	}
 	if withUser {
 		m["user"] = u.wire()
 	}

@@ -176,6 +176,7 @@ type User struct {
 	ID       string
 	Username string
 	Bot      bool
+	Admin    bool // has Manage Server in the guild
 }
 
 // Mention is how a message mentions the user: "<@ID>".
@@ -183,6 +184,16 @@ func (u User) Mention() string { return "<@" + u.ID + ">" }
 
 // NewUser adds a person to the guild.
 func (s *Server) NewUser(name string) User { return s.addUser(name, false) }
+
+// NewAdminUser adds a person who may manage the guild.
+func (s *Server) NewAdminUser(name string) User {
+	u := s.addUser(name, false)
+	u.Admin = true
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.users[u.ID] = u
+	return u
+}
 
 // NewBotUser adds another bot to the guild.
 func (s *Server) NewBotUser(name string) User { return s.addUser(name, true) }
