@@ -26,7 +26,7 @@ func registerCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	log := cfg.NewLogger(e.stderr)
-	appID, err := applicationID(ctx, cfg, log)
+	appID, err := applicationID(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"flag"
-	"fmt"
 	"log/slog"
 	"math"
 	"net"
@@ -171,8 +170,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	return nil
 }
 
-// applicationID connects to the gateway just long enough to learn the application ID.
-func applicationID(ctx context.Context, cfg config.Config, log *slog.Logger) (string, error) {
+// applicationID is the configured application ID, or the one Discord's REST
+// API reports for the token.
+func applicationID(ctx context.Context, cfg config.Config) (string, error) {
 	if cfg.Discord.ApplicationID != "" {
 		return cfg.Discord.ApplicationID, nil
 	}
@@ -180,20 +180,6 @@ func applicationID(ctx context.Context, cfg config.Config, log *slog.Logger) (st
 	if err != nil {
 		return "", err
 	}
-	if cfg.Discord.Mode == config.ModeHTTP {
-		_, appID, err := discord.Self(ctx, s)
-		return appID, err
-	}
-	gw := discord.NewGateway(s, log)
-	_, appID, err := gw.Open(ctx)
-	if err != nil {
-		return "", err
-	}
-	if err := gw.Close(ctx); err != nil {
-		return "", err
-	}
-	if appID == "" {
-		return "", fmt.Errorf("gateway READY carried no application ID: set [discord] application_id")
-	}
-	return appID, nil
+	_, appID, err := discord.Self(ctx, s)
+	return appID, err
 }

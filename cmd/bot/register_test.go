@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tttbot/tttbot/internal/discord/discordtest"
+)
+
+func TestRegisterCmd(t *testing.T) {
+	srv := discordtest.NewServer(t)
+	tests := []struct {
+		name   string
+		guilds string
+		want   string // the guild whose commands are checked, "" for global
+	}{
+		{"global", `[]`, ""},
+		{"guild", fmt.Sprintf("[%q]", srv.GuildID()), srv.GuildID()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := filepath.Join(t.TempDir(), "bot.toml")
+			toml := fmt.Sprintf("[discord]\napi_url = %q\nguild_ids = %s\n", srv.URL(), tt.guilds)
+			if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			e := env{stdin: strings.NewReader(""), stdout: &stderr, stderr: &stderr, getenv: func(k string) string {
+				if k == "DISCORD_TOKEN" {
+					return srv.Token()
+				}
+				return ""
+			}}
+			if err := registerCmd(context.Background(), e, []string{"-config", cfg}); err != nil {
+				t.Fatalf("register: %v\n%s", err, stderr.String())
+			}
+			cmds := srv.Commands(tt.want)
+			if len(cmds) != 1 || cmds[0].Name != "ttt" {
+				t.Fatalf("got commands %v, want /ttt", cmds)
+			}
+			if strings.Contains(stderr.String(), srv.Token()) {
+				t.Errorf("the token appears in the output:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+func TestRunWithoutToken(t *testing.T) {
+	var stderr bytes.Buffer
+	e := env{stdin: strings.NewReader(""), stdout: &stderr, stderr: &stderr, getenv: func(string) string { return "" }}
+	err := runCmd(context.Background(), e, []string{"-config", filepath.Join("testdata", "missing.toml")})
+	if err == nil {
+		t.Fatal("got no error for a missing config file")
+	}
+	err = runCmd(context.Background(), e, nil)
+	if err == nil || !strings.Contains(err.Error(), "DISCORD_TOKEN") {
+		t.Errorf("got %v, want an error that says to set DISCORD_TOKEN", err)
+	}
+}
