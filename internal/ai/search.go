@@ -105,7 +105,7 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, p
 	if bits.OnesCount32(f.oppWins) >= 2 {
 		return -(win - ply - 2) // two threats: one stays open
 	}
-	if f.oppWins == 0 && f.fork() {
+	if f.oppWins == 0 && forks(f.myTwos[:f.nMyTwos]) != 0 {
 		return win - ply - 3 // a fork the opponent cannot answer with a win
 	}
 	// Bounds: no win before my next move but one; no loss before the
@@ -162,6 +162,14 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, p
 	moves := f.live
 	if f.oppWins != 0 {
 		moves = f.oppWins
+	} else if of := forks(f.oppTwos[:f.nOppTwos]); of != 0 {
+		// The opponent threatens a fork, a loss in 4 plies: the bound we
+		// already have. Only a move on one of its lines, or one making a
+		// threat of mine, can do better.
+		moves &= of
+		for _, t := range f.myTwos[:f.nMyTwos] {
+			moves |= t
+		}
 	}
 	// The table's move goes first, before the others are even ordered: it
 	// often settles the node alone.

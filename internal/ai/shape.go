@@ -112,17 +112,17 @@ func (sh *shape) wins(m uint32) bool {
 // facts are what one pass over the lines tells about a position, seen by the
 // side to move ("me"): the cells that win at once for either side, whether
 // either side can still complete a line with the moves it has left, the cells
-// that lie on such a line, and the free cells of my lines two moves from done.
+// that lie on such a line, and each side's lines two moves from done.
 type facts struct {
-	myWins, oppWins uint32
-	myOpen, oppOpen bool
-	live            uint32
-	twos            [maxLines]uint32
-	ntwos           int
+	myWins, oppWins   uint32
+	myOpen, oppOpen   bool
+	live              uint32
+	myTwos, oppTwos   [maxLines]uint32 // free cells of such lines
+	nMyTwos, nOppTwos int
 }
 
 func (sh *shape) facts(me, opp uint32, f *facts) {
-	*f = facts{}
+	f.myWins, f.oppWins, f.myOpen, f.oppOpen, f.live, f.nMyTwos, f.nOppTwos = 0, 0, false, false, 0, 0, 0
 	empty := sh.full &^ (me | opp)
 	n := bits.OnesCount32(empty)
 	myLeft, oppLeft := (n+1)/2, n/2
@@ -135,8 +135,8 @@ func (sh *shape) facts(me, opp uint32, f *facts) {
 				case 1:
 					f.myWins |= l &^ me
 				case 2:
-					f.twos[f.ntwos] = l &^ me
-					f.ntwos++
+					f.myTwos[f.nMyTwos] = l &^ me
+					f.nMyTwos++
 				}
 			}
 		}
@@ -144,25 +144,31 @@ func (sh *shape) facts(me, opp uint32, f *facts) {
 			if need := sh.k - bits.OnesCount32(l&opp); need <= oppLeft {
 				f.oppOpen = true
 				f.live |= l &^ opp
-				if need == 1 {
+				switch need {
+				case 1:
 					f.oppWins |= l &^ opp
+				case 2:
+					f.oppTwos[f.nOppTwos] = l &^ opp
+					f.nOppTwos++
 				}
 			}
 		}
 	}
 }
 
-// fork reports whether one move makes two threats on different cells: two
-// lines two moves from done that share one free cell.
-func (f *facts) fork() bool {
-	for i := 1; i < f.ntwos; i++ {
+// forks returns the free cells of every pair of lines, two moves from done,
+// that one move turns into two threats on different cells: lines that share
+// one free cell.
+func forks(twos []uint32) uint32 {
+	var m uint32
+	for i := 1; i < len(twos); i++ {
 		for j := range i {
-			if f.twos[i]&f.twos[j] != 0 && f.twos[i] != f.twos[j] {
-				return true
+			if twos[i]&twos[j] != 0 && twos[i] != twos[j] {
+				m |= twos[i] | twos[j]
 			}
 		}
 	}
-	return false
+	return m
 }
 
 // order fills cells with the moves in mask by threat weight: a cell scores
