@@ -1,0 +1,328 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// Problem is one broken invariant found by Check.
+type Problem struct {
+	GameID int64 // 0 when the problem is not one game's
+	Text   string
+}
+
+func (p Problem) String() string {
+	if p.GameID == 0 {
+		return p.Text
+	}
+	return fmt.Sprintf("game %d: %s", p.GameID, p.Text)
+}
+
+// Check reads the database at path read-only, in one snapshot, and reports
+// what no sequence of store transactions can produce — the damage a crash,
+// a bug or a hand edit would leave:
+//
+//   - a game that does not replay from its moves (internal/game) to its
+//     stored board, status, turn and winner, or whose version does not count
+//     its changes;
+//   - a finished game without its two results, or an open one with results;
+//   - a player in two open games in one channel (the bot aside);
+//   - a move of acked, one the bot told a player it had played, that is not
+//     stored as given;
+//   - SQLite's own integrity and foreign-key checks.
+//
+// It is safe to run beside a live bot: WAL readers do not block writers.
+func Check(ctx context.Context, path string, acked []tttbot.Move) ([]Problem, error) {
+	c, err := sql.Open("sqlite3", dsn(path, map[string]string{"mode": "ro"}))
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	defer c.Close()
+	tx, err := c.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("check database: %w", err)
+	}
+	defer tx.Rollback()
+	ck := checker{tx: tx, acked: map[[2]int64]tttbot.Move{}}
+	for _, m := range acked {
+		ck.acked[[2]int64{m.GameID, int64(m.Ply)}] = m
+	}
+	for _, f := range []func(context.Context) error{ck.sqlite, ck.games, ck.results, ck.openGames} {
+		if err := f(ctx); err != nil {
+			return nil, fmt.Errorf("check database: %w", err)
+		}
+	}
+	missing := slices.SortedFunc(maps.Values(ck.acked), func(a, b tttbot.Move) int {
+		return cmp.Or(cmp.Compare(a.GameID, b.GameID), cmp.Compare(a.Ply, b.Ply))
+	})
+	for _, m := range missing {
+		ck.add(m.GameID, "acknowledged move %d (cell %d by %s) is not stored", m.Ply, m.Cell, m.Player)
+	}
+	return ck.problems, nil
+}
+
+type checker struct {
+	tx       *sql.Tx
+	acked    map[[2]int64]tttbot.Move // deleted once seen
+	problems []Problem
+}
+
+func (ck *checker) add(id int64, format string, args ...any) {
+	ck.problems = append(ck.problems, Problem{GameID: id, Text: fmt.Sprintf(format, args...)})
+}
+
+// each runs query and calls f on every row.
+func (ck *checker) each(ctx context.Context, query string, f func(*sql.Rows) error) error {
+	rows, err := ck.tx.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := f(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func (ck *checker) sqlite(ctx context.Context) error {
+	err := ck.each(ctx, "PRAGMA integrity_check", func(r *sql.Rows) error {
+		var s string
+		if err := r.Scan(&s); err != nil {
+			return err
+		}
+		if s != "ok" {
+			ck.add(0, "integrity check: %s", s)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return ck.each(ctx, "PRAGMA foreign_key_check", func(r *sql.Rows) error {
+		var table, parent string
+		var rowid sql.NullInt64
+		var fk int
+		if err := r.Scan(&table, &rowid, &parent, &fk); err != nil {
+			return err
+		}
+		ck.add(0, "a row of %s refers to a row of %s that does not exist", table, parent)
+		return nil
+	})
+}
+
+// games replays every game from its moves, read in one pass in game order.
+func (ck *checker) games(ctx context.Context) error {
+	var g *tttbot.Game
+	var moves []tttbot.Move
+	flush := func() {
+		if g != nil {
+			ck.game(g, moves)
+		}
+	}
+	err := ck.each(ctx, `SELECT `+gameColumns+`, ifnull(m.ply, 0), ifnull(m.cell, 0), ifnull(m.player_id, '')
+		FROM games LEFT JOIN moves m ON m.game_id = games.id ORDER BY games.id, m.ply`, func(r *sql.Rows) error {
+		var m tttbot.Move
+		var row tttbot.Game
+		var deadline, created, updated, finished int64
+		err := r.Scan(&row.ID, &row.GuildID, &row.ChannelID, &row.MessageID,
+			&row.Rows, &row.Cols, &row.K, &row.Challenger, &row.Opponent, &row.BotLevel,
+			&row.XPlayer, &row.OPlayer, &row.Status, &row.Board, &row.Turn,
+			&row.Version, &deadline, &row.Winner, &row.Reason,
+			&created, &updated, &finished, &m.Ply, &m.Cell, &m.Player)
+		if err != nil {
+			return err
+		}
+		if g == nil || g.ID != row.ID {
+			flush()
+			row.Deadline = fromMS(deadline)
+			g, moves = &row, moves[:0]
+		}
+		if m.Ply != 0 {
+			m.GameID = g.ID
+			moves = append(moves, m)
+		}
+		return nil
+	})
+	flush()
+	return err
+}
+
+// game checks one game against its moves.
+func (ck *checker) game(g *tttbot.Game, moves []tttbot.Move) {
+	for _, m := range moves {
+		key := [2]int64{g.ID, int64(m.Ply)}
+		if a, ok := ck.acked[key]; ok {
+			if a.Cell != m.Cell || a.Player != m.Player {
+				ck.add(g.ID, "acknowledged move %d is cell %d by %s, stored as cell %d by %s", m.Ply, a.Cell, a.Player, m.Cell, m.Player)
+			}
+			delete(ck.acked, key)
+		}
+	}
+	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+	if err != nil {
+		ck.add(g.ID, "%v", err)
+		return
+	}
+	if (g.XPlayer != "" || g.OPlayer != "") && (!g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer)) {
+		ck.add(g.ID, "X %q and O %q are not its players %q and %q", g.XPlayer, g.OPlayer, g.Challenger, g.Opponent)
+		return
+	}
+	side := map[game.Player]string{game.X: g.XPlayer, game.O: g.OPlayer}
+	pos := game.NewPosition(geo)
+	for i, m := range moves {
+		switch {
+		case m.Ply != i+1:
+			ck.add(g.ID, "move %d is stored as ply %d", i+1, m.Ply)
+			return
+		case m.Player != side[pos.ToMove()]:
+			ck.add(g.ID, "ply %d played by %q, the turn of %q", m.Ply, m.Player, side[pos.ToMove()])
+			return
+		case pos.Result().Over:
+			ck.add(g.ID, "ply %d played after the game was over", m.Ply)
+			return
+		}
+		if pos, err = pos.Play(m.Cell); err != nil {
+			ck.add(g.ID, "ply %d on cell %d: %v", m.Ply, m.Cell, err)
+			return
+		}
+	}
+	if pos.String() != g.Board {
+		ck.add(g.ID, "board is %q, its %d moves give %q", g.Board, len(moves), pos.String())
+		return
+	}
+
+	// Every change bumps the version: creating (1), accepting a challenge,
+	// each move, and the change that closes the game without a move.
+	n, res := len(moves), pos.Result()
+	accepts := []int{0}
+	if !g.VsBot() {
+		// A game between people starts as a challenge, except when created
+		// active directly, which the store allows.
+		accepts = []int{0, 1}
+	}
+	coherent := func(closing int) {
+		for _, a := range accepts {
+			if g.Version == 1+a+n+closing {
+				return
+			}
+		}
+		ck.add(g.ID, "version %d does not count its %d moves (status %s)", g.Version, n, g.Status)
+	}
+	switch g.Status {
+	case tttbot.StatusPending, tttbot.StatusDeclined, tttbot.StatusCancelled, tttbot.StatusExpired:
+		want := 2
+		if g.Status == tttbot.StatusPending {
+			want = 1
+		}
+		switch {
+		case n != 0:
+			ck.add(g.ID, "%s challenge has %d moves", g.Status, n)
+		case g.Version != want:
+			ck.add(g.ID, "%s challenge has version %d, want %d", g.Status, g.Version, want)
+		case g.Winner != "" || g.Turn != "":
+			ck.add(g.ID, "%s challenge has a winner %q or a turn %q", g.Status, g.Winner, g.Turn)
+		}
+	case tttbot.StatusActive:
+		switch {
+		case res.Over:
+			ck.add(g.ID, "active on a finished board %s", g.Board)
+		case g.Turn != side[pos.ToMove()]:
+			ck.add(g.ID, "turn of %q, the board's is %q", g.Turn, side[pos.ToMove()])
+		case g.Winner != "":
+			ck.add(g.ID, "active with a winner %q", g.Winner)
+		default:
+			coherent(0)
+		}
+	case tttbot.StatusFinished:
+		switch g.Reason {
+		case tttbot.ReasonLine, tttbot.ReasonDraw:
+			switch {
+			case !res.Over:
+				ck.add(g.ID, "finished by %s on an unfinished board %s", g.Reason, g.Board)
+			case (g.Reason == tttbot.ReasonLine) != (res.Winner != game.None) || g.Winner != side[res.Winner]:
+				ck.add(g.ID, "finished by %s with winner %q, the board's is %q", g.Reason, g.Winner, side[res.Winner])
+			default:
+				coherent(0)
+			}
+		case tttbot.ReasonResign, tttbot.ReasonTimeout:
+			switch {
+			case res.Over:
+				ck.add(g.ID, "finished by %s on a board already over", g.Reason)
+			case !g.HasPlayer(g.Winner):
+				ck.add(g.ID, "finished by %s with winner %q, not a player", g.Reason, g.Winner)
+			case g.Reason == tttbot.ReasonTimeout && g.Winner == side[pos.ToMove()]:
+				ck.add(g.ID, "won on time by %q, who was to move", g.Winner)
+			default:
+				coherent(1)
+			}
+		default:
+			ck.add(g.ID, "finished without a reason")
+		}
+	default:
+		ck.add(g.ID, "unknown status %q", g.Status)
+	}
+}
+
+// results checks that exactly the finished games have results, one per
+// player, that agree with the game.
+func (ck *checker) results(ctx context.Context) error {
+	return ck.each(ctx, `SELECT g.id, g.status, ifnull(g.winner_id, ''), ifnull(g.reason, ''),
+			g.challenger_id, g.opponent_id, ifnull(r.player_id, ''), ifnull(r.opponent_id, ''),
+			ifnull(r.outcome, ''), ifnull(r.reason, ''),
+			(SELECT count(*) FROM results c WHERE c.game_id = g.id)
+		FROM games g LEFT JOIN results r ON r.game_id = g.id
+		WHERE g.status = 'finished' OR r.game_id IS NOT NULL`, func(r *sql.Rows) error {
+		var id int64
+		var n int
+		var status, winner, reason, a, b, player, opponent, outcome, rreason string
+		if err := r.Scan(&id, &status, &winner, &reason, &a, &b, &player, &opponent, &outcome, &rreason, &n); err != nil {
+			return err
+		}
+		want := "draw"
+		switch winner {
+		case player:
+			want = "win"
+		case opponent:
+			want = "loss"
+		}
+		switch {
+		case status != string(tttbot.StatusFinished):
+			ck.add(id, "%s game has a result", status)
+		case n != 2:
+			ck.add(id, "finished game has %d results, want 2", n)
+		case !(player == a && opponent == b || player == b && opponent == a):
+			ck.add(id, "result of %q against %q: not its players", player, opponent)
+		case outcome != want || rreason != reason:
+			ck.add(id, "result of %q is %s by %s, want %s by %s", player, outcome, rreason, want, reason)
+		}
+		return nil
+	})
+}
+
+// openGames finds players with two open games in a channel. The bot, the
+// opponent of a game with a bot level, may play any number.
+func (ck *checker) openGames(ctx context.Context) error {
+	return ck.each(ctx, `SELECT channel_id, player, count(*), min(id) FROM (
+			SELECT id, channel_id, challenger_id AS player FROM games WHERE `+open+`
+			UNION ALL
+			SELECT id, channel_id, opponent_id FROM games WHERE `+open+` AND bot_level IS NULL)
+		GROUP BY channel_id, player HAVING count(*) > 1`, func(r *sql.Rows) error {
+		var channel, player string
+		var n int
+		var id int64
+		if err := r.Scan(&channel, &player, &n, &id); err != nil {
+			return err
+		}
+		ck.add(id, "%q has %d open games in channel %s", player, n, channel)
+		return nil
+	})
+}

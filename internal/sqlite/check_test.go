@@ -1,0 +1,114 @@
+package sqlite
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tttbot/tttbot"
+)
+
+// checkGames fills a database with a game in each state and returns it, the
+// ID of a game "a" won against "b" on a line, the ID of an active game
+// against the bot, and the moves of the won game.
+func checkGames(t *testing.T) (db *DB, path string, won, vsBot int64, acked []tttbot.Move) {
+	db, path = newDB(t, Options{SimultaneousGames: true})
+	g := play(t, db, startGame(t, db, "c1", "a", "b"), 0, 3, 1, 4, 2)
+	won = g.ID
+	acked = must[[]tttbot.Move](t)(db.Moves(t.Context(), won))
+
+	b := &tttbot.Game{ChannelID: "c1", Rows: 4, Cols: 4, K: 3, Challenger: "h", Opponent: "bot",
+		BotLevel: "perfect", XPlayer: "h", OPlayer: "bot", Status: tttbot.StatusActive}
+	ok(t, db.CreateGame(t.Context(), b))
+	vsBot = play(t, db, b, 5).ID
+
+	d := challenge("c2", "c", "d")
+	ok(t, db.CreateGame(t.Context(), d))
+	must[*tttbot.Game](t)(db.Decline(t.Context(), d.ID, "d", d.Version, t0))
+	ok(t, db.CreateGame(t.Context(), challenge("c2", "e", "f")))
+
+	r := play(t, db, startGame(t, db, "c3", "g", "h"), 0)
+	must[*tttbot.Game](t)(db.Resign(t.Context(), r.ID, "h", t0))
+	play(t, db, startGame(t, db, "c4", "i", "j"), 0, 1, 2, 4, 3, 5, 7, 6, 8) // a draw
+	return db, path, won, vsBot, acked
+}
+
+func TestCheck(t *testing.T) {
+	_, path, _, _, acked := checkGames(t)
+	problems, err := Check(t.Context(), path, acked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 0 {
+		t.Fatalf("got problems %v in a sound database, want none", problems)
+	}
+}
+
+// TestCheckFindsDamage corrupts a sound database in one way at a time and
+// expects Check to name the damage.
+func TestCheckFindsDamage(t *testing.T) {
+	tests := []struct {
+		name string
+		sql  string // ?1 is the won game, ?2 the game against the bot
+		ack  func(acked []tttbot.Move) []tttbot.Move
+		want []string
+	}{
+		{name: "lost move", sql: "DELETE FROM moves WHERE game_id = ?1 AND ply = 5",
+			want: []string{"acknowledged move 5 (cell 2 by a) is not stored", `board is "XXX/OO./...", its 4 moves give`}},
+		{name: "acknowledged move stored differently",
+			ack:  func(a []tttbot.Move) []tttbot.Move { a[2].Cell = 8; return a },
+			want: []string{"acknowledged move 3 is cell 8 by a, stored as cell 1 by a"}},
+		{name: "edited board", sql: "UPDATE games SET board = 'X.../..../..../....' WHERE id = ?2",
+			want: []string{"its 1 moves give"}},
+		{name: "move by the wrong player", sql: "UPDATE moves SET player_id = 'b' WHERE game_id = ?1 AND ply = 1",
+			want: []string{`ply 1 played by "b", the turn of "a"`}},
+		{name: "active on a finished board",
+			sql:  "UPDATE games SET status = 'active', turn_id = 'b', winner_id = NULL, reason = NULL, finished_at = NULL WHERE id = ?1",
+			want: []string{"active on a finished board", "active game has a result"}},
+		{name: "wrong winner", sql: "UPDATE games SET winner_id = 'b' WHERE id = ?1",
+			want: []string{`winner "b", the board's is "a"`, "result of"}},
+		{name: "version skipped", sql: "UPDATE games SET version = version + 1 WHERE id = ?2",
+			want: []string{"version 3 does not count its 1 moves"}},
+		{name: "result missing", sql: "DELETE FROM results WHERE game_id = ?1 AND player_id = 'b'",
+			want: []string{"finished game has 1 results, want 2"}},
+		{name: "two open games for a player",
+			sql: `INSERT INTO games (channel_id, board_rows, board_cols, k, challenger_id, opponent_id, status, board, version, created_at, updated_at)
+				VALUES ('c2', 3, 3, 3, 'f', 'a', 'pending', '.../.../...', 1, 0, 0)`,
+			want: []string{`"f" has 2 open games in channel c2`}},
+		{name: "orphan move",
+			sql:  "PRAGMA foreign_keys = OFF; INSERT INTO moves VALUES (999, 1, 0, 'a', 0); PRAGMA foreign_keys = ON",
+			want: []string{"a row of moves refers to a row of games that does not exist"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, path, won, vsBot, acked := checkGames(t)
+			if tt.sql != "" {
+				if _, err := db.w.Exec(tt.sql, won, vsBot); err != nil {
+					t.Fatalf("corrupt: %v", err)
+				}
+			}
+			if tt.ack != nil {
+				acked = tt.ack(acked)
+			}
+			problems, err := Check(t.Context(), path, acked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range problems {
+				got = append(got, p.String())
+			}
+			all := strings.Join(got, "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("got problems:\n%s\nwant one containing %q", all, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckMissingDatabase(t *testing.T) {
+	if _, err := Check(t.Context(), t.TempDir()+"/none.db", nil); err == nil {
+		t.Fatal("got no error for a missing database")
+	}
+}
