@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -123,6 +124,98 @@ func TestKnownValues(t *testing.T) {
 		t.Logf("%dx%d k=%d: value %d in %d plies, best %v, %d nodes, %v", tt.rows, tt.cols, tt.k, a.Value, a.Plies, a.Best, a.Nodes, time.Since(start))
 		if a.Value != tt.value || !a.Proven {
 			t.Errorf("%dx%d k=%d: got value %d (proven %v), want %d", tt.rows, tt.cols, tt.k, a.Value, a.Proven, tt.value)
+		}
+	}
+}
+
+// A search cut short by the budget still takes a win in one and blocks a
+// single threat, and says when its move is not proven.
+func TestTimeBudget(t *testing.T) {
+	e := New(Options{TimeBudget: time.Nanosecond})
+	ctx := context.Background()
+	tests := []struct {
+		board  string
+		want   []int // nil: any legal move
+		proven bool
+	}{
+		{"...../XXX../OO.../...../O....", []int{8}, true}, // win in one
+		{"...../OOO../XX.../...../X...X", []int{8}, true}, // block the single threat
+		{"...../...../...../...../.....", nil, false},     // too big to prove in a nanosecond
+	}
+	for _, tt := range tests {
+		p := mustParse(t, tt.board, 4)
+		ch, err := e.Move(ctx, p, Perfect, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.want != nil && !slices.Contains(tt.want, ch.Cell) || !p.Empty().Has(ch.Cell) || ch.Proven != tt.proven {
+			t.Errorf("%s: got cell %d, proven %v; want one of %v, proven %v", tt.board, ch.Cell, ch.Proven, tt.want, tt.proven)
+		}
+		a, err := e.Analyze(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Moves) != p.Empty().Count() || !tt.proven && a.Proven {
+			t.Errorf("%s: got analysis proven %v with %d moves, want %d moves", tt.board, a.Proven, len(a.Moves), p.Empty().Count())
+		}
+	}
+}
+
+func TestCanceledContext(t *testing.T) {
+	e := New(Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := game.NewPosition(game.MustGeometry(5, 5, 4))
+	if _, err := e.Move(ctx, p, Perfect, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Move: got error %v, want %v", err, context.Canceled)
+	}
+	if _, err := e.Analyze(ctx, p); !errors.Is(err, context.Canceled) {
+		t.Errorf("Analyze: got error %v, want %v", err, context.Canceled)
+	}
+}
+
+// Many goroutines share one engine and its table; every answer matches the
+// one a lone engine gives. Run with -race.
+func TestConcurrentUse(t *testing.T) {
+	shared := New(Options{TableBytes: 1 << 20, TimeBudget: time.Minute})
+	lone := New(Options{TableBytes: 1 << 20, TimeBudget: time.Minute})
+	var positions []game.Position
+	for _, g := range []*game.Geometry{game.MustGeometry(4, 4, 4), game.MustGeometry(3, 5, 4), game.MustGeometry(5, 5, 5)} {
+		positions = append(positions, selfPlay(t, g, 4)...)
+	}
+	want := make([]Analysis, len(positions))
+	for i, p := range positions {
+		want[i], _ = lone.Analyze(context.Background(), p)
+	}
+	errs := make(chan error, 4)
+	for w := range 4 {
+		go func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 0))
+			for i := range positions {
+				i := (i + w*7) % len(positions)
+				p := positions[i]
+				a, err := shared.Analyze(context.Background(), p)
+				if err == nil && !slices.Equal(a.Best, want[i].Best) {
+					err = fmt.Errorf("%s: got best %v, want %v", p, a.Best, want[i].Best)
+				}
+				if err == nil {
+					var ch Choice
+					ch, err = shared.Move(context.Background(), p, Perfect, rng)
+					if err == nil && !slices.Contains(want[i].Best, ch.Cell) {
+						err = fmt.Errorf("%s: got move %d, want one of %v", p, ch.Cell, want[i].Best)
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
