@@ -217,7 +217,8 @@ func (db *DB) checkRoom(ctx context.Context, tx *sql.Tx, g *tttbot.Game, actor s
 }
 
 // change runs fn on game id in one IMMEDIATE transaction, then saves the
-// game with its version bumped and, if fn finished it, its results. fn
+// game with its version bumped and, if fn finished it, its results and the
+// ratings or records they change. fn
 // checks the game's state before changing it, and returns an *tttbot.Error
 // to refuse.
 func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(tx *sql.Tx, g *tttbot.Game) error) (*tttbot.Game, error) {
@@ -239,8 +240,11 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(tx *sq
 	if err := update(ctx, tx, &before, g); err != nil {
 		return nil, err
 	}
-	if g.Status == tttbot.StatusFinished {
+	if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
 		if err := writeResults(ctx, tx, g); err != nil {
+			return nil, err
+		}
+		if err := rate(ctx, tx, g); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,540 @@
+package sqlite
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/rating"
+)
+
+// Moves of a 3×3 game from the empty board, X first.
+var (
+	xWins = []int{0, 3, 1, 4, 2}
+	oWins = []int{0, 3, 1, 4, 8, 5}
+	draw  = []int{0, 1, 2, 4, 3, 5, 7, 6, 8}
+)
+
+var shape3 = tttbot.Shape{Rows: 3, Cols: 3, K: 3}
+
+// finishGame plays a game of a (X) against b in channel with the given moves.
+func finishGame(t testing.TB, db *DB, channel, a, b string, cells []int) *tttbot.Game {
+	t.Helper()
+	g := play(t, db, startGame(t, db, channel, a, b), cells...)
+	if g.Status != tttbot.StatusFinished {
+		t.Fatalf("game did not finish: %s", g.Board)
+	}
+	return g
+}
+
+// standing returns player's standing in scope on 3×3, or the zero Standing.
+func standing(t testing.TB, db *DB, scope, player string) tttbot.Standing {
+	t.Helper()
+	st := must[*tttbot.Stats](t)(db.Stats(t.Context(), scope, player))
+	for _, s := range st.Ratings {
+		if s.Shape == shape3 {
+			return s
+		}
+	}
+	return tttbot.Standing{}
+}
+
+// countRows counts the rows of table.
+func countRows(t testing.TB, db *DB, table string) int {
+	t.Helper()
+	var n int
+	ok(t, db.r.QueryRow("SELECT count(*) FROM "+table).Scan(&n))
+	return n
+}
+
+// checkCounts compares rating_counts, kept by triggers, with a count of the
+// ratings themselves.
+func checkCounts(t testing.TB, db *DB) {
+	t.Helper()
+	var bad int
+	ok(t, db.r.QueryRow(`SELECT count(*) FROM (
+		SELECT scope, board_rows, board_cols, k, band, count(*) AS n FROM ratings WHERE games >= 5
+			GROUP BY scope, board_rows, board_cols, k, band) want
+		FULL JOIN (SELECT * FROM rating_counts WHERE players > 0) got USING (scope, board_rows, board_cols, k, band)
+		WHERE want.n IS NOT got.players`).Scan(&bad))
+	if bad != 0 {
+		t.Errorf("rating_counts disagrees with ratings in %d bands", bad)
+	}
+}
+
+func TestRatedGame(t *testing.T) {
+	tests := []struct {
+		name   string
+		cells  []int
+		scoreA float64 // alice's, who plays X
+		alice  [5]int  // wins, losses, draws, streak, best
+		bob    [5]int
+	}{
+		{"win", xWins, rating.Win, [5]int{1, 0, 0, 1, 1}, [5]int{0, 1, 0, -1, 0}},
+		{"loss", oWins, rating.Loss, [5]int{0, 1, 0, -1, 0}, [5]int{1, 0, 0, 1, 1}},
+		{"draw", draw, rating.Draw, [5]int{0, 0, 1, 0, 0}, [5]int{0, 0, 1, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, _ := newDB(t, Options{})
+			g := finishGame(t, db, "c1", "alice", "bob", tt.cells)
+			wantA, wantB := rating.UpdatePair(rating.Default(), rating.Default(), tt.scoreA, rating.DefaultTau)
+			for _, scope := range []string{"", "guild"} {
+				for _, p := range []struct {
+					id     string
+					want   rating.Rating
+					record [5]int
+				}{{"alice", wantA, tt.alice}, {"bob", wantB, tt.bob}} {
+					s := standing(t, db, scope, p.id)
+					got := rating.Rating{R: s.R, RD: s.RD, Sigma: s.Sigma}
+					if got != p.want {
+						t.Errorf("scope %q, %s: got rating %+v, want %+v", scope, p.id, got, p.want)
+					}
+					if rec := [5]int{s.Wins, s.Losses, s.Draws, s.Streak, s.Best}; rec != p.record || s.Games != 1 {
+						t.Errorf("scope %q, %s: got %d games, record %v, want 1 game, %v", scope, p.id, s.Games, rec, p.record)
+					}
+					if s.Rank != 0 || !s.UpdatedAt.Equal(g.FinishedAt) {
+						t.Errorf("scope %q, %s: got rank %d, updated %v; want unranked after one game, updated %v", scope, p.id, s.Rank, s.UpdatedAt, g.FinishedAt)
+					}
+				}
+			}
+			if tt.scoreA == rating.Draw {
+				a, b := standing(t, db, "", "alice"), standing(t, db, "", "bob")
+				if a.R != b.R || a.RD != b.RD || a.R != rating.DefaultR {
+					t.Errorf("draw between newcomers: got %v ± %v and %v ± %v, want both %v", a.R, a.RD, b.R, b.RD, float64(rating.DefaultR))
+				}
+			}
+			if n := countRows(t, db, "bot_records"); n != 0 {
+				t.Errorf("got %d bot records after a game between people, want 0", n)
+			}
+		})
+	}
+}
+
+// A rating carries from game to game: the second game is rated from the
+// first one's result, and the record and streaks add up.
+func TestRatingsAccumulate(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	a, b := rating.Default(), rating.Default()
+	for i, tc := range []struct {
+		cells  []int
+		scoreA float64
+	}{{xWins, 1}, {xWins, 1}, {oWins, 0}, {draw, 0.5}, {xWins, 1}, {xWins, 1}, {xWins, 1}} {
+		finishGame(t, db, fmt.Sprint("c", i), "alice", "bob", tc.cells)
+		a, b = rating.UpdatePair(a, b, tc.scoreA, rating.DefaultTau)
+	}
+	got := standing(t, db, "guild", "alice")
+	if r := (rating.Rating{R: got.R, RD: got.RD, Sigma: got.Sigma}); r != a {
+		t.Errorf("alice after 7 games: got %+v, want %+v", r, a)
+	}
+	if got.Games != 7 || got.Wins != 5 || got.Losses != 1 || got.Draws != 1 || got.Streak != 3 || got.Best != 3 {
+		t.Errorf("alice: got %+v, want 7 games 5-1-1, streak 3, best 3", got)
+	}
+	bob := standing(t, db, "guild", "bob")
+	if bob.Streak != -3 || bob.Best != 1 || bob.R != b.R {
+		t.Errorf("bob: got streak %d best %d rating %v, want -3, 1, %v", bob.Streak, bob.Best, bob.R, b.R)
+	}
+	if got.Rank != 1 || bob.Rank != 2 {
+		t.Errorf("got ranks %d and %d, want 1 and 2", got.Rank, bob.Rank)
+	}
+	checkCounts(t, db)
+}
+
+func TestRatedEndings(t *testing.T) {
+	tests := []struct {
+		name   string
+		finish func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game
+		loser  string
+	}{
+		{"timeout", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
+			// bob, to move, lets his clock run out.
+			g = play(t, db, g, 4)
+			return must[*tttbot.Game](t)(db.Expire(t.Context(), g.ID, g.Version, g.Deadline))
+		}, "bob"},
+		{"resign", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
+			return must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "alice", t0))
+		}, "alice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, _ := newDB(t, Options{})
+			g := tt.finish(t, db, startGame(t, db, "c1", "alice", "bob"))
+			if g.Status != tttbot.StatusFinished || g.Winner == tt.loser {
+				t.Fatalf("got status %s winner %q, want %s to lose", g.Status, g.Winner, tt.loser)
+			}
+			for _, scope := range []string{"", "guild"} {
+				l, w := standing(t, db, scope, tt.loser), standing(t, db, scope, g.Winner)
+				if l.Losses != 1 || l.Games != 1 || l.R >= rating.DefaultR || w.Wins != 1 || w.R <= rating.DefaultR {
+					t.Errorf("scope %q: got loser %+v, winner %+v; want a rated loss and win", scope, l, w)
+				}
+			}
+		})
+	}
+}
+
+// Challenges that never became a game and games against the bot leave the
+// ratings alone; games against the bot count in the human's record.
+func TestUnratedGames(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+
+	declined := challenge("c1", "alice", "bob")
+	ok(t, db.CreateGame(ctx, declined))
+	must[*tttbot.Game](t)(db.Decline(ctx, declined.ID, "bob", declined.Version, t0))
+	expired := challenge("c2", "alice", "bob")
+	ok(t, db.CreateGame(ctx, expired))
+	must[*tttbot.Game](t)(db.Expire(ctx, expired.ID, expired.Version, expired.Deadline))
+	if n := countRows(t, db, "ratings") + countRows(t, db, "bot_records") + countRows(t, db, "results"); n != 0 {
+		t.Fatalf("a declined and an expired challenge left %d rows of results, ratings and records", n)
+	}
+
+	vsBot := func(level string, cells []int, resign bool) {
+		t.Helper()
+		g := &tttbot.Game{GuildID: "guild", ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "bot",
+			BotLevel: level, XPlayer: "carol", OPlayer: "bot", Status: tttbot.StatusActive}
+		ok(t, db.CreateGame(ctx, g))
+		g = play(t, db, g, cells...)
+		if resign {
+			g = must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "carol", t0))
+		}
+		if g.Status != tttbot.StatusFinished {
+			t.Fatalf("bot game did not finish: %s", g.Board)
+		}
+	}
+	vsBot("easy", xWins, false)
+	vsBot("easy", xWins, false)
+	vsBot("easy", draw, false)
+	vsBot("perfect", oWins, false)
+	vsBot("perfect", nil, true)
+	if n := countRows(t, db, "ratings"); n != 0 {
+		t.Errorf("games against the bot left %d ratings, want none", n)
+	}
+	st := must[*tttbot.Stats](t)(db.Stats(ctx, "guild", "carol"))
+	want := &tttbot.Stats{Player: "carol", VsBot: []tttbot.BotRecord{
+		{Level: "easy", Wins: 2, Draws: 1}, {Level: "perfect", Losses: 2},
+	}}
+	if diff := gocmp.Diff(want, st); diff != "" {
+		t.Errorf("carol's stats (-want +got):\n%s", diff)
+	}
+	if st := must[*tttbot.Stats](t)(db.Stats(ctx, "guild", "nobody")); len(st.Ratings)+len(st.VsBot) != 0 {
+		t.Errorf("stats of a stranger: got %+v, want none", st)
+	}
+}
+
+// TestRatingExactlyOnce races the events that can end one game — the
+// winning move, a resignation by either player, the clock running out — on
+// many games: exactly one wins each race, and each game is rated once.
+func TestRatingExactlyOnce(t *testing.T) {
+	const games = 25
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	winners := map[string]int{}
+	var mu sync.Mutex
+	for i := range games {
+		g := play(t, db, startGame(t, db, fmt.Sprint("c", i), "alice", "bob"), 0, 3, 1, 4) // alice to win at 2
+		var done [4]*tttbot.Game
+		var errs [4]error
+		enders := []func() (*tttbot.Game, error){
+			func() (*tttbot.Game, error) { return db.Play(ctx, move(g, "alice", 2)) },
+			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "bob", t0) },
+			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "alice", t0) },
+			func() (*tttbot.Game, error) { return db.Expire(ctx, g.ID, g.Version, g.Deadline) },
+		}
+		for j, end := range enders {
+			wg.Go(func() { done[j], errs[j] = end() })
+		}
+		wg.Wait()
+		n := 0
+		for j := range enders {
+			switch code := tttbot.ErrorCode(errs[j]); code {
+			case "":
+				n++
+				mu.Lock()
+				winners[done[j].Winner]++
+				mu.Unlock()
+			case tttbot.EFINISHED, tttbot.ESTALE:
+			default:
+				t.Errorf("game %d, ender %d: got %v (%s), want success or a refusal", g.ID, j, errs[j], code)
+			}
+		}
+		if n != 1 {
+			t.Fatalf("game %d: %d events ended it, want 1", g.ID, n)
+		}
+	}
+	for _, scope := range []string{"", "guild"} {
+		a, b := standing(t, db, scope, "alice"), standing(t, db, scope, "bob")
+		if a.Games != games || b.Games != games || a.Wins != winners["alice"] || b.Wins != winners["bob"] || a.Wins != b.Losses {
+			t.Errorf("scope %q: got alice %d games %d wins, bob %d games %d wins; want %d games each, wins %v",
+				scope, a.Games, a.Wins, b.Games, b.Wins, games, winners)
+		}
+	}
+	if n := countRows(t, db, "results"); n != 2*games {
+		t.Errorf("got %d results, want %d", n, 2*games)
+	}
+	checkCounts(t, db)
+}
+
+// seedRatings inserts ratings straight into the table: ties, bands' edges,
+// negative ratings, players short of the minimum, and rows of another scope
+// and shape that must not show.
+func seedRatings(t testing.TB, db *DB, players int) {
+	t.Helper()
+	tx, err := db.w.Begin()
+	ok(t, err)
+	defer tx.Rollback()
+	for i := range players {
+		id := fmt.Sprintf("p%03d", i)
+		_, err := tx.Exec("INSERT INTO players (id, name, updated_at) VALUES (?, ?, 0)", id, "Player "+id)
+		ok(t, err)
+		r := 1400 + 16*float64(i%7) // conservative ratings on band edges...
+		if i%5 == 0 {
+			r += 0.5 // ...and inside bands
+		}
+		if i%11 == 0 {
+			r = -40 // below zero
+		}
+		rd := 50 + 8*float64(i%3)
+		games := 5 + i%4
+		if i%6 == 0 {
+			games = 4 // not ranked yet
+		}
+		for _, row := range []struct {
+			scope string
+			shape tttbot.Shape
+		}{{"guild", shape3}, {"other", shape3}, {"guild", tttbot.Shape{Rows: 4, Cols: 4, K: 4}}} {
+			_, err := tx.Exec(`INSERT INTO ratings (scope, player_id, board_rows, board_cols, k, rating, rd, sigma,
+				games, wins, losses, draws, streak, best_streak, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0.06, ?, ?, 0, 0, 0, 0, 0)`,
+				row.scope, id, row.shape.Rows, row.shape.Cols, row.shape.K, r+float64(len(row.scope)), rd, games, games)
+			ok(t, err)
+		}
+	}
+	ok(t, tx.Commit())
+}
+
+// ranked is the leaderboard of scope on 3×3 as a sort of its ratings.
+func ranked(t testing.TB, db *DB, scope string) []string {
+	t.Helper()
+	rows, err := db.r.Query("SELECT player_id, conservative FROM ratings WHERE scope = ? AND board_rows = 3 AND games >= 5", scope)
+	ok(t, err)
+	defer rows.Close()
+	type entry struct {
+		id string
+		c  float64
+	}
+	var all []entry
+	for rows.Next() {
+		var e entry
+		ok(t, rows.Scan(&e.id, &e.c))
+		all = append(all, e)
+	}
+	slices.SortFunc(all, func(a, b entry) int { return cmp.Or(cmp.Compare(b.c, a.c), strings.Compare(b.id, a.id)) })
+	var ids []string
+	for _, e := range all {
+		ids = append(ids, e.id)
+	}
+	return ids
+}
+
+func TestLeaderboardPaging(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	seedRatings(t, db, 90)
+	checkCounts(t, db)
+	check := func(when string) {
+		t.Helper()
+		want := ranked(t, db, "guild")
+		for _, size := range []int{1, 3, 7, 10, 100} {
+			var got []string
+			for offset := 0; ; offset += size {
+				page := must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, offset, size))
+				if page.Total != len(want) {
+					t.Fatalf("%s: page size %d at %d: got total %d, want %d", when, size, offset, page.Total, len(want))
+				}
+				for i, s := range page.Standings {
+					if s.Rank != offset+i+1 || s.Shape != shape3 || s.Name != "Player "+s.Player || s.Games < tttbot.MinRatedGames {
+						t.Fatalf("%s: page size %d at %d, entry %d: got %+v", when, size, offset, i, s)
+					}
+					got = append(got, s.Player)
+				}
+				if len(page.Standings) < size {
+					break
+				}
+			}
+			if diff := gocmp.Diff(want, got); diff != "" {
+				t.Fatalf("%s: pages of %d (-want +got):\n%s", when, size, diff)
+			}
+		}
+		// Each player's rank in their stats is their place on the board.
+		for i, id := range want {
+			if got := standing(t, db, "guild", id).Rank; got != i+1 {
+				t.Errorf("%s: %s: got rank %d, want %d", when, id, got, i+1)
+			}
+		}
+	}
+	check("seeded")
+
+	// Ratings move between bands and in and out of the board; the counts
+	// follow.
+	for _, q := range []string{
+		"UPDATE ratings SET rating = rating + 37.25 WHERE player_id LIKE 'p01%'",
+		"UPDATE ratings SET games = games + 1, wins = wins + 1 WHERE games = 4 AND player_id < 'p040'",
+		"UPDATE ratings SET rating = rating - 300 WHERE player_id LIKE 'p07%'",
+		"DELETE FROM ratings WHERE player_id = 'p005'",
+	} {
+		_, err := db.w.Exec(q)
+		ok(t, err)
+	}
+	checkCounts(t, db)
+	check("updated")
+
+	// Past the end, and an empty board.
+	page := must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, 1000, 10))
+	if len(page.Standings) != 0 || page.Total == 0 {
+		t.Errorf("past the end: got %d standings of %d, want none of some", len(page.Standings), page.Total)
+	}
+	page = must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "nowhere", shape3, 0, 10))
+	if len(page.Standings) != 0 || page.Total != 0 {
+		t.Errorf("empty board: got %+v", page)
+	}
+	for _, bad := range []struct {
+		shape         tttbot.Shape
+		offset, limit int
+	}{{tttbot.Shape{Rows: 3, Cols: 3, K: 4}, 0, 10}, {tttbot.Shape{Rows: 6, Cols: 6, K: 4}, 0, 10}, {shape3, -1, 10}, {shape3, 0, 0}} {
+		_, err := db.Leaderboard(ctx, "guild", bad.shape, bad.offset, bad.limit)
+		wantCode(t, err, tttbot.EINVALID)
+	}
+}
+
+// Real games feed the board: after enough of them the winners lead.
+func TestLeaderboardFromGames(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	// alice beats everyone, everyone beats dave, the others draw.
+	players := []string{"alice", "bob", "carol", "dave"}
+	n := 0
+	for range 3 {
+		for i, a := range players {
+			for _, b := range players[i+1:] {
+				cells := draw
+				switch {
+				case a == "alice", b == "dave":
+					cells = xWins
+				}
+				finishGame(t, db, fmt.Sprint("c", n), a, b, cells)
+				n++
+			}
+		}
+	}
+	page := must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, 0, 10))
+	var got []string
+	for _, s := range page.Standings {
+		got = append(got, s.Player)
+	}
+	if len(got) != 4 || got[0] != "alice" || got[3] != "dave" {
+		t.Errorf("got leaderboard %v, want alice first and dave last", got)
+	}
+	global := must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "", shape3, 0, 10))
+	if diff := gocmp.Diff(page, global); diff != "" {
+		t.Errorf("one guild's games: the global board differs (-guild +global):\n%s", diff)
+	}
+	checkCounts(t, db)
+}
+
+func TestHistory(t *testing.T) {
+	c := &clock{t0}
+	db, _ := newDB(t, Options{Now: c.Now})
+	ctx := t.Context()
+	var ids []int64
+	for i, cells := range [][]int{xWins, oWins, draw} {
+		ids = append(ids, finishGame(t, db, fmt.Sprint("c", i), "alice", "bob", cells).ID)
+	}
+	// A game in a DM, against the bot, and one in another guild.
+	dm := &tttbot.Game{ChannelID: "dm", Rows: 4, Cols: 4, K: 4, Challenger: "alice", Opponent: "bot",
+		BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}
+	ok(t, db.CreateGame(ctx, dm))
+	must[*tttbot.Game](t)(db.Resign(ctx, dm.ID, "alice", t0.Add(time.Hour)))
+	other := challenge("c9", "alice", "carol")
+	other.GuildID = "elsewhere"
+	ok(t, db.CreateGame(ctx, other))
+	other = must[*tttbot.Game](t)(db.Accept(ctx, other.ID, "carol", other.Version, "alice", t0, t0.Add(time.Minute)))
+	must[*tttbot.Game](t)(db.Resign(ctx, other.ID, "carol", t0))
+
+	got := must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "guild", 10))
+	at := t0.Add(time.Second)
+	want := []tttbot.HistoryEntry{
+		{GameID: ids[2], Shape: shape3, Opponent: "bob", Outcome: tttbot.Draw, Reason: tttbot.ReasonDraw, FinishedAt: at},
+		{GameID: ids[1], Shape: shape3, Opponent: "bob", Outcome: tttbot.Loss, Reason: tttbot.ReasonLine, FinishedAt: at},
+		{GameID: ids[0], Shape: shape3, Opponent: "bob", Outcome: tttbot.Win, Reason: tttbot.ReasonLine, FinishedAt: at},
+	}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("alice's history in the guild (-want +got):\n%s", diff)
+	}
+	if got := must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "guild", 2)); len(got) != 2 || got[0].GameID != ids[2] {
+		t.Errorf("limit 2: got %+v, want the two newest", got)
+	}
+	got = must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "", 10))
+	wantDM := []tttbot.HistoryEntry{{GameID: dm.ID, Shape: tttbot.Shape{Rows: 4, Cols: 4, K: 4}, Opponent: "bot", BotLevel: "easy",
+		Outcome: tttbot.Loss, Reason: tttbot.ReasonResign, FinishedAt: t0.Add(time.Hour)}}
+	if diff := gocmp.Diff(wantDM, got); diff != "" {
+		t.Errorf("alice's history in DMs (-want +got):\n%s", diff)
+	}
+	if got := must[[]tttbot.HistoryEntry](t)(db.History(ctx, "carol", "guild", 10)); len(got) != 0 {
+		t.Errorf("carol played nobody in the guild: got %+v", got)
+	}
+	_, err := db.History(ctx, "alice", "guild", 0)
+	wantCode(t, err, tttbot.EINVALID)
+}
+
+// TestRatingQueryPlans checks that what a player waits for reads an index:
+// a leaderboard page, a rank, a history.
+func TestRatingQueryPlans(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	tests := []struct {
+		name, query string
+		args        []any
+		want        []string
+	}{
+		{"pair", queryRatingPair, []any{"g", "a", "b", 3, 3, 3}, []string{
+			"SEARCH ratings USING INDEX sqlite_autoindex_ratings_1 (scope=? AND player_id=? AND board_rows=? AND board_cols=? AND k=?)"}},
+		{"band", queryLeaderboardBand, []any{"g", 3, 3, 3, 0}, []string{"SEARCH rating_counts USING PRIMARY KEY"}},
+		{"page", queryLeaderboardPage, []any{"g", 3, 3, 3, 1600.0, 10, 0}, []string{
+			"SEARCH ratings USING INDEX ratings_ranked (scope=? AND board_rows=? AND board_cols=? AND k=? AND conservative<?)",
+			"SEARCH r USING INDEX sqlite_autoindex_ratings_1", "SEARCH p USING INDEX sqlite_autoindex_players_1"}},
+		{"stats", queryStats, []any{"g", "a"}, []string{
+			"SEARCH r USING INDEX sqlite_autoindex_ratings_1 (scope=? AND player_id=?)",
+			"SEARCH c USING PRIMARY KEY (scope=? AND board_rows=? AND board_cols=? AND k=? AND band>?)",
+			"SEARCH o USING INDEX ratings_ranked (scope=? AND board_rows=? AND board_cols=? AND k=? AND conservative>? AND conservative<?)"}},
+		{"bot records", queryBotRecords, []any{"a"}, []string{"SEARCH bot_records USING PRIMARY KEY (player_id=?)"}},
+		{"history", queryHistory, []any{"a", "g", 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)", "SEARCH g USING INTEGER PRIMARY KEY"}},
+		{"history in DMs", queryHistory, []any{"a", nil, 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)"}},
+	}
+	for _, tt := range tests {
+		rows, err := db.r.Query("EXPLAIN QUERY PLAN "+tt.query, tt.args...)
+		ok(t, err)
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			ok(t, rows.Scan(&id, &parent, &notused, &detail))
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		text := strings.Join(plan, "; ")
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: plan %q lacks %q", tt.name, text, w)
+			}
+		}
+		if strings.Contains(text, "SCAN ratings") || strings.Contains(text, "SCAN results") || strings.Contains(text, "SCAN rating_counts") {
+			t.Errorf("%s: plan %q scans a table", tt.name, text)
+		}
+	}
+}

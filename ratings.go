@@ -1,0 +1,121 @@
+package tttbot
+
+import (
+	"context"
+	"time"
+)
+
+// MinRatedGames is how many rated games a player needs in a scope and shape
+// before the leaderboard lists them: a handful of games is not yet a rating.
+const MinRatedGames = 5
+
+// Shape is a board's size and win length. Ratings are kept per shape: a
+// strong 3×3 player may be a weak 5×5 one.
+type Shape struct{ Rows, Cols, K int }
+
+// Shape returns the shape of g's board.
+func (g *Game) Shape() Shape { return Shape{Rows: g.Rows, Cols: g.Cols, K: g.K} }
+
+// Outcome is a finished game's result for one player.
+type Outcome string
+
+const (
+	Win  Outcome = "win"
+	Loss Outcome = "loss"
+	Draw Outcome = "draw"
+)
+
+// Outcome returns g's result for player.
+func (g *Game) Outcome(player string) Outcome {
+	switch g.Winner {
+	case "":
+		return Draw
+	case player:
+		return Win
+	}
+	return Loss
+}
+
+// Standing is a player's Glicko-2 rating and record in one scope (a guild's
+// ID, or "" for the global board) and shape. Games against the bot do not
+// count: they are unrated.
+type Standing struct {
+	Player string
+	Name   string // the player's last display name seen, "" if unknown
+	Shape  Shape
+
+	// Rank is the 1-based place on the leaderboard, ordered by the
+	// conservative rating R − 2·RD, ties to the higher player ID; 0 until the
+	// player has MinRatedGames games.
+	Rank      int
+	R, RD     float64 // rating and deviation on the Glicko scale
+	Sigma     float64 // volatility
+	Games     int
+	Wins      int
+	Losses    int
+	Draws     int
+	Streak    int // > 0: wins in a row; < 0: losses in a row; 0 after a draw
+	Best      int // the longest run of wins
+	UpdatedAt time.Time
+}
+
+// Conservative is the rating leaderboards rank by: the player is at least
+// this good with about 95% confidence.
+func (s Standing) Conservative() float64 { return s.R - 2*s.RD }
+
+// LeaderboardPage is a slice of a leaderboard, best first.
+type LeaderboardPage struct {
+	Standings []Standing
+	Total     int // ranked players on the whole leaderboard
+}
+
+// BotRecord is a player's record against the bot at one difficulty.
+type BotRecord struct {
+	Level               string
+	Wins, Losses, Draws int
+}
+
+// Stats is a player's record in one scope.
+type Stats struct {
+	Player  string
+	Ratings []Standing  // one per shape played in the scope, most games first
+	VsBot   []BotRecord // everywhere, one per difficulty played
+}
+
+// HistoryEntry is one finished game from a player's side.
+type HistoryEntry struct {
+	GameID     int64
+	Shape      Shape
+	Opponent   string
+	BotLevel   string // the bot's difficulty when the opponent was the bot
+	Outcome    Outcome
+	Reason     Reason
+	FinishedAt time.Time
+}
+
+// RatingStore reads the ratings, records and history that finished games
+// leave behind. The store writes them itself, in the transaction that
+// finishes a game: a game between two people updates both players' ratings
+// in its guild and globally, exactly once; a game against the bot counts in
+// the human's record at that difficulty; a challenge that never became a
+// game counts for nothing.
+type RatingStore interface {
+	// Leaderboard returns up to limit ranked players of scope ("" for the
+	// global board, else a guild ID) and shape, from the offset-th (0 is the
+	// best).
+	Leaderboard(ctx context.Context, scope string, shape Shape, offset, limit int) (LeaderboardPage, error)
+
+	// Stats returns player's ratings in scope, with their ranks, and their
+	// record against the bot. A player who never played gets empty Stats.
+	Stats(ctx context.Context, scope, player string) (*Stats, error)
+
+	// History returns player's last finished games in guildID ("" for those
+	// played in DMs), newest first.
+	History(ctx context.Context, player, guildID string, limit int) ([]HistoryEntry, error)
+}
+
+// Store is all the bot keeps: the games and what they leave behind.
+type Store interface {
+	GameStore
+	RatingStore
+}
