@@ -87,13 +87,13 @@ type Engine struct {
 // New builds an engine: the geometries' lines and symmetries, the 3×3 table
 // (well under a millisecond) and an empty transposition table.
 func New(opts Options) *Engine {
-	e := &Engine{budget: opts.TimeBudget, tt: newTable(opts.TableBytes)}
-	if e.budget <= 0 {
-		e.budget = time.Second
+	if opts.TimeBudget <= 0 {
+		opts.TimeBudget = time.Second
 	}
 	if opts.TableBytes <= 0 {
-		e.tt = newTable(16 << 20)
+		opts.TableBytes = 16 << 20
 	}
+	e := &Engine{budget: opts.TimeBudget, tt: newTable(opts.TableBytes)}
 	for b := range 256 {
 		t := uint64(0)
 		for i := 7; i >= 0; i-- {
@@ -199,12 +199,12 @@ func (e *Engine) smallKey(x, o uint32) int {
 	return int(e.tern[x&255] + e.tern[x>>8]*6561 + 2*(e.tern[o&255]+e.tern[o>>8]*6561))
 }
 
-func (e *Engine) searcher(ctx context.Context, r *root, start time.Time) *searcher {
+func (e *Engine) searcher(ctx context.Context, r *root, start time.Time) searcher {
 	deadline := start.Add(e.budget)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	return &searcher{sh: r.sh, tt: e.tt, tern: &e.tern, deadline: deadline, done: ctx.Done(), rootMove: -1}
+	return searcher{sh: r.sh, tt: e.tt, tern: &e.tern, deadline: deadline, done: ctx.Done(), rootMove: -1}
 }
 
 // Move chooses a move for the side to move at the given level. rng drives
@@ -330,8 +330,8 @@ func (e *Engine) analyze(ctx context.Context, p game.Position, useSmall bool) (A
 	var s *searcher
 	var ks [8]uint64
 	if !useSmall || !r.small() {
-		s = e.searcher(ctx, &r, start)
-		ks = r.keys()
+		sv := e.searcher(ctx, &r, start)
+		s, ks = &sv, r.keys()
 	}
 	scores := make([]int, 0, bits.OnesCount32(r.empty()))
 	for m := r.empty(); m != 0; m &= m - 1 {

@@ -24,11 +24,20 @@ func BenchmarkMove3x3(b *testing.B) {
 	}
 }
 
+// boards for the cold-table benchmarks, each with a table big enough for it:
+// clearing a larger one between runs would take longer than the search.
+var benchBoards = []struct{ r, c, k, tableBytes int }{
+	{4, 4, 3, 64 << 10},
+	{4, 4, 4, 64 << 10},
+	{5, 5, 4, 16 << 20},
+	{5, 5, 5, 64 << 10},
+}
+
 // Proving the value of an empty board from a cold table.
 func BenchmarkProve(b *testing.B) {
-	for _, sz := range []struct{ r, c, k int }{{4, 4, 3}, {4, 4, 4}, {5, 5, 4}, {5, 5, 5}} {
+	for _, sz := range benchBoards {
 		b.Run(fmt.Sprintf("%dx%dk%d", sz.r, sz.c, sz.k), func(b *testing.B) {
-			e := New(Options{TimeBudget: time.Minute})
+			e := New(Options{TimeBudget: time.Minute, TableBytes: sz.tableBytes})
 			p := game.NewPosition(game.MustGeometry(sz.r, sz.c, sz.k))
 			r, _ := e.root(p)
 			var nodes int64
@@ -52,9 +61,9 @@ func BenchmarkProve(b *testing.B) {
 // A perfect move from the empty board with a cold table: the proof plus a
 // null-window test of every move.
 func BenchmarkMoveEmpty(b *testing.B) {
-	for _, sz := range []struct{ r, c, k int }{{4, 4, 4}, {5, 5, 4}, {5, 5, 5}} {
+	for _, sz := range benchBoards {
 		b.Run(fmt.Sprintf("%dx%dk%d", sz.r, sz.c, sz.k), func(b *testing.B) {
-			e := New(Options{TimeBudget: time.Minute})
+			e := New(Options{TimeBudget: time.Minute, TableBytes: sz.tableBytes})
 			p := game.NewPosition(game.MustGeometry(sz.r, sz.c, sz.k))
 			rng := rand.New(rand.NewPCG(1, 1))
 			b.ReportAllocs()
@@ -129,4 +138,20 @@ func BenchmarkWorstMove(b *testing.B) {
 			b.Logf("worst %v on %s", worst, worstPos)
 		})
 	}
+}
+
+// Perfect moves from many goroutines at once over one engine, its table warm:
+// compare -cpu 1 and -cpu 2 to see that searches do not wait on each other.
+func BenchmarkMoveParallel(b *testing.B) {
+	positions := selfPlay(b, game.MustGeometry(4, 4, 4), 8)
+	e := New(Options{TimeBudget: time.Minute})
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		rng := rand.New(rand.NewPCG(1, 1))
+		for i := 0; pb.Next(); i++ {
+			if _, err := e.Move(context.Background(), positions[i%len(positions)], Perfect, rng); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
