@@ -33,6 +33,7 @@ func subcommands() []command {
 		{"backup", "write a consistent copy of the live database", backupCmd},
 		{"analyze", "analyze boards with the solver", analyzeCmd},
 		{"arena", "play AI levels against each other", arenaCmd},
+		{"loadtest", "drive a child bot in http mode with simulated players, then check its database", loadtestCmd},
 	}
 }
 

@@ -1,0 +1,549 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/sqlite"
+)
+
+// The load test plays Discord: it runs the bot as a child process in http
+// mode, signs interactions with a key of its own, serves the bot's REST calls
+// from a stub, and checks the database when the load is over.
+
+type loadOptions struct {
+	duration    time.Duration
+	rate        int // interactions per second; 0: as fast as the bot answers
+	concurrency int // simulated tables, each one request at a time
+	players     int
+	channels    int
+	seed        uint64
+	bad         float64 // chance of a bad request before each step
+	big         float64 // share of games on 4×4 and 5×5
+	kill        bool
+	db          string
+	bot         string
+}
+
+func loadtestCmd(ctx context.Context, e env, args []string) error {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: bot loadtest [flags]\n\n"+
+			"Runs the bot in http mode as a child process on loopback, drives it with signed\n"+
+			"interactions from simulated players, reports throughput, latency and the bot's\n"+
+			"memory, then checks the database.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	var o loadOptions
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to send load")
+	fs.IntVar(&o.rate, "rate", 2000, "interactions per second to send; 0 sends the next as soon as one is answered")
+	fs.IntVar(&o.concurrency, "concurrency", 64, "games played at once, each one request at a time")
+	fs.IntVar(&o.players, "players", 4096, "simulated players")
+	fs.IntVar(&o.channels, "channels", 256, "channels the games spread over")
+	fs.Uint64Var(&o.seed, "seed", 0, "random seed (0: random)")
+	fs.Float64Var(&o.bad, "bad", 0.1, "chance of a bad request (bad signature, stale board, stranger, out of turn, conflict) before each step")
+	fs.Float64Var(&o.big, "big", 0.2, "share of games on 4×4 or 5×5 boards (the rest are 3×3)")
+	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot halfway, restart it on the same database and carry on")
+	fs.StringVar(&o.db, "db", "", "database `file` (default: a new one in a temporary directory)")
+	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: this one)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fmt.Errorf("loadtest: unexpected arguments %q", fs.Args())
+	case o.duration <= 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
+		return errors.New("loadtest: -duration, -concurrency and -channels must be positive, -rate not negative, -bad and -big from 0 to 1")
+	case o.players < 3*o.concurrency:
+		return fmt.Errorf("loadtest: -players must be at least 3 × -concurrency (%d)", 3*o.concurrency)
+	}
+	if o.seed == 0 {
+		o.seed = rand.Uint64()
+	}
+	if o.bot == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("loadtest: find the bot binary: %w", err)
+		}
+		o.bot = exe
+	}
+	dir, err := os.MkdirTemp("", "tttbot-loadtest-")
+	if err != nil {
+		return fmt.Errorf("loadtest: %w", err)
+	}
+	if o.db == "" {
+		o.db = filepath.Join(dir, "loadtest.db")
+	}
+	rep, err := loadtest(ctx, e, o, dir)
+	if rep != nil {
+		rep.print(e.stdout)
+	}
+	if err == nil && rep.failed() {
+		err = exitError{}
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "loadtest: files kept in %s\n", dir)
+		return err
+	}
+	return os.RemoveAll(dir)
+}
+
+// loadtest runs the load and the check. The report is nil when the bot never
+// started.
+func loadtest(ctx context.Context, e env, o loadOptions, dir string) (*report, error) {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		return nil, fmt.Errorf("loadtest: %w", err)
+	}
+	stub := newRESTStub()
+	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("loadtest: rest stub: %w", err)
+	}
+	api := &http.Server{Handler: stub, ReadHeaderTimeout: 5 * time.Second}
+	go api.Serve(apiLn)
+	defer api.Close()
+
+	listen, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	cfgPath := filepath.Join(dir, "config.toml")
+	cfg := fmt.Sprintf(`[discord]
+mode = "http"
+public_key = %q
+api_url = %q
+
+[http]
+listen = %q
+
+[database]
+path = %q
+
+[game]
+simultaneous_games = true
+
+[log]
+level = "warn"
+`, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen, o.db)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		return nil, fmt.Errorf("loadtest: write config: %w", err)
+	}
+	start := func() (*child, error) {
+		return startChild(ctx, o.bot, cfgPath, "http://"+listen, e.stderr)
+	}
+	bot, err := start()
+	if err != nil {
+		return nil, err
+	}
+	defer func() { bot.kill() }()
+
+	tr := &http.Transport{
+		MaxIdleConns: 2 * o.concurrency, MaxIdleConnsPerHost: 2 * o.concurrency,
+		IdleConnTimeout: time.Minute, DisableCompression: true,
+	}
+	defer tr.CloseIdleConnections()
+	d := newDriver(o, priv, "http://"+listen+"/interactions", &http.Client{Transport: tr, Timeout: 30 * time.Second})
+
+	loadCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	workers := make([]*worker, o.concurrency)
+	for i := range workers {
+		per := o.players / o.concurrency
+		workers[i] = d.newWorker(i, per*i, per)
+		wg.Go(func() { workers[i].run(loadCtx) })
+	}
+
+	rep := &report{opts: o}
+	end := d.start.Add(o.duration)
+	if o.kill {
+		select {
+		case <-time.After(o.duration / 2):
+		case <-ctx.Done():
+		case <-bot.done:
+		}
+		if ctx.Err() == nil && bot.exited() == nil {
+			d.pace.down()
+			rep.rss = max(rep.rss, bot.peakRSS())
+			bot.kill()
+			downAt := time.Now()
+			if bot, err = start(); err != nil {
+				stop()
+				wg.Wait()
+				return nil, err
+			}
+			tr.CloseIdleConnections() // the old bot's connections are dead
+			rep.downtime = time.Since(downAt)
+			d.pace.up()
+			end = end.Add(rep.downtime)
+		}
+	}
+	select {
+	case <-time.After(time.Until(end)):
+	case <-ctx.Done():
+	case <-bot.done:
+	}
+	stop()
+	wg.Wait()
+	rep.elapsed = time.Since(d.start) - rep.downtime
+	if err := bot.exited(); err != nil {
+		return nil, fmt.Errorf("loadtest: the bot died: %w", err)
+	}
+	rep.rss = max(rep.rss, bot.peakRSS())
+	if err := bot.stop(); err != nil {
+		return nil, err
+	}
+	rep.gather(d, workers, stub)
+	rep.problems, err = sqlite.Check(context.Background(), o.db, rep.acked)
+	if err != nil {
+		return rep, fmt.Errorf("loadtest: %w", err)
+	}
+	return rep, nil
+}
+
+// freeAddr finds a free loopback port for the bot, which keeps it across a
+// restart.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("loadtest: find a free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// child is the bot under load.
+type child struct {
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
+	err  error         // its exit, once done
+}
+
+// startChild runs bin with the config at cfg and waits until base/healthz
+// answers.
+func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*child, error) {
+	cmd := exec.Command(bin, "run", "-config", cfg)
+	env := []string{"DISCORD_TOKEN=loadtest-token"}
+	for _, kv := range os.Environ() {
+		// The config names the database and the token.
+		if !strings.HasPrefix(kv, "TTTBOT_DATABASE_PATH=") && !strings.HasPrefix(kv, "DISCORD_TOKEN=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env, cmd.Stderr = env, stderr
+	dieWithParent(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("loadtest: start the bot: %w", err)
+	}
+	c := &child{cmd: cmd, done: make(chan struct{})}
+	go func() { c.err = cmd.Wait(); close(c.done) }()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return c, nil
+			}
+		}
+		select {
+		case <-c.done:
+			return nil, fmt.Errorf("loadtest: the bot exited at start-up: %v", c.err)
+		case <-ctx.Done():
+			c.kill()
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			c.kill()
+			return nil, errors.New("loadtest: the bot was not healthy within a minute")
+		}
+	}
+}
+
+// exited returns why the bot exited, or nil while it runs.
+func (c *child) exited() error {
+	select {
+	case <-c.done:
+		if c.err == nil {
+			return errors.New("exit status 0")
+		}
+		return c.err
+	default:
+		return nil
+	}
+}
+
+// kill sends SIGKILL and waits for the process to go.
+func (c *child) kill() {
+	c.cmd.Process.Kill()
+	<-c.done
+}
+
+// stop asks the bot to shut down (SIGTERM) and waits for it.
+func (c *child) stop() error {
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return fmt.Errorf("loadtest: stop the bot: %w", err)
+	}
+	select {
+	case <-c.done:
+		if c.err != nil {
+			return fmt.Errorf("loadtest: the bot's shutdown: %w", c.err)
+		}
+		return nil
+	case <-time.After(30 * time.Second):
+		c.kill()
+		return errors.New("loadtest: the bot did not stop within 30s")
+	}
+}
+
+// peakRSS is the process's peak resident memory in bytes (VmHWM), or 0 where
+// /proc does not tell.
+func (c *child) peakRSS() int64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// restStub answers the bot's REST calls as Discord would, enough for the
+// bot to run: who it is, command registration, the message an inline
+// response created, follow-ups and edits.
+type restStub struct {
+	mux    *http.ServeMux
+	nextID atomic.Int64
+	calls  sync.Map // route → *atomic.Int64
+}
+
+func newRESTStub() *restStub {
+	s := &restStub{mux: http.NewServeMux()}
+	s.nextID.Store(idMessages)
+	user := map[string]any{"id": botUserID, "username": "tttbot", "discriminator": "0", "bot": true}
+	s.route("GET /api/v9/users/@me", func(w http.ResponseWriter, r *http.Request) { writeJSONBody(w, user) })
+	s.route("GET /api/v9/applications/@me", func(w http.ResponseWriter, r *http.Request) {
+		writeJSONBody(w, map[string]any{"id": appID, "name": "tttbot", "bot": user})
+	})
+	s.route("PUT /api/v9/applications/{app}/commands", func(w http.ResponseWriter, r *http.Request) {
+		var cmds []map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&cmds); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		for _, c := range cmds {
+			c["id"], c["application_id"] = s.id(), appID
+		}
+		writeJSONBody(w, cmds)
+	})
+	s.route("GET /api/v9/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
+		// The token names the interaction, whose response made the message.
+		n, err := strconv.ParseInt(strings.TrimPrefix(r.PathValue("token"), tokenPrefix), 10, 64)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(messageID(n), 10), "author": user, "type": 20})
+	})
+	s.route("POST /api/v9/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
+		writeJSONBody(w, map[string]any{"id": s.id(), "author": user, "webhook_id": appID})
+	})
+	s.route("PATCH /api/v9/channels/{channel}/messages/{message}", func(w http.ResponseWriter, r *http.Request) {
+		writeJSONBody(w, map[string]any{"id": r.PathValue("message"), "channel_id": r.PathValue("channel"), "author": user})
+	})
+	s.route("POST /api/v9/channels/{channel}/messages", func(w http.ResponseWriter, r *http.Request) {
+		writeJSONBody(w, map[string]any{"id": s.id(), "channel_id": r.PathValue("channel"), "author": user})
+	})
+	s.route("/", http.NotFound)
+	return s
+}
+
+func (s *restStub) route(pattern string, h http.HandlerFunc) {
+	n := new(atomic.Int64)
+	s.calls.Store(pattern, n)
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		h(w, r)
+		io.Copy(io.Discard, r.Body)
+	})
+}
+
+func (s *restStub) id() string { return strconv.FormatInt(s.nextID.Add(1), 10) }
+
+func (s *restStub) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+func writeJSONBody(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// report is what the load test measured.
+type report struct {
+	opts     loadOptions
+	elapsed  time.Duration // with the bot up
+	downtime time.Duration // from the kill until the new bot was healthy
+	rss      int64
+	kinds    [numKinds]kindStats
+	perSec   []int64
+	sessions map[string]int
+	lost     int
+	errs     []string
+	rest     map[string]int64
+	acked    []tttbot.Move
+	problems []sqlite.Problem
+}
+
+type kindStats struct {
+	lat  []time.Duration
+	errs int
+}
+
+func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
+	r.sessions = map[string]int{}
+	for _, w := range workers {
+		for k := range numKinds {
+			r.kinds[k].lat = append(r.kinds[k].lat, w.lat[k]...)
+			r.kinds[k].errs += w.errs[k]
+		}
+		for s, n := range w.sessions {
+			r.sessions[s] += n
+		}
+		r.lost += w.lost
+		r.acked = append(r.acked, w.acked...)
+		r.errs = append(r.errs, w.errMsgs...)
+	}
+	for k := range r.kinds {
+		slices.Sort(r.kinds[k].lat)
+	}
+	r.perSec = d.perSecond()
+	r.rest = map[string]int64{}
+	stub.calls.Range(func(k, v any) bool {
+		if n := v.(*atomic.Int64).Load(); n > 0 {
+			r.rest[k.(string)] = n
+		}
+		return true
+	})
+}
+
+func (r *report) failed() bool {
+	n := len(r.problems)
+	for _, k := range r.kinds {
+		n += k.errs
+	}
+	return n > 0
+}
+
+func percentile(s []time.Duration, p float64) time.Duration {
+	if len(s) == 0 {
+		return 0
+	}
+	i := int(float64(len(s))*p+0.999999) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+func ms(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 2, 64) + "ms" }
+
+func (r *report) print(out io.Writer) {
+	o := r.opts
+	rate := "as fast as answered"
+	if o.rate > 0 {
+		rate = fmt.Sprintf("%d/s offered", o.rate)
+	}
+	fmt.Fprintf(out, "loadtest: %s, %s, %d games at once, %d players, %d channels, bad %.2f, big %.2f, seed %d, kill %v\n\n",
+		o.duration, rate, o.concurrency, o.players, o.channels, o.bad, o.big, o.seed, o.kill)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kind\tcount\terrors\tp50\tp99\tmax\t")
+	var all []time.Duration
+	errs := 0
+	for k, s := range r.kinds {
+		if len(s.lat) == 0 && s.errs == 0 {
+			continue
+		}
+		all = append(all, s.lat...)
+		errs += s.errs
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t\n", kind(k), len(s.lat), s.errs,
+			ms(percentile(s.lat, .5)), ms(percentile(s.lat, .99)), ms(percentile(s.lat, 1)))
+	}
+	slices.Sort(all)
+	fmt.Fprintf(tw, "all\t%d\t%d\t%s\t%s\t%s\t\n", len(all), errs,
+		ms(percentile(all, .5)), ms(percentile(all, .99)), ms(percentile(all, 1)))
+	tw.Flush()
+
+	through := float64(len(all)) / r.elapsed.Seconds()
+	fmt.Fprintf(out, "\nthroughput: %.0f interactions/s over %s", through, r.elapsed.Round(time.Millisecond))
+	// The first and last seconds are partial; the kill's are not "sustained".
+	if full := r.perSec; len(full) > 2 {
+		full = slices.Clone(full[1 : len(full)-1])
+		full = slices.DeleteFunc(full, func(n int64) bool { return n < 0 })
+		if len(full) > 0 {
+			fmt.Fprintf(out, " (slowest full second %d, fastest %d)", slices.Min(full), slices.Max(full))
+		}
+	}
+	fmt.Fprintln(out)
+	if r.rss > 0 {
+		fmt.Fprintf(out, "bot peak RSS: %.1f MB\n", float64(r.rss)/(1<<20))
+	} else {
+		fmt.Fprintln(out, "bot peak RSS: unknown (no /proc)")
+	}
+	if o.kill {
+		fmt.Fprintf(out, "kill -9 halfway: bot back in %s; %d requests lost in flight, their games resigned after the restart\n",
+			r.downtime.Round(time.Millisecond), r.lost)
+	}
+	var sess []string
+	for _, s := range slices.Sorted(maps.Keys(r.sessions)) {
+		sess = append(sess, fmt.Sprintf("%s %d", s, r.sessions[s]))
+	}
+	fmt.Fprintf(out, "games: %s; moves acknowledged: %d\n", strings.Join(sess, ", "), len(r.acked))
+	var rest []string
+	for _, k := range slices.Sorted(maps.Keys(r.rest)) {
+		rest = append(rest, fmt.Sprintf("%s %d", strings.Replace(k, "/api/v9", "", 1), r.rest[k]))
+	}
+	fmt.Fprintf(out, "REST calls from the bot: %s\n", strings.Join(rest, ", "))
+	for _, e := range r.errs {
+		fmt.Fprintln(out, "error:", e)
+	}
+	if len(r.problems) == 0 {
+		fmt.Fprintf(out, "database check: ok (every game replays; all %d acknowledged moves stored)\n", len(r.acked))
+		return
+	}
+	fmt.Fprintf(out, "database check: %d problems\n", len(r.problems))
+	for i, p := range r.problems {
+		if i == 20 {
+			fmt.Fprintf(out, "  … and %d more\n", len(r.problems)-i)
+			break
+		}
+		fmt.Fprintln(out, " ", p)
+	}
+}

@@ -1,0 +1,857 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// The simulated players of the load test. Each worker plays one game at a
+// time with players of its own, so the bot's answers are predictable: a
+// move the driver makes must be accepted, a bad request refused and without
+// effect (the next move, made against the version the driver tracks, proves
+// it). Every move the bot answers with a board showing it is acknowledged,
+// and the database check looks for each.
+
+// Snowflakes of the simulated Discord.
+const (
+	appID          = "1100000000000000000"
+	botUserID      = "1100000000000000001"
+	idGuilds       = 1200000000000000000
+	idChannels     = 1300000000000000000
+	idUsers        = 1400000000000000000
+	idInteractions = 1500000000000000000 // interaction n is idInteractions+2n; the message its answer creates, +1
+	idMessages     = 1700000000000000000 // messages the REST stub creates
+	tokenPrefix    = "loadtest_"         // + n: the interaction's token
+)
+
+func messageID(n int64) int64 { return idInteractions + 2*n + 1 }
+
+func snowflake(base int64, n int) string { return strconv.FormatInt(base+int64(n), 10) }
+
+// kind is what a request does, for the report.
+type kind int
+
+const (
+	kChallenge kind = iota
+	kAccept
+	kDecline
+	kWithdraw
+	kMove
+	kBotGame
+	kBotMove
+	kResign
+	kRematch
+	kBadSignature
+	kStale
+	kStranger
+	kOutOfTurn
+	kConflict
+	kRecover
+	numKinds
+)
+
+func (k kind) String() string {
+	return [...]string{"challenge", "accept", "decline", "withdraw", "move", "bot-game", "bot-move", "resign",
+		"rematch", "bad-signature", "stale", "stranger", "out-of-turn", "conflict", "recover"}[k]
+}
+
+var (
+	errStopped    = errors.New("load stopped")
+	errLost       = errors.New("request lost with the killed bot")
+	errUnexpected = errors.New("unexpected answer")
+)
+
+// pacer hands out send times at a fixed rate, and holds senders while the
+// bot is down. A request's latency runs from its send time, not from when a
+// worker got round to it, so a slow bot cannot hide its backlog.
+type pacer struct {
+	interval time.Duration // 0: no pacing
+
+	mu               sync.Mutex
+	running          chan struct{} // closed while the bot is up
+	epoch            int           // bumped by each kill
+	next             time.Time
+	downFrom, downTo time.Time
+}
+
+func newPacer(rate int) *pacer {
+	p := &pacer{running: make(chan struct{}), next: time.Now()}
+	close(p.running)
+	if rate > 0 {
+		p.interval = time.Second / time.Duration(rate)
+	}
+	return p
+}
+
+func (p *pacer) down() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.running = make(chan struct{})
+	p.epoch++
+	p.downFrom = time.Now()
+}
+
+func (p *pacer) up() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.next, p.downTo = time.Now(), time.Now()
+	close(p.running)
+}
+
+func (p *pacer) currentEpoch() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.epoch
+}
+
+// ticket waits for the next send time and returns it with the epoch.
+func (p *pacer) ticket(ctx context.Context) (time.Time, int, error) {
+	for {
+		p.mu.Lock()
+		running := p.running
+		p.mu.Unlock()
+		select {
+		case <-running:
+		case <-ctx.Done():
+			return time.Time{}, 0, errStopped
+		}
+		if ctx.Err() != nil {
+			return time.Time{}, 0, errStopped
+		}
+		p.mu.Lock()
+		if running != p.running { // killed meanwhile
+			p.mu.Unlock()
+			continue
+		}
+		epoch, at := p.epoch, time.Now()
+		if p.interval > 0 {
+			at = p.next
+			p.next = p.next.Add(p.interval)
+		}
+		p.mu.Unlock()
+		if d := time.Until(at); d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return time.Time{}, 0, errStopped
+			}
+			if p.currentEpoch() != epoch {
+				continue // the bot was killed while this one waited to go
+			}
+		}
+		return at, epoch, nil
+	}
+}
+
+// driver is the simulated Discord's side of the HTTP endpoint.
+type driver struct {
+	o      loadOptions
+	key    ed25519.PrivateKey
+	url    string
+	client *http.Client
+	pace   *pacer
+	seq    atomic.Int64 // interactions sent
+	start  time.Time
+	secs   []atomic.Int64 // answers per second since start
+}
+
+func newDriver(o loadOptions, key ed25519.PrivateKey, url string, client *http.Client) *driver {
+	return &driver{o: o, key: key, url: url, client: client, pace: newPacer(o.rate), start: time.Now(),
+		secs: make([]atomic.Int64, int(o.duration/time.Second)+600)}
+}
+
+// perSecond is the answers in each second since the start; -1 for the
+// seconds the kill touched.
+func (d *driver) perSecond() []int64 {
+	end := int(time.Since(d.start) / time.Second)
+	out := make([]int64, 0, end)
+	for i := 0; i < end && i < len(d.secs); i++ {
+		from := d.start.Add(time.Duration(i) * time.Second)
+		if !d.pace.downFrom.IsZero() && from.Before(d.pace.downTo.Add(time.Second)) && from.Add(time.Second).After(d.pace.downFrom) {
+			out = append(out, -1)
+			continue
+		}
+		out = append(out, d.secs[i].Load())
+	}
+	return out
+}
+
+type worker struct {
+	d       *driver
+	rng     *rand.Rand
+	players []string
+
+	lat      [numKinds][]time.Duration
+	errs     [numKinds]int
+	errMsgs  []string
+	sessions map[string]int
+	lost     int
+	acked    []tttbot.Move
+}
+
+func (d *driver) newWorker(i, first, n int) *worker {
+	w := &worker{d: d, rng: rand.New(rand.NewPCG(d.o.seed, uint64(i))), sessions: map[string]int{}}
+	for p := range n {
+		w.players = append(w.players, snowflake(idUsers, first+p))
+	}
+	return w
+}
+
+// session is one table: a game, its rematches, and the players at it.
+type session struct {
+	guild, channel string
+	humans         []string // the challenger first
+	vsBot          bool
+	x              string // who plays X
+	game           int64
+	msg            string // the board message
+	cur            board
+	prev           *board // the board before the last move, for stale clicks
+}
+
+func (w *worker) run(ctx context.Context) {
+	for {
+		s := w.newSession()
+		err := w.play(ctx, s)
+		switch {
+		case errors.Is(err, errStopped):
+			return
+		case err != nil:
+			// The game is in an unknown state: end it so its players can
+			// play again in this channel.
+			for _, h := range s.humans {
+				if _, r, err := w.command(ctx, kRecover, s, h, "resign", nil); err == nil && r.Type != 4 {
+					w.fail(kRecover, "got %s, want a message", r)
+				}
+			}
+		}
+	}
+}
+
+func (w *worker) newSession() *session {
+	c := w.rng.IntN(w.d.o.channels)
+	s := &session{guild: snowflake(idGuilds, c/16), channel: snowflake(idChannels, c), vsBot: w.rng.IntN(2) == 0}
+	i := w.rng.IntN(len(w.players))
+	s.humans = []string{w.players[i]}
+	if !s.vsBot {
+		j := (i + 1 + w.rng.IntN(len(w.players)-1)) % len(w.players)
+		s.humans = append(s.humans, w.players[j])
+	}
+	s.x = s.humans[0]
+	if w.rng.IntN(2) == 0 {
+		s.x = s.other(s.x)
+	}
+	return s
+}
+
+func (s *session) other(user string) string {
+	if s.vsBot {
+		if user == botUserID {
+			return s.humans[0]
+		}
+		return botUserID
+	}
+	if user == s.humans[0] {
+		return s.humans[1]
+	}
+	return s.humans[0]
+}
+
+// toMove is the player whose turn the board shows.
+func (s *session) toMove() string {
+	if s.cur.count()%2 == 0 {
+		return s.x
+	}
+	return s.other(s.x)
+}
+
+func (s *session) mark(user string) byte {
+	if user == s.x {
+		return 'X'
+	}
+	return 'O'
+}
+
+// play plays a table until it ends without a rematch.
+func (w *worker) play(ctx context.Context, s *session) error {
+	k, n, r, err := w.create(ctx, s)
+	for {
+		if err != nil {
+			return err
+		}
+		b, berr := parseBoard(r)
+		if berr != nil || r.Type != 4 || r.ephemeral() || b.game == 0 {
+			return w.fail(k, "got %s (%v), want a new game", r, berr)
+		}
+		s.game, s.msg, s.cur, s.prev = b.game, strconv.FormatInt(messageID(n), 10), b, nil
+		if s.vsBot {
+			w.sessions["bot games"]++
+			if b.count() == 1 { // the bot opened
+				w.ack(s, 1, b.firstMark(), botUserID)
+			}
+			if b.count() != btoi(s.x == botUserID) || len(b.free) == 0 {
+				return w.fail(k, "got %s, want an open board", r)
+			}
+		} else {
+			w.sessions["challenges"]++
+			if b.accept == "" || b.decline == "" {
+				return w.fail(k, "got %s, want a challenge", r)
+			}
+			done, err := w.challenge(ctx, s)
+			if done || err != nil {
+				return err
+			}
+		}
+		if err := w.moves(ctx, s); err != nil || s.cur.rematch == "" || w.rng.IntN(5) != 0 {
+			return err
+		}
+		// A rematch swaps sides; whoever clicks it challenges the other.
+		clicker := s.humans[w.rng.IntN(len(s.humans))]
+		s.x = s.other(s.x)
+		if !s.vsBot && clicker != s.humans[0] {
+			s.humans[0], s.humans[1] = s.humans[1], s.humans[0]
+		}
+		w.sessions["rematches"]++
+		k = kRematch
+		n, r, err = w.click(ctx, k, s, clicker, s.cur.rematch, &s.cur)
+	}
+}
+
+// create starts the table's first game with /ttt challenge.
+func (w *worker) create(ctx context.Context, s *session) (kind, int64, *response, error) {
+	first := "me"
+	if s.x != s.humans[0] {
+		first = "them"
+	}
+	// Most games are 3×3; -big of them 4×4 or 5×5 (four in a row), where
+	// the bot searches.
+	size := 3
+	if w.rng.Float64() < w.d.o.big {
+		size = 4 + btoi(w.rng.IntN(3) == 0)
+	}
+	opts := []jsonOption{{Name: "size", Type: 4, Value: size}, {Name: "first", Type: 3, Value: first}}
+	k := kChallenge
+	if s.vsBot {
+		k = kBotGame
+		opts = append(opts, jsonOption{Name: "difficulty", Type: 3, Value: "perfect"})
+	} else {
+		opts = append([]jsonOption{{Name: "opponent", Type: 6, Value: s.humans[1]}}, opts...)
+	}
+	n, r, err := w.command(ctx, k, s, s.humans[0], "challenge", opts)
+	return k, n, r, err
+}
+
+// challenge answers a pending challenge: mostly accepted, sometimes
+// declined or withdrawn. done reports that the table is over.
+func (w *worker) challenge(ctx context.Context, s *session) (done bool, err error) {
+	if err := w.bad(ctx, s); err != nil {
+		return false, err
+	}
+	challenger, opponent := s.humans[0], s.humans[1]
+	switch p := w.rng.IntN(100); {
+	case p < 4:
+		_, r, err := w.click(ctx, kDecline, s, opponent, s.cur.decline, &s.cur)
+		if err != nil {
+			return true, err
+		}
+		if b, err := parseBoard(r); err != nil || r.Type != 7 || r.ephemeral() || b.accept != "" {
+			return true, w.fail(kDecline, "got %s, want the declined challenge", r)
+		}
+		w.sessions["declined"]++
+		return true, nil
+	case p < 7:
+		_, r, err := w.command(ctx, kWithdraw, s, challenger, "resign", nil)
+		if err != nil {
+			return true, err
+		}
+		if r.Type != 4 || r.ephemeral() {
+			return true, w.fail(kWithdraw, "got %s, want the withdrawn challenge", r)
+		}
+		w.sessions["withdrawn"]++
+		return true, nil
+	}
+	_, r, err := w.click(ctx, kAccept, s, opponent, s.cur.accept, &s.cur)
+	if err != nil {
+		return true, err
+	}
+	b, err := parseBoard(r)
+	if err != nil || r.Type != 7 || r.ephemeral() || b.game != s.game || b.version != s.cur.version+1 || b.count() != 0 || len(b.free) == 0 {
+		return true, w.fail(kAccept, "got %s, want the empty board at version %d", r, s.cur.version+1)
+	}
+	s.cur = b
+	return false, nil
+}
+
+// moves plays the game to its end, or until someone resigns.
+func (w *worker) moves(ctx context.Context, s *session) error {
+	for len(s.cur.free) > 0 {
+		if w.rng.IntN(50) == 0 {
+			h := s.humans[w.rng.IntN(len(s.humans))]
+			_, r, err := w.command(ctx, kResign, s, h, "resign", nil)
+			if err != nil {
+				return err
+			}
+			if r.Type != 4 || r.ephemeral() {
+				return w.fail(kResign, "got %s, want the resignation", r)
+			}
+			w.sessions["resigned"]++
+			return nil
+		}
+		if err := w.bad(ctx, s); err != nil {
+			return err
+		}
+		if err := w.move(ctx, s); err != nil {
+			return err
+		}
+	}
+	w.sessions["played out"]++
+	return nil
+}
+
+// move clicks a free cell for the player to move and checks the answer:
+// the same game, its version one on (two with the bot's reply), the mark on
+// the cell and, against the bot, exactly one reply.
+func (w *worker) move(ctx context.Context, s *session) error {
+	me := s.toMove()
+	cell := s.cur.free[w.rng.IntN(len(s.cur.free))]
+	k := kMove
+	if s.vsBot {
+		k = kBotMove
+	}
+	_, r, err := w.click(ctx, k, s, me, s.cur.ids[cell], &s.cur)
+	if err != nil {
+		return err
+	}
+	b, err := parseBoard(r)
+	if err != nil || r.Type != 7 || r.ephemeral() || b.game != s.game || len(b.marks) != len(s.cur.marks) {
+		return w.fail(k, "got %s (%v), want the board after cell %d", r, err, cell)
+	}
+	ply := s.cur.count() + 1
+	added := diff(s.cur.marks, b.marks)
+	want := 1
+	if s.vsBot && len(b.free) > 0 || s.vsBot && len(added) == 2 {
+		want = 2 // the bot replied
+	}
+	if b.version != s.cur.version+want || len(added) != want || b.marks[cell] != s.mark(me) {
+		return w.fail(k, "got version %d with %d new marks, want version %d with %c on %d",
+			b.version, len(added), s.cur.version+want, s.mark(me), cell)
+	}
+	w.ack(s, ply, cell, me)
+	if want == 2 {
+		reply := added[0]
+		if reply == cell {
+			reply = added[1]
+		}
+		if b.marks[reply] != s.mark(botUserID) {
+			return w.fail(k, "the bot's reply on %d is not its mark", reply)
+		}
+		w.ack(s, ply+1, reply, botUserID)
+	}
+	prev := s.cur
+	s.prev, s.cur = &prev, b
+	return nil
+}
+
+func (w *worker) ack(s *session, ply, cell int, player string) {
+	w.acked = append(w.acked, tttbot.Move{GameID: s.game, Ply: ply, Cell: cell, Player: player})
+}
+
+// bad sends, now and then, a request the bot must refuse without effect.
+func (w *worker) bad(ctx context.Context, s *session) error {
+	if w.rng.Float64() >= w.d.o.bad {
+		return nil
+	}
+	active := len(s.cur.free) > 0
+	var mover, button string
+	if active {
+		mover, button = s.toMove(), s.cur.ids[s.cur.free[w.rng.IntN(len(s.cur.free))]]
+	} else {
+		mover, button = s.humans[1], s.cur.accept // a challenge waits for its opponent
+	}
+	var k kind
+	var r *response
+	var err error
+	switch choice := w.rng.IntN(5); {
+	case choice == 0:
+		var code int
+		code, err = w.send(ctx, kBadSignature, w.clickBody(s, mover, button, &s.cur), true, nil)
+		if err == nil && code != http.StatusUnauthorized {
+			return w.fail(kBadSignature, "got status %d, want 401", code)
+		}
+		return err
+	case choice == 1 && active && s.prev != nil && s.prev.game == s.game && len(s.prev.free) > 0:
+		k = kStale
+		_, r, err = w.click(ctx, k, s, mover, s.prev.ids[s.prev.free[w.rng.IntN(len(s.prev.free))]], s.prev)
+	case choice == 2 && active && !s.vsBot:
+		k = kOutOfTurn
+		_, r, err = w.click(ctx, k, s, s.other(mover), button, &s.cur)
+	case choice == 3:
+		k = kConflict
+		_, r, err = w.command(ctx, k, s, s.humans[w.rng.IntN(len(s.humans))], "challenge", nil)
+	default:
+		stranger := w.players[w.rng.IntN(len(w.players))]
+		for slices.Contains(s.humans, stranger) {
+			stranger = w.players[w.rng.IntN(len(w.players))]
+		}
+		k = kStranger
+		_, r, err = w.click(ctx, k, s, stranger, button, &s.cur)
+	}
+	if err != nil {
+		return err
+	}
+	if r.Type != 4 || !r.ephemeral() {
+		return w.fail(k, "got %s, want an ephemeral refusal", r)
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fail counts an unexpected answer and keeps the first few messages.
+func (w *worker) fail(k kind, format string, args ...any) error {
+	w.errs[k]++
+	if len(w.errMsgs) < 3 {
+		w.errMsgs = append(w.errMsgs, k.String()+": "+fmt.Sprintf(format, args...))
+	}
+	return errUnexpected
+}
+
+// command sends /ttt sub by user in the session's channel; a challenge
+// names its opponent in the resolved users, as Discord does.
+func (w *worker) command(ctx context.Context, k kind, s *session, user, sub string, opts []jsonOption) (int64, *response, error) {
+	data := commandData{ID: "1100000000000000002", Name: "ttt", Type: 1,
+		Options: []jsonOption{{Name: sub, Type: 1, Options: opts}}}
+	for _, o := range opts {
+		if o.Type == 6 {
+			id := o.Value.(string)
+			data.Resolved = &resolved{Users: map[string]jsonUser{id: userJSON(id)},
+				Members: map[string]memberJSON{id: {Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00", Permissions: "2248473465835073"}}}
+		}
+	}
+	return w.interact(ctx, k, s, user, 2, data, nil)
+}
+
+// click sends a button click on the message showing b.
+func (w *worker) click(ctx context.Context, k kind, s *session, user, customID string, b *board) (int64, *response, error) {
+	return w.interact(ctx, k, s, user, 3, componentData{CustomID: customID, ComponentType: 2}, w.message(s, b))
+}
+
+func (w *worker) message(s *session, b *board) *messageJSON {
+	return &messageJSON{ID: s.msg, ChannelID: s.channel, Type: 20, Content: b.content, Author: botJSON,
+		Components: b.components, Timestamp: "2025-01-02T03:04:05.000000+00:00", ApplicationID: appID}
+}
+
+func (w *worker) clickBody(s *session, user, customID string, b *board) []byte {
+	body, _ := w.body(s, user, 3, componentData{CustomID: customID, ComponentType: 2}, w.message(s, b))
+	return body
+}
+
+func (w *worker) interact(ctx context.Context, k kind, s *session, user string, typ int, data any, m *messageJSON) (int64, *response, error) {
+	body, n := w.body(s, user, typ, data, m)
+	var r response
+	code, err := w.send(ctx, k, body, false, &r)
+	if err != nil {
+		return n, nil, err
+	}
+	if code != http.StatusOK {
+		return n, nil, w.fail(k, "got status %d, want 200", code)
+	}
+	return n, &r, nil
+}
+
+// body is a new interaction from user in the session's channel, and its
+// sequence number.
+func (w *worker) body(s *session, user string, typ int, data any, m *messageJSON) ([]byte, int64) {
+	n := w.d.seq.Add(1)
+	i := interactionJSON{
+		ID: strconv.FormatInt(idInteractions+2*n, 10), ApplicationID: appID, Type: typ,
+		Token: tokenPrefix + strconv.FormatInt(n, 10), Version: 1,
+		GuildID: s.guild, ChannelID: s.channel, Channel: channelJSON{ID: s.channel, Type: 0, GuildID: s.guild},
+		Member: memberJSON{User: ptr(userJSON(user)), Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00",
+			Permissions: "2248473465835073"},
+		AppPermissions: "2248473465835073", Locale: "en-US", GuildLocale: "en-US", Entitlements: []any{},
+		Data: data, Message: m,
+	}
+	b, err := json.Marshal(i)
+	if err != nil {
+		panic(err) // the types above always marshal
+	}
+	return b, n
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// send signs body (badly when badSig) and posts it at the pacer's next
+// time. It returns the HTTP status and decodes a 200's body into r.
+func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *response) (int, error) {
+	at, epoch, err := w.d.pace.ticket(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	sig := ed25519.Sign(w.d.key, append([]byte(ts), body...))
+	if badSig {
+		sig[0] ^= 1
+	}
+	req, err := http.NewRequest(http.MethodPost, w.d.url, bytes.NewReader(body))
+	if err != nil {
+		return 0, w.fail(k, "%v", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
+	req.Header.Set("X-Signature-Timestamp", ts)
+	req.Header.Set("X-Signature-Ed25519", fmt.Sprintf("%x", sig))
+	resp, err := w.d.client.Do(req)
+	var b []byte
+	if err == nil {
+		b, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	if w.d.pace.currentEpoch() != epoch {
+		// The bot was killed meanwhile: nothing can be said of this one.
+		w.lost++
+		return 0, errLost
+	}
+	if err != nil {
+		return 0, w.fail(k, "%v", err)
+	}
+	done := time.Now()
+	w.lat[k] = append(w.lat[k], done.Sub(at))
+	if i := int(done.Sub(w.d.start) / time.Second); i < len(w.d.secs) {
+		w.d.secs[i].Add(1)
+	}
+	if resp.StatusCode == http.StatusOK && r != nil {
+		if err := json.Unmarshal(b, r); err != nil {
+			return 0, w.fail(k, "decode answer: %v", err)
+		}
+	}
+	return resp.StatusCode, nil
+}
+
+// Interactions as Discord sends them, with the fields a bot may read.
+type (
+	interactionJSON struct {
+		ID             string       `json:"id"`
+		ApplicationID  string       `json:"application_id"`
+		Type           int          `json:"type"`
+		Token          string       `json:"token"`
+		Version        int          `json:"version"`
+		GuildID        string       `json:"guild_id"`
+		ChannelID      string       `json:"channel_id"`
+		Channel        channelJSON  `json:"channel"`
+		Member         memberJSON   `json:"member"`
+		AppPermissions string       `json:"app_permissions"`
+		Locale         string       `json:"locale"`
+		GuildLocale    string       `json:"guild_locale"`
+		Entitlements   []any        `json:"entitlements"`
+		Data           any          `json:"data"`
+		Message        *messageJSON `json:"message,omitempty"`
+	}
+	channelJSON struct {
+		ID      string `json:"id"`
+		Type    int    `json:"type"`
+		GuildID string `json:"guild_id"`
+	}
+	jsonUser struct {
+		ID            string  `json:"id"`
+		Username      string  `json:"username"`
+		GlobalName    string  `json:"global_name,omitempty"`
+		Discriminator string  `json:"discriminator"`
+		Avatar        *string `json:"avatar"`
+		Bot           bool    `json:"bot,omitempty"`
+	}
+	memberJSON struct {
+		User        *jsonUser `json:"user,omitempty"`
+		Roles       []string  `json:"roles"`
+		JoinedAt    string    `json:"joined_at"`
+		Permissions string    `json:"permissions"`
+	}
+	jsonOption struct {
+		Name    string       `json:"name"`
+		Type    int          `json:"type"`
+		Value   any          `json:"value,omitempty"`
+		Options []jsonOption `json:"options,omitempty"`
+	}
+	commandData struct {
+		ID       string       `json:"id"`
+		Name     string       `json:"name"`
+		Type     int          `json:"type"`
+		Options  []jsonOption `json:"options"`
+		Resolved *resolved    `json:"resolved,omitempty"`
+	}
+	resolved struct {
+		Users   map[string]jsonUser   `json:"users"`
+		Members map[string]memberJSON `json:"members"`
+	}
+	componentData struct {
+		CustomID      string `json:"custom_id"`
+		ComponentType int    `json:"component_type"`
+	}
+	messageJSON struct {
+		ID            string          `json:"id"`
+		ChannelID     string          `json:"channel_id"`
+		Type          int             `json:"type"`
+		Content       string          `json:"content"`
+		Author        jsonUser        `json:"author"`
+		Components    json.RawMessage `json:"components"`
+		Timestamp     string          `json:"timestamp"`
+		ApplicationID string          `json:"application_id"`
+	}
+)
+
+var botJSON = jsonUser{ID: botUserID, Username: "tttbot", Discriminator: "0", Bot: true}
+
+func userJSON(id string) jsonUser {
+	i, _ := strconv.ParseInt(id, 10, 64)
+	n := strconv.FormatInt(i-idUsers, 10)
+	return jsonUser{ID: id, Username: "player" + n, GlobalName: "Player " + n, Discriminator: "0"}
+}
+
+// response is the bot's inline answer.
+type response struct {
+	Type int `json:"type"`
+	Data *struct {
+		Content    string          `json:"content"`
+		Flags      int             `json:"flags"`
+		Components json.RawMessage `json:"components"`
+	} `json:"data"`
+}
+
+func (r *response) ephemeral() bool { return r.Data != nil && r.Data.Flags&64 != 0 }
+
+func (r *response) String() string {
+	if r == nil {
+		return "no answer"
+	}
+	if r.Data == nil {
+		return fmt.Sprintf("type %d", r.Type)
+	}
+	c := r.Data.Content
+	if len(c) > 80 {
+		c = c[:80] + "…"
+	}
+	return fmt.Sprintf("type %d flags %d %q", r.Type, r.Data.Flags, c)
+}
+
+// board is what a message shows: its buttons by custom_id.
+type board struct {
+	game                     int64
+	version                  int
+	marks                    []byte   // 'X', 'O' or 0 per cell; empty on a challenge
+	ids                      []string // each cell's custom_id
+	free                     []int    // the cells that can be clicked
+	accept, decline, rematch string
+	content                  string
+	components               json.RawMessage
+}
+
+func (b *board) count() int {
+	n := 0
+	for _, m := range b.marks {
+		n += btoi(m != 0)
+	}
+	return n
+}
+
+func (b *board) firstMark() int {
+	for i, m := range b.marks {
+		if m != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// diff lists the cells marked in b but not in a.
+func diff(a, b []byte) []int {
+	var out []int
+	for i := range b {
+		if b[i] != 0 && a[i] == 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// parseBoard reads the buttons of an answer (ttt:m:GAME:VERSION:CELL,
+// ttt:a:GAME:VERSION, ttt:d:GAME:VERSION, ttt:r:GAME).
+func parseBoard(r *response) (board, error) {
+	var b board
+	if r == nil || r.Data == nil {
+		return b, errors.New("no data")
+	}
+	b.content, b.components = r.Data.Content, r.Data.Components
+	if len(b.components) == 0 {
+		b.components = json.RawMessage("[]")
+	}
+	var rows []struct {
+		Components []struct {
+			Label    string `json:"label"`
+			CustomID string `json:"custom_id"`
+			Disabled bool   `json:"disabled"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(b.components, &rows); err != nil {
+		return b, fmt.Errorf("components: %w", err)
+	}
+	for _, row := range rows {
+		for _, btn := range row.Components {
+			f := strings.Split(btn.CustomID, ":")
+			if len(f) < 3 || f[0] != "ttt" {
+				return b, fmt.Errorf("custom_id %q", btn.CustomID)
+			}
+			b.game, _ = strconv.ParseInt(f[2], 10, 64)
+			if len(f) > 3 {
+				b.version, _ = strconv.Atoi(f[3])
+			}
+			switch f[1] {
+			case "a":
+				b.accept = btn.CustomID
+			case "d":
+				b.decline = btn.CustomID
+			case "r":
+				b.rematch = btn.CustomID
+			case "m":
+				if len(f) != 5 {
+					return b, fmt.Errorf("custom_id %q", btn.CustomID)
+				}
+				cell, err := strconv.Atoi(f[4])
+				if err != nil || cell != len(b.marks) {
+					return b, fmt.Errorf("custom_id %q out of order", btn.CustomID)
+				}
+				var m byte
+				if btn.Label == "X" || btn.Label == "O" {
+					m = btn.Label[0]
+				}
+				b.marks = append(b.marks, m)
+				b.ids = append(b.ids, btn.CustomID)
+				if !btn.Disabled {
+					b.free = append(b.free, cell)
+				}
+			}
+		}
+	}
+	return b, nil
+}
