@@ -34,12 +34,12 @@ func TestMigrateCmd(t *testing.T) {
 		action string
 		want   []string // in stdout
 	}{
-		{"up", []string{"applied 00001_games.sql", "bot.db is at version 1"}},
-		{"up", []string{"bot.db is at version 1"}},
-		{"status", []string{"is at version 1; this binary knows up to 1", "applied", "00001_games.sql"}},
-		{"down", []string{"rolled back 00001_games.sql"}},
-		{"status", []string{"is at version 0", "pending", "00001_games.sql"}},
-		{"up", []string{"applied 00001_games.sql"}},
+		{"up", []string{"applied 00001_games.sql", "applied 00002_ratings.sql", "bot.db is at version 2"}},
+		{"up", []string{"bot.db is at version 2"}},
+		{"status", []string{"is at version 2; this binary knows up to 2", "applied", "00001_games.sql", "00002_ratings.sql"}},
+		{"down", []string{"rolled back 00002_ratings.sql"}},
+		{"status", []string{"is at version 1", "pending", "00002_ratings.sql"}},
+		{"up", []string{"applied 00002_ratings.sql"}},
 	}
 	for i, s := range steps {
 		out, errOut, err := invoke(t, migrateCmd, dir, s.action)

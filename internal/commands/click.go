@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -13,6 +14,9 @@ import (
 
 func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Interaction) (Reply, error) {
 	data := i.MessageComponentData()
+	if strings.HasPrefix(data.CustomID, "ttt:"+actBoard+":") {
+		return h.leaderboardPage(ctx, i, data.CustomID)
+	}
 	c, err := parseCustomID(data.CustomID)
 	if err != nil {
 		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Start a new game with `/ttt challenge`.")
@@ -23,7 +27,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 		return Reply{}, err
 	}
 	log.Debug("click", "game", g.ID, "action", c.Action, "user", me)
-	if i.Message != nil && g.MessageID != i.Message.ID && c.Action != actRematch && g.Status.Open() {
+	if i.Message != nil && g.MessageID != i.Message.ID && c.Version > 0 && g.Status.Open() {
 		// The first click on a board tells us its message, for the timers.
 		h.TrackMessage(ctx, g.ID, i.Message.ID)
 	}
@@ -43,7 +47,7 @@ func shownVersion(m *discordgo.Message) int {
 		}
 		for _, c := range r.Components {
 			if b, ok := c.(*discordgo.Button); ok {
-				if id, err := parseCustomID(b.CustomID); err == nil && id.Action != actRematch {
+				if id, err := parseCustomID(b.CustomID); err == nil && id.Version > 0 {
 					return id.Version
 				}
 			}
@@ -89,6 +93,12 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 		return updateMessage(h.render(g, nil)), nil
 	case actRematch:
 		return h.rematch(ctx, i, g, me)
+	case actReview, actReviewPage:
+		return h.reviewPage(ctx, i, g, c.Page, c.Action == actReview)
+	case actReplay:
+		return h.replay(ctx, i, g, -1, true)
+	case actReplayStep:
+		return h.replay(ctx, i, g, c.Page, false)
 	}
 	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know.")
 }

@@ -20,9 +20,11 @@ import (
 	"github.com/tttbot/tttbot/internal/game"
 )
 
-// AI picks the bot's moves.
+// AI picks the bot's moves and values every move of a position for
+// reviews.
 type AI interface {
 	Move(ctx context.Context, p game.Position, level ai.Level, rng *rand.Rand) (ai.Choice, error)
+	Analyze(ctx context.Context, p game.Position) (ai.Analysis, error)
 }
 
 // Messenger edits and posts channel messages outside of an interaction, for
@@ -43,7 +45,7 @@ type Options struct {
 
 // Handler answers interactions. It is safe for concurrent use.
 type Handler struct {
-	store tttbot.GameStore
+	store tttbot.Store
 	ai    AI
 	msg   Messenger
 	botID string
@@ -55,7 +57,7 @@ type Handler struct {
 }
 
 // New returns a Handler playing as the bot user botID.
-func New(store tttbot.GameStore, engine AI, msg Messenger, botID string, opts Options) *Handler {
+func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) *Handler {
 	if opts.ChallengeTimeout <= 0 {
 		opts.ChallengeTimeout = 2 * time.Minute
 	}

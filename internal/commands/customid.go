@@ -8,30 +8,67 @@ import (
 
 // Button actions, the second field of a custom_id.
 const (
-	actMove    = "m" // ttt:m:GAME:VERSION:CELL
-	actAccept  = "a" // ttt:a:GAME:VERSION
-	actDecline = "d" // ttt:d:GAME:VERSION
-	actRematch = "r" // ttt:r:GAME
+	actMove       = "m"  // ttt:m:GAME:VERSION:CELL
+	actAccept     = "a"  // ttt:a:GAME:VERSION
+	actDecline    = "d"  // ttt:d:GAME:VERSION
+	actRematch    = "r"  // ttt:r:GAME
+	actReview     = "v"  // ttt:v:GAME — opens a game's review in a message of its own
+	actReviewPage = "vp" // ttt:vp:GAME:PAGE — turns a review's page
+	actReplay     = "h"  // ttt:h:GAME — opens a game's replay in a message of its own
+	actReplayStep = "hp" // ttt:hp:GAME:PLY:SLOT — shows a replay after PLY moves
+	actBoard      = "l"  // ttt:l:SCOPE:ROWS:COLS:K:PAGE — a leaderboard page (see boardID)
 )
 
-// customID is what a button click needs to know, carried in the button's
-// custom_id (at most 100 characters, unique within a message). The version
-// is the one the board showed, so a click on an outdated board is refused.
+// customID is what a button click on a game needs to know, carried in the
+// button's custom_id (at most 100 characters, unique within a message). The
+// version is the one the board showed, so a click on an outdated board is
+// refused.
 type customID struct {
 	Action  string
 	GameID  int64
 	Version int
 	Cell    int
+	Page    int // a review's page, or the ply a replay shows
+	Slot    int // tells apart the replay buttons that lead to the same ply
+}
+
+// fields lists what follows the game ID in each action's custom_id.
+func fields(action string) ([]string, bool) {
+	switch action {
+	case actMove:
+		return []string{"version", "cell"}, true
+	case actAccept, actDecline:
+		return []string{"version"}, true
+	case actRematch, actReview, actReplay:
+		return nil, true
+	case actReviewPage:
+		return []string{"page"}, true
+	case actReplayStep:
+		return []string{"page", "slot"}, true
+	}
+	return nil, false
 }
 
 func (c customID) String() string {
-	switch c.Action {
-	case actMove:
-		return fmt.Sprintf("ttt:%s:%d:%d:%d", c.Action, c.GameID, c.Version, c.Cell)
-	case actRematch:
-		return fmt.Sprintf("ttt:%s:%d", c.Action, c.GameID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "ttt:%s:%d", c.Action, c.GameID)
+	fs, _ := fields(c.Action)
+	for _, f := range fs {
+		fmt.Fprintf(&b, ":%d", *c.field(f))
 	}
-	return fmt.Sprintf("ttt:%s:%d:%d", c.Action, c.GameID, c.Version)
+	return b.String()
+}
+
+func (c *customID) field(name string) *int {
+	switch name {
+	case "version":
+		return &c.Version
+	case "cell":
+		return &c.Cell
+	case "page":
+		return &c.Page
+	}
+	return &c.Slot
 }
 
 // parseCustomID reads a custom_id written by customID.String.
@@ -41,8 +78,8 @@ func parseCustomID(s string) (customID, error) {
 	if len(f) < 3 || f[0] != "ttt" {
 		return customID{}, bad
 	}
-	want := map[string]int{actMove: 5, actAccept: 4, actDecline: 4, actRematch: 3}[f[1]]
-	if want == 0 || len(f) != want {
+	names, ok := fields(f[1])
+	if !ok || len(f) != 3+len(names) {
 		return customID{}, bad
 	}
 	c := customID{Action: f[1]}
@@ -50,15 +87,57 @@ func parseCustomID(s string) (customID, error) {
 	if c.GameID, err = strconv.ParseInt(f[2], 10, 64); err != nil || c.GameID <= 0 {
 		return customID{}, bad
 	}
-	if len(f) > 3 {
-		if c.Version, err = strconv.Atoi(f[3]); err != nil || c.Version <= 0 {
+	for i, name := range names {
+		v, err := strconv.Atoi(f[3+i])
+		lo, hi := 0, 1<<31-1
+		switch name {
+		case "version":
+			lo = 1
+		case "cell":
+			hi = 24
+		case "page":
+			hi = 999
+		case "slot":
+			hi = 3
+		}
+		if err != nil || v < lo || v > hi || strconv.Itoa(v) != f[3+i] {
 			return customID{}, bad
 		}
-	}
-	if len(f) > 4 {
-		if c.Cell, err = strconv.Atoi(f[4]); err != nil || c.Cell < 0 || c.Cell >= 25 {
-			return customID{}, bad
-		}
+		*c.field(name) = v
 	}
 	return c, nil
+}
+
+// boardID is a leaderboard page button: which leaderboard (this server's or
+// the global one, and the board's shape) and which page.
+type boardID struct {
+	Global        bool
+	Rows, Cols, K int
+	Page          int
+}
+
+func (b boardID) String() string {
+	scope := "s"
+	if b.Global {
+		scope = "g"
+	}
+	return fmt.Sprintf("ttt:%s:%s:%d:%d:%d:%d", actBoard, scope, b.Rows, b.Cols, b.K, b.Page)
+}
+
+// parseBoardID reads a custom_id written by boardID.String.
+func parseBoardID(s string) (boardID, error) {
+	bad := fmt.Errorf("malformed leaderboard button id %q", s)
+	f := strings.Split(s, ":")
+	if len(f) != 7 || f[0] != "ttt" || f[1] != actBoard || f[2] != "s" && f[2] != "g" {
+		return boardID{}, bad
+	}
+	b := boardID{Global: f[2] == "g"}
+	for i, p := range []*int{&b.Rows, &b.Cols, &b.K, &b.Page} {
+		v, err := strconv.Atoi(f[3+i])
+		if err != nil || v < 0 || v > 1_000_000 || strconv.Itoa(v) != f[3+i] {
+			return boardID{}, bad
+		}
+		*p = v
+	}
+	return b, nil
 }

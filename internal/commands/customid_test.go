@@ -9,6 +9,10 @@ func TestCustomIDRoundTrip(t *testing.T) {
 		{Action: actAccept, GameID: 42, Version: 1},
 		{Action: actDecline, GameID: 42, Version: 3},
 		{Action: actRematch, GameID: 7},
+		{Action: actReview, GameID: 7},
+		{Action: actReviewPage, GameID: 7, Page: 2},
+		{Action: actReplay, GameID: 7},
+		{Action: actReplayStep, GameID: 9223372036854775807, Page: 25, Slot: 3},
 	}
 	for _, want := range tests {
 		s := want.String()
@@ -30,6 +34,7 @@ func TestParseCustomIDRejects(t *testing.T) {
 		"", "ttt", "ttt:m", "ttt:m:1:1", "ttt:m:1:1:25", "ttt:m:1:1:-1", "ttt:m:0:1:1",
 		"ttt:m:x:1:1", "ttt:a:1:0", "ttt:a:1", "ttt:a:1:1:1", "ttt:q:1:1", "xyz:a:1:1",
 		"ttt:r:1:1", "ttt:m:1:1:1:1", "ttt:m:+1:1:1 ", "ttt:a:99999999999999999999:1",
+		"ttt:v:1:0", "ttt:vp:1", "ttt:vp:1:-1", "ttt:vp:1:01", "ttt:hp:1:0", "ttt:hp:1:0:4", "ttt:h:1:2", "ttt:l:1",
 	} {
 		if c, err := parseCustomID(s); err == nil {
 			t.Errorf("parseCustomID(%q) = %+v, want an error", s, c)
@@ -38,7 +43,7 @@ func TestParseCustomIDRejects(t *testing.T) {
 }
 
 func FuzzParseCustomID(f *testing.F) {
-	for _, s := range []string{"ttt:m:1:2:3", "ttt:a:5:1", "ttt:d:5:2", "ttt:r:9", "ttt:::", ":", ""} {
+	for _, s := range []string{"ttt:m:1:2:3", "ttt:a:5:1", "ttt:d:5:2", "ttt:r:9", "ttt:v:9", "ttt:vp:9:1", "ttt:h:9", "ttt:hp:9:4:2", "ttt:::", ":", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -25,8 +25,9 @@ type lastMove struct {
 type message struct {
 	content    string
 	components []discordgo.MessageComponent
-	// rematch is a separate message carrying the Rematch button when the board
-	// fills all five rows, so the button has no room of its own.
+	// rematch is a separate message carrying the Rematch and Review buttons
+	// when the board fills all five rows, so the buttons have no room of
+	// their own.
 	rematch *message
 }
 
@@ -102,14 +103,19 @@ func (h *Handler) render(g *tttbot.Game, last *lastMove) message {
 	}
 	m := message{content: b.String(), components: h.board(g, geo, pos, win)}
 	if g.Status == tttbot.StatusFinished {
-		rematch := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
+		after := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
 			Label: "Rematch", Style: discordgo.PrimaryButton,
 			CustomID: customID{Action: actRematch, GameID: g.ID}.String(),
 		}}}
+		text := "Play again? Sides swap."
+		if pos.Ply() > 0 {
+			after.Components = append(after.Components, reviewButton(g.ID))
+			text = "Play again? Sides swap. Or review the game, move by move."
+		}
 		if len(m.components) < 5 {
-			m.components = append(m.components, rematch)
+			m.components = append(m.components, after)
 		} else {
-			m.rematch = &message{content: "Play again? Sides swap.", components: []discordgo.MessageComponent{rematch}}
+			m.rematch = &message{content: text, components: []discordgo.MessageComponent{after}}
 		}
 	}
 	return m

@@ -40,6 +40,38 @@ func Definitions() []*discordgo.ApplicationCommand {
 			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "resign", Description: "Resign your game in this channel, or withdraw your challenge"},
 			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "help", Description: "How to play"},
 			{
+				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "leaderboard",
+				Description: "Top players by rating",
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionString, Name: "scope", Description: "This server's players or everyone's (default: this server)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "server", Value: "server"}, {Name: "global", Value: "global"},
+					}},
+					{Type: discordgo.ApplicationCommandOptionInteger, Name: "size", Description: "Board size (default 3×3)", Choices: sizes},
+					{Type: discordgo.ApplicationCommandOptionInteger, Name: "win", Description: "How many in a row win (default: 3 on 3×3, else 4)", Choices: wins},
+				},
+			},
+			{
+				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "stats",
+				Description: "Rating, rank, record and streaks",
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose (default: yours)"},
+				},
+			},
+			{
+				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "history",
+				Description: "The last games, each to replay move by move",
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose (default: yours)"},
+				},
+			},
+			{
+				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "review",
+				Description: "Every move of a finished game, judged by the solver",
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionInteger, Name: "game", Required: true, MinValue: new(1.0), Description: "The game's number (see /ttt history)"},
+				},
+			},
+			{
 				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "settings",
 				Description: "Server settings (needs Manage Server)",
 				Options: []*discordgo.ApplicationCommandOption{
@@ -55,9 +87,13 @@ const helpText = "**Tic-tac-toe** — get K in a row before your opponent.\n" +
 	"• `/ttt challenge opponent:@friend` — challenge a friend; they accept or decline with the buttons.\n" +
 	"• `/ttt challenge size:5 win:4 first:me difficulty:hard` — a 5×5 board, four in a row, you move first, me at hard.\n" +
 	"• `/ttt resign` — give up your game in this channel (or withdraw your challenge).\n" +
+	"• `/ttt leaderboard scope:global size:4` — the top players; `/ttt stats`, `/ttt history` — yours or anyone's.\n" +
+	"• `/ttt review game:42` — every move of a finished game judged: best, inaccuracy or mistake.\n" +
 	"• `/ttt settings simultaneous_games:true` — (Manage Server) allow several games at once per channel.\n" +
 	"Click a cell to move. A challenge expires after %s unanswered; a player who does not move within %s loses on time. " +
-	"Boards go from 3×3 to 5×5; after a game, **Rematch** plays again with sides swapped."
+	"Boards go from 3×3 to 5×5; after a game, **Rematch** plays again with sides swapped and **Review** shows where it was won or lost. " +
+	"Games between people are rated (Glicko-2, per server, globally, and per board); leaderboards rank by rating − 2×deviation " +
+	"and list a player after %d rated games. Games against me are counted, not rated."
 
 func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
 	data := i.ApplicationCommandData()
@@ -71,9 +107,17 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 	case "resign":
 		return h.resign(ctx, i)
 	case "help":
-		return ephemeral(fmt.Sprintf(helpText, h.opts.ChallengeTimeout, h.opts.TurnTimeout)), nil
+		return ephemeral(fmt.Sprintf(helpText, h.opts.ChallengeTimeout, h.opts.TurnTimeout, tttbot.MinRatedGames)), nil
 	case "settings":
 		return h.settings(ctx, i, sub.Options)
+	case "leaderboard":
+		return h.leaderboard(ctx, i, sub.Options)
+	case "stats":
+		return h.stats(ctx, i, sub.Options)
+	case "history":
+		return h.history(ctx, i, sub.Options)
+	case "review":
+		return h.review(ctx, i, sub.Options)
 	}
 	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know the subcommand %q. Try `/ttt help`.", sub.Name)
 }
@@ -253,7 +297,7 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 		return Reply{Response: &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: message{content: text}.data(),
-		}}, nil
+		}, Followup: followup(m)}, nil
 	}
 	return newMessage(m, 0), nil
 }

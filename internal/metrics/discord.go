@@ -68,6 +68,18 @@ type engine struct {
 	m    *Metrics
 }
 
+// Analyze is timed and counted under the level "analyze": a review's
+// searches, apart from the moves the bot plays.
+func (e *engine) Analyze(ctx context.Context, p game.Position) (ai.Analysis, error) {
+	start := time.Now()
+	a, err := e.next.Analyze(ctx, p)
+	if err == nil {
+		e.m.aiSeconds.WithLabelValues("analyze").Observe(time.Since(start).Seconds())
+		e.m.aiNodes.WithLabelValues("analyze").Observe(float64(a.Nodes))
+	}
+	return a, err
+}
+
 func (e *engine) Move(ctx context.Context, p game.Position, level ai.Level, rng *rand.Rand) (ai.Choice, error) {
 	start := time.Now()
 	c, err := e.next.Move(ctx, p, level, rng)

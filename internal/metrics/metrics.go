@@ -43,12 +43,12 @@ func New() *Metrics {
 		}, []string{"type"}),
 		aiSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "tttbot_ai_search_seconds",
-			Help:    "Time the AI took to choose a move, by level.",
+			Help:    "Time the AI took to choose a move, by level, or to analyze a position for a review (level \"analyze\").",
 			Buckets: prometheus.ExponentialBucketsRange(0.00001, 2, 14),
 		}, []string{"level"}),
 		aiNodes: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "tttbot_ai_search_nodes",
-			Help:    "Positions the AI searched to choose a move, by level.",
+			Help:    "Positions the AI searched to choose a move, by level, or to analyze a position (level \"analyze\").",
 			Buckets: prometheus.ExponentialBuckets(1, 4, 13),
 		}, []string{"level"}),
 		storeSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{

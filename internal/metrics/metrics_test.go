@@ -107,6 +107,10 @@ func (f fixedAI) Move(context.Context, game.Position, ai.Level, *rand.Rand) (ai.
 	return f.c, nil
 }
 
+func (f fixedAI) Analyze(context.Context, game.Position) (ai.Analysis, error) {
+	return ai.Analysis{Proven: true, Nodes: 500}, nil
+}
+
 func TestAI(t *testing.T) {
 	m := New()
 	e := m.AI(fixedAI{ai.Choice{Cell: 4, Nodes: 1000}})
@@ -116,7 +120,10 @@ func TestAI(t *testing.T) {
 			t.Fatalf("got %+v, %v; want the wrapped AI's choice", c, err)
 		}
 	}
-	if got, want := observed(t, m.aiNodes), map[string][2]float64{"perfect": {2, 2000}}; !maps.Equal(got, want) {
+	if a, err := e.Analyze(t.Context(), game.Position{}); err != nil || a.Nodes != 500 {
+		t.Fatalf("got %+v, %v; want the wrapped AI's analysis", a, err)
+	}
+	if got, want := observed(t, m.aiNodes), map[string][2]float64{"perfect": {2, 2000}, "analyze": {1, 500}}; !maps.Equal(got, want) {
 		t.Errorf("got nodes %v, want %v", got, want)
 	}
 	if got := observed(t, m.aiSeconds)["perfect"][0]; got != 2 {

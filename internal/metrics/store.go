@@ -8,14 +8,14 @@ import (
 )
 
 // Store returns next with every method timed under its name. It implements
-// each method itself, not by embedding, so a method added to GameStore does
-// not slip by unmeasured.
-func (m *Metrics) Store(next tttbot.GameStore) tttbot.GameStore {
+// each method itself, not by embedding, so a method added to tttbot.Store
+// does not slip by unmeasured.
+func (m *Metrics) Store(next tttbot.Store) tttbot.Store {
 	return &store{next: next, m: m}
 }
 
 type store struct {
-	next tttbot.GameStore
+	next tttbot.Store
 	m    *Metrics
 }
 
@@ -91,4 +91,19 @@ func (s *store) SavePlayer(ctx context.Context, p tttbot.Player) error {
 func (s *store) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
 	defer s.done("SetSimultaneousGames", time.Now())
 	return s.next.SetSimultaneousGames(ctx, guildID, allow)
+}
+
+func (s *store) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape, offset, limit int) (tttbot.LeaderboardPage, error) {
+	defer s.done("Leaderboard", time.Now())
+	return s.next.Leaderboard(ctx, scope, shape, offset, limit)
+}
+
+func (s *store) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, error) {
+	defer s.done("Stats", time.Now())
+	return s.next.Stats(ctx, scope, player)
+}
+
+func (s *store) History(ctx context.Context, player, guildID string, limit int) ([]tttbot.HistoryEntry, error) {
+	defer s.done("History", time.Now())
+	return s.next.History(ctx, player, guildID, limit)
 }

@@ -1,0 +1,198 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// leaderboardSize is how many players a leaderboard page lists.
+const leaderboardSize = 10
+
+// leaderboard answers /ttt leaderboard: the first page, as a message anyone
+// in the channel can page through.
+func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
+	b := boardID{Global: i.GuildID == ""}
+	size, k := 3, 0
+	for _, o := range opts {
+		switch o.Name {
+		case "scope":
+			switch v, _ := o.Value.(string); v {
+			case "server":
+				if i.GuildID == "" {
+					return Reply{}, tttbot.Errorf(tttbot.EINVALID, "There's no server here: use `scope:global` in direct messages.")
+				}
+				b.Global = false
+			case "global":
+				b.Global = true
+			default:
+				return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Scope must be server or global.")
+			}
+		case "size":
+			v, _ := o.Value.(float64) // JSON numbers
+			size = int(v)
+		case "win":
+			v, _ := o.Value.(float64)
+			k = int(v)
+		default:
+			return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q.", o.Name)
+		}
+	}
+	s, err := boardShape(size, k)
+	if err != nil {
+		return Reply{}, err
+	}
+	b.Rows, b.Cols, b.K = s.Rows, s.Cols, s.K
+	m, err := h.renderLeaderboard(ctx, i.GuildID, b)
+	if err != nil {
+		return Reply{}, err
+	}
+	return post(m, false), nil
+}
+
+// leaderboardPage answers a click on Previous or Next.
+func (h *Handler) leaderboardPage(ctx context.Context, i *discordgo.Interaction, customID string) (Reply, error) {
+	b, err := parseBoardID(customID)
+	if err != nil {
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Try `/ttt leaderboard`.")
+	}
+	if _, err := boardShape(b.Rows, b.K); err != nil || b.K == 0 || b.Rows != b.Cols || !b.Global && i.GuildID == "" {
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Try `/ttt leaderboard`.")
+	}
+	m, err := h.renderLeaderboard(ctx, i.GuildID, b)
+	if err != nil {
+		return Reply{}, err
+	}
+	return update(m), nil
+}
+
+// boardShape checks a size and win length given as options; k 0 is the
+// size's default.
+func boardShape(size, k int) (tttbot.Shape, error) {
+	if size < game.MinSize || size > game.MaxSize {
+		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "The board can be 3×3, 4×4 or 5×5.")
+	}
+	if k == 0 {
+		k = game.DefaultK(size, size)
+	}
+	if k < game.MinK || k > size {
+		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: pick a win length from 3 to %d.", k, size, size, size)
+	}
+	return tttbot.Shape{Rows: size, Cols: size, K: k}, nil
+}
+
+func shapeText(s tttbot.Shape) string {
+	return fmt.Sprintf("%d×%d, %d in a row", s.Rows, s.Cols, s.K)
+}
+
+// renderLeaderboard draws page b.Page of a leaderboard, or its last page
+// when the board has shrunk since the button was drawn.
+func (h *Handler) renderLeaderboard(ctx context.Context, guildID string, b boardID) (message, error) {
+	scope, where := guildID, "this server"
+	if b.Global {
+		scope, where = "", "everyone"
+	}
+	shape := tttbot.Shape{Rows: b.Rows, Cols: b.Cols, K: b.K}
+	page, err := h.store.Leaderboard(ctx, scope, shape, b.Page*leaderboardSize, leaderboardSize)
+	if err != nil {
+		return message{}, err
+	}
+	pages := (page.Total + leaderboardSize - 1) / leaderboardSize
+	if b.Page >= pages && pages > 0 {
+		b.Page = pages - 1
+		if page, err = h.store.Leaderboard(ctx, scope, shape, b.Page*leaderboardSize, leaderboardSize); err != nil {
+			return message{}, err
+		}
+	}
+	var s strings.Builder
+	fmt.Fprintf(&s, "🏆 **Leaderboard** · %s · %s\n", where, shapeText(shape))
+	if page.Total == 0 {
+		fmt.Fprintf(&s, "Nobody is ranked here yet: a player shows up after %d rated games against people.", tttbot.MinRatedGames)
+		return message{content: s.String()}, nil
+	}
+	fmt.Fprintf(&s, "Ranked by rating − 2×deviation, after %d rated games.\n", tttbot.MinRatedGames)
+	for _, st := range page.Standings {
+		who := mention(st.Player)
+		if b.Global && st.Name != "" {
+			// A mention of someone the reader shares no server with shows
+			// as "unknown user"; the name seen last does better.
+			who = escape(st.Name)
+		}
+		fmt.Fprintf(&s, "**%d.** %s — **%.0f** · %.0f ± %.0f · %d–%d–%d\n",
+			st.Rank, who, st.Conservative(), st.R, st.RD, st.Wins, st.Losses, st.Draws)
+	}
+	fmt.Fprintf(&s, "Page %d of %d · %d players · won–lost–drawn", b.Page+1, pages, page.Total)
+	m := message{content: s.String()}
+	if pages > 1 {
+		prev, next := b, b
+		prev.Page, next.Page = max(b.Page-1, 0), min(b.Page+1, pages-1)
+		m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, CustomID: prev.String(), Disabled: b.Page == 0},
+			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: next.String(), Disabled: b.Page == pages-1},
+		}}}
+	}
+	return m, nil
+}
+
+// escape makes user-chosen text show as typed: no markdown, no mentions.
+func escape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\*_~`|<>[]()#:-@", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// quiet is m's data with mentions shown but nobody pinged: the leaderboard,
+// stats and reviews name people without calling them. Content past
+// Discord's limit is cut at a line; the pages are sized never to need it.
+func quiet(m message) *discordgo.InteractionResponseData {
+	m.content = clip(m.content, maxContent)
+	d := m.data()
+	d.AllowedMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+	return d
+}
+
+// maxContent is Discord's limit on a message's content, in characters;
+// clip counts bytes, which are never fewer.
+const maxContent = 2000
+
+// clip cuts s to at most n bytes, at the end of a line if it can, marking
+// the cut with an ellipsis.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const more = "\n…"
+	cut := strings.LastIndexByte(s[:n-len(more)+1], '\n')
+	if cut <= 0 {
+		cut = n - len(more)
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return s[:cut] + more
+}
+
+// post answers with m as a new message, seen only by the user if private.
+func post(m message, private bool) Reply {
+	d := quiet(m)
+	if private {
+		d.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: d}}
+}
+
+// update answers a click by redrawing the clicked message as m.
+func update(m message) Reply {
+	return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: quiet(m)}}
+}

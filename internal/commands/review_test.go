@@ -1,0 +1,110 @@
+package commands
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// TestJudge judges moves of 3×3 positions whose values are known by hand,
+// with the real solver.
+func TestJudge(t *testing.T) {
+	e := ai.New(ai.Options{})
+	tests := []struct {
+		name    string
+		board   string
+		cell    int
+		verdict verdict
+		better  []int
+		says    string
+	}{
+		{"win at once", "XX./OO./...", 2, best, nil, "wins by force"},
+		{"throws away the win", "XX./OO./...", 8, mistake, []int{2}, "gives away the win (lost now); C1 wins"},
+		{"a slower win", "XX./O../O..", 4, inaccuracy, []int{2}, "still wins, but C1 wins sooner"},
+		{"any opening draws", ".../.../...", 1, best, nil, "✅ best"},
+		{"a corner holds the draw", ".../.X./...", 0, best, nil, "✅ best"},
+		{"an edge loses", ".../.X./...", 1, mistake, []int{0, 2, 6, 8}, "gives away the draw; A1, C1, A3 or 1 more holds it"},
+		{"already lost", "XX./OX./..O", 7, best, nil, "lost already"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := game.Parse(tt.board, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := e.Analyze(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := judge(a, tt.cell)
+			if j.verdict != tt.verdict || !slices.Equal(j.better, tt.better) {
+				t.Errorf("got verdict %d, better %v; want %d, %v", j.verdict, j.better, tt.verdict, tt.better)
+			}
+			if got := j.text(p.Geometry()); !strings.Contains(got, tt.says) {
+				t.Errorf("got %q, want it to say %q", got, tt.says)
+			}
+		})
+	}
+	// An analysis cut short judges nothing.
+	if j := judge(ai.Analysis{Moves: []ai.MoveValue{{Cell: 1}}, Best: []int{1}}, 1); j.verdict != unsolved || !strings.Contains(j.text(nil), "not solved") {
+		t.Errorf("unproven analysis: got %+v", j)
+	}
+}
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("line of text\n", 200) + "a 🎉 end"
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"one\ntwo\nthree", 10, "one\n…"},
+		{"abcdefghij", 6, "ab\n…"}, // "…" is three bytes
+		{"ab🎉cdef", 8, "ab\n…"},    // not inside the emoji
+	}
+	for _, tt := range tests {
+		if got := clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+	got := clip(long, maxContent)
+	if len(got) > maxContent || !utf8.ValidString(got) || !strings.HasSuffix(got, "text\n…") {
+		t.Errorf("clip of %d bytes: got %d bytes ending %q", len(long), len(got), got[len(got)-10:])
+	}
+}
+
+func TestBoardIDRoundTrip(t *testing.T) {
+	for _, want := range []boardID{{Global: true, Rows: 3, Cols: 3, K: 3}, {Rows: 5, Cols: 5, K: 4, Page: 9999}} {
+		s := want.String()
+		got, err := parseBoardID(s)
+		if err != nil || got != want {
+			t.Errorf("parseBoardID(%q) = %+v, %v; want %+v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"ttt:l:x:3:3:3:0", "ttt:l:s:3:3:3", "ttt:l:s:3:3:3:-1", "ttt:l:s:3:3:3:01", "ttt:m:s:3:3:3:0", "ttt:l:g:3:3:3:0:0"} {
+		if b, err := parseBoardID(s); err == nil {
+			t.Errorf("parseBoardID(%q) = %+v, want an error", s, b)
+		}
+	}
+}
+
+func FuzzParseBoardID(f *testing.F) {
+	for _, s := range []string{"ttt:l:s:3:3:3:0", "ttt:l:g:5:5:4:12", "ttt:l:::::", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := parseBoardID(s)
+		if err != nil {
+			return
+		}
+		if again, err := parseBoardID(b.String()); err != nil || again != b || b.String() != s {
+			t.Errorf("%q parsed to %+v, re-encoded %q parsed to %+v, %v", s, b, b.String(), again, err)
+		}
+	})
+}
