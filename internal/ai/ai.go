@@ -169,7 +169,7 @@ func (e *Engine) root(p game.Position) (root, error) {
 	case r.me|r.opp == r.sh.full:
 		r.terminal = true
 	default:
-		r.sh.facts(r.me, r.opp, &r.f)
+		r.sh.facts(r.me, r.opp, r.sh.allLines, &r.f)
 	}
 	return r, nil
 }
@@ -267,7 +267,7 @@ func (e *Engine) bestMove(ctx context.Context, r *root, start time.Time, rng *ra
 	}
 	s := e.searcher(ctx, r, start)
 	ks := r.keys()
-	v := s.exact(r.me, r.opp, r.meX, ks, 0)
+	v := s.exact(r.me, r.opp, r.meX, ks, r.f.alive, 0)
 	if s.stopped {
 		return e.fallback(r, s.rootMove), s.nodes, false
 	}
@@ -281,7 +281,7 @@ func (e *Engine) bestMove(ctx context.Context, r *root, start time.Time, rng *ra
 		j := i + intN(rng, n-i)
 		cells[i], cells[j] = cells[j], cells[i]
 		c := int(cells[i])
-		if -s.search(r.opp, r.me|1<<c, !r.meX, r.sh.play(ks, c, r.meX), -v, -v+1, 1) >= v && !s.stopped {
+		if -s.search(r.opp, r.me|1<<c, !r.meX, r.sh.play(ks, c, r.meX), r.f.alive, -v, -v+1, 1) >= v && !s.stopped {
 			return c, s.nodes, true
 		}
 		if s.stopped {
@@ -303,7 +303,7 @@ func (e *Engine) fallback(r *root, found int) int {
 	if moves == 0 {
 		moves = r.empty()
 	}
-	r.sh.order(r.me, r.opp, moves, cells[:])
+	r.sh.order(r.me, r.opp, moves, r.f.alive, cells[:])
 	return int(cells[0])
 }
 
@@ -344,7 +344,7 @@ func (e *Engine) analyze(ctx context.Context, p game.Position, useSmall bool) (A
 			child := e.small[e.smallIndex(&root{sh: r.sh, me: r.opp, opp: r.me | 1<<c, meX: !r.meX})]
 			v = -int(child.value) * (win - 1 - int(child.plies))
 		case !s.stopped:
-			v = -s.exact(r.opp, r.me|1<<c, !r.meX, r.sh.play(ks, c, r.meX), 1)
+			v = -s.exact(r.opp, r.me|1<<c, !r.meX, r.sh.play(ks, c, r.meX), r.f.alive, 1)
 		}
 		if s != nil && s.stopped {
 			a.Proven, v = false, 0

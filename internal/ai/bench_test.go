@@ -47,7 +47,7 @@ func BenchmarkProve(b *testing.B) {
 				e.tt.clear()
 				b.StartTimer()
 				s := e.searcher(context.Background(), &r, time.Now())
-				if v := s.exact(r.me, r.opp, r.meX, r.keys(), 0); s.stopped || (sz.k > 3) != (v == 0) {
+				if v := s.exact(r.me, r.opp, r.meX, r.keys(), r.f.alive, 0); s.stopped || (sz.k > 3) != (v == 0) {
 					b.Fatalf("got score %d (stopped %v)", v, s.stopped)
 				}
 				nodes = s.nodes

@@ -69,13 +69,13 @@ func (p *pairer) augment(slot int8) bool {
 // cannotWin reports whether the side to move (me) can be kept from completing
 // any line by the opponent's pairing answers. It needs the lines me can still
 // complete with the moves it has left, each with two free cells or more.
-func (sh *shape) cannotWin(me, opp uint32) bool {
+func (sh *shape) cannotWin(me, opp uint32, alive uint64) bool {
 	empty := sh.full &^ (me | opp)
 	myLeft := (bits.OnesCount32(empty) + 1) / 2
 	var free [maxLines]uint32
 	n := 0
-	for _, l := range sh.lines {
-		if l&opp == 0 && sh.k-bits.OnesCount32(l&me) <= myLeft {
+	for a := alive; a != 0; a &= a - 1 {
+		if l := sh.lines[bits.TrailingZeros64(a)]; l&opp == 0 && sh.k-bits.OnesCount32(l&me) <= myLeft {
 			free[n] = l & empty
 			n++
 		}

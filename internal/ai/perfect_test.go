@@ -81,7 +81,7 @@ func (w *walker) perfectNode(p game.Position) outcome {
 	r, _ := w.e.root(p)
 	s := w.e.searcher(ctx, &r, time.Now())
 	var claim outcome
-	claim.value, claim.plies = valuePlies(s.exact(r.me, r.opp, r.meX, r.keys(), 0))
+	claim.value, claim.plies = valuePlies(s.exact(r.me, r.opp, r.meX, r.keys(), r.f.alive, 0))
 	if claim.value == 0 && !canWin(p, w.side.Other()) {
 		return claim
 	}

@@ -26,6 +26,7 @@ type searcher struct {
 	deadline time.Time
 	done     <-chan struct{}
 	stopped  bool
+	facts    [maxCells + 1]facts // one per ply, reused
 	rootMove int // the move that last raised alpha at ply 0, -1 if none
 }
 
@@ -68,15 +69,15 @@ func (sh *shape) play(ks [8]uint64, c int, isX bool) [8]uint64 {
 
 // exact returns the exact score of a position: first whether it is won, drawn
 // or lost (a cheap null-window search), then the distance if it is not drawn.
-func (s *searcher) exact(me, opp uint32, meX bool, ks [8]uint64, ply int) int {
-	r := s.search(me, opp, meX, ks, -1, 1, ply)
+func (s *searcher) exact(me, opp uint32, meX bool, ks [8]uint64, alive uint64, ply int) int {
+	r := s.search(me, opp, meX, ks, alive, -1, 1, ply)
 	switch {
 	case s.stopped:
 		return 0
 	case r > 0:
-		return s.search(me, opp, meX, ks, 0, inf, ply)
+		return s.search(me, opp, meX, ks, alive, 0, inf, ply)
 	case r < 0:
-		return s.search(me, opp, meX, ks, -inf, 0, ply)
+		return s.search(me, opp, meX, ks, alive, -inf, 0, ply)
 	}
 	return 0
 }
@@ -84,7 +85,7 @@ func (s *searcher) exact(me, opp uint32, meX bool, ks [8]uint64, ply int) int {
 // search is negamax with alpha-beta over a fail-hard window (alpha, beta):
 // a result at or below alpha is an upper bound, at or above beta a lower
 // bound, in between exact. The position is not finished, and me is to move.
-func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, ply int) int {
+func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alive uint64, alpha, beta, ply int) int {
 	s.nodes++
 	if s.nodes&1023 == 0 {
 		s.checkStop()
@@ -93,8 +94,8 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, p
 		return 0
 	}
 	sh := s.sh
-	var f facts
-	sh.facts(me, opp, &f)
+	f := &s.facts[ply]
+	sh.facts(me, opp, alive, f)
 	// The exact rules of k in a row, cheapest first.
 	if f.myWins != 0 {
 		return win - ply - 1 // a win in one
@@ -119,7 +120,7 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, p
 	if !f.oppOpen {
 		lo = 0
 	}
-	if !f.myOpen || beta > 0 && sh.cannotWin(me, opp) {
+	if !f.myOpen || beta > 0 && sh.cannotWin(me, opp, f.alive) {
 		hi = 0
 	}
 	switch {
@@ -185,14 +186,14 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alpha, beta, p
 			if ordered {
 				break
 			}
-			n += sh.order(me, opp, moves, cells[n:])
+			n += sh.order(me, opp, moves, f.alive, cells[n:])
 			ordered = true
 			if i == n {
 				break
 			}
 		}
 		c := int(cells[i])
-		v := -s.search(opp, me|1<<c, !meX, sh.play(ks, c, meX), -beta, -alpha, ply+1)
+		v := -s.search(opp, me|1<<c, !meX, sh.play(ks, c, meX), f.alive, -beta, -alpha, ply+1)
 		if s.stopped {
 			return 0
 		}

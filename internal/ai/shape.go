@@ -25,6 +25,7 @@ type shape struct {
 	id                   uint64
 	full                 uint32
 	lines                []uint32
+	allLines             uint64 // a bit per line: the lines still alive at the start
 	nsym                 int
 	perm                 [8][maxCells]int8   // perm[s][c]: the cell symmetry s sends c to
 	inv                  [8][maxCells]int8   // the inverse of perm[s]
@@ -40,6 +41,7 @@ func newShape(g *game.Geometry) *shape {
 	for _, l := range g.Lines() {
 		sh.lines = append(sh.lines, uint32(l))
 	}
+	sh.allLines = 1<<len(sh.lines) - 1
 	R, C := g.Rows, g.Cols
 	// Each symmetry maps (r, c) to a new (r, c). A rectangle has 4, a square 8.
 	syms := []func(r, c int) (int, int){
@@ -119,17 +121,24 @@ type facts struct {
 	live              uint32
 	myTwos, oppTwos   [maxLines]uint32 // free cells of such lines
 	nMyTwos, nOppTwos int
+	alive             uint64 // the lines either side can still complete
 }
 
-func (sh *shape) facts(me, opp uint32, f *facts) {
+// facts looks at the lines in alive only: a line that neither side can
+// complete stays so for the rest of the game, so searches pass the alive
+// set down and deep nodes look at few lines.
+func (sh *shape) facts(me, opp uint32, alive uint64, f *facts) {
 	f.myWins, f.oppWins, f.myOpen, f.oppOpen, f.live, f.nMyTwos, f.nOppTwos = 0, 0, false, false, 0, 0, 0
 	empty := sh.full &^ (me | opp)
 	n := bits.OnesCount32(empty)
 	myLeft, oppLeft := (n+1)/2, n/2
-	for _, l := range sh.lines {
+	for a := alive; a != 0; a &= a - 1 {
+		i := bits.TrailingZeros64(a)
+		l := sh.lines[i]
+		open := false
 		if l&opp == 0 {
 			if need := sh.k - bits.OnesCount32(l&me); need <= myLeft {
-				f.myOpen = true
+				f.myOpen, open = true, true
 				f.live |= l &^ me
 				switch need {
 				case 1:
@@ -142,7 +151,7 @@ func (sh *shape) facts(me, opp uint32, f *facts) {
 		}
 		if l&me == 0 {
 			if need := sh.k - bits.OnesCount32(l&opp); need <= oppLeft {
-				f.oppOpen = true
+				f.oppOpen, open = true, true
 				f.live |= l &^ opp
 				switch need {
 				case 1:
@@ -153,7 +162,11 @@ func (sh *shape) facts(me, opp uint32, f *facts) {
 				}
 			}
 		}
+		if !open {
+			alive &^= 1 << i
+		}
 	}
+	f.alive = alive
 }
 
 // forks returns the free cells of every pair of lines, two moves from done,
@@ -174,10 +187,11 @@ func forks(twos []uint32) uint32 {
 // order fills cells with the moves in mask by threat weight: a cell scores
 // for every open line through it, four times more for each piece the line
 // holds, a little more for the mover's own lines. It returns the count.
-func (sh *shape) order(me, opp, mask uint32, cells []int8) int {
+func (sh *shape) order(me, opp, mask uint32, alive uint64, cells []int8) int {
 	var w [maxCells]int32
 	empty := sh.full &^ (me | opp)
-	for _, l := range sh.lines {
+	for a := alive; a != 0; a &= a - 1 {
+		l := sh.lines[bits.TrailingZeros64(a)]
 		var add int32
 		if l&opp == 0 {
 			add += 5 << (2 * bits.OnesCount32(l&me))
