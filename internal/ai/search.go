@@ -27,7 +27,7 @@ type searcher struct {
 	done     <-chan struct{}
 	stopped  bool
 	facts    [maxCells + 1]facts // one per ply, reused
-	rootMove int // the move that last raised alpha at ply 0, -1 if none
+	rootMove int                 // the move that last raised alpha at ply 0, -1 if none
 }
 
 // checkStop ends the search when the deadline passes or the context ends.
