@@ -288,12 +288,12 @@ func (e *Engine) bestMove(ctx context.Context, r *root, start time.Time, rng *ra
 			break
 		}
 	}
-	// Only a cut-short search gets here: the root search's move is best.
-	return e.fallback(r, s.rootMove), s.nodes, s.rootMove >= 0
+	// Only a search cut short gets here.
+	return e.fallback(r, s.rootMove), s.nodes, false
 }
 
 // fallback is the move played when a search was cut short before proving a
-// best move: the best found so far, or else the best-ordered move.
+// best move: the root search's best so far, or else the best-ordered move.
 func (e *Engine) fallback(r *root, found int) int {
 	if found >= 0 {
 		return found
