@@ -75,7 +75,7 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts []
 // lookBack refuses a review or replay of g unless the user may look back on
 // it: it must be over, and they played in it or it was played on this
 // server.
-func (h *Handler) lookBack(i *discordgo.Interaction, g *tttbot.Game) error {
+func lookBack(i *discordgo.Interaction, g *tttbot.Game) error {
 	switch {
 	case g.Status.Open():
 		return tttbot.Errorf(tttbot.EINVALID, "Game #%d isn't over yet: replays and reviews come after the last move.", g.ID)
@@ -118,7 +118,7 @@ func (h *Handler) replayGame(ctx context.Context, g *tttbot.Game) (*replayed, er
 // replay shows game g after ply moves (-1: all of them), privately: in a
 // new message when open, else in place of the clicked one.
 func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, ply int, open bool) (Reply, error) {
-	if err := h.lookBack(i, g); err != nil {
+	if err := lookBack(i, g); err != nil {
 		return Reply{}, err
 	}
 	r, err := h.replayGame(ctx, g)

@@ -46,7 +46,7 @@ func (h *Handler) review(ctx context.Context, i *discordgo.Interaction, opts []*
 // reviewPage shows page of game g's review, privately: in a new message
 // when open, else in place of the clicked one.
 func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, page int, open bool) (Reply, error) {
-	if err := h.lookBack(i, g); err != nil {
+	if err := lookBack(i, g); err != nil {
 		return Reply{}, err
 	}
 	r, err := h.replayGame(ctx, g)

@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
 )
@@ -53,6 +55,31 @@ func TestJudge(t *testing.T) {
 	// An analysis cut short judges nothing.
 	if j := judge(ai.Analysis{Moves: []ai.MoveValue{{Cell: 1}}, Best: []int{1}}, 1); j.verdict != unsolved || !strings.Contains(j.text(nil), "not solved") {
 		t.Errorf("unproven analysis: got %+v", j)
+	}
+}
+
+// TestJudgeMovesUnsolved gives the solver too little time for the opening
+// of a 5×5 game: those moves are judged unsolved, and the review says so.
+func TestJudgeMovesUnsolved(t *testing.T) {
+	h := &Handler{ai: ai.New(ai.Options{TimeBudget: time.Microsecond})}
+	geo := game.MustGeometry(5, 5, 4)
+	r := &replayed{geo: geo, positions: []game.Position{game.NewPosition(geo)}}
+	for n, c := range []int{12, 6, 13, 7, 11, 8, 14} { // X takes C3, D3, B3, E3: four in a row
+		next, err := r.positions[n].Play(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.positions = append(r.positions, next)
+		r.moves = append(r.moves, tttbot.Move{Ply: n + 1, Cell: c})
+	}
+	js, err := h.judgeMoves(context.Background(), r, 0, len(r.moves))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, j := range js[:2] {
+		if j.verdict != unsolved || j.text(geo) != "❔ not solved in time" {
+			t.Errorf("move %d: got %+v (%q), want unsolved", n+1, j, j.text(geo))
+		}
 	}
 }
 
