@@ -340,14 +340,16 @@ func (e *Engine) analyze(ctx context.Context, p game.Position, useSmall bool) (A
 		switch {
 		case r.f.myWins&(1<<c) != 0:
 			v = win - 1
+		case r.f.oppWins&^(1<<c) != 0:
+			v = -(win - 2) // a threat left open
 		case s == nil:
 			child := e.small[e.smallIndex(&root{sh: r.sh, me: r.opp, opp: r.me | 1<<c, meX: !r.meX})]
 			v = -int(child.value) * (win - 1 - int(child.plies))
 		case !s.stopped:
 			v = -s.exact(r.opp, r.me|1<<c, !r.meX, r.sh.play(ks, c, r.meX), r.f.alive, 1)
 		}
-		if s != nil && s.stopped {
-			a.Proven, v = false, 0
+		if s != nil && s.stopped && v != win-1 && v != -(win-2) {
+			a.Proven, v = false, 0 // unknown: the budget ran out
 		}
 		mv := MoveValue{Cell: c}
 		mv.Value, mv.Plies = valuePlies(v)
