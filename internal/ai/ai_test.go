@@ -135,7 +135,7 @@ func TestTimeBudget(t *testing.T) {
 		proven bool
 	}{
 		{"...../XXX../OO.../...../O....", []int{8}, true}, // win in one
-		{"...../OOO../XX.../...../X...X", []int{8}, true}, // block the single threat
+		{"...../OOO../XX.../...../X....", []int{8}, true}, // block the single threat
 		{"...../...../...../...../.....", nil, false},     // too big to prove in a nanosecond
 	}
 	for _, tt := range tests {
@@ -153,6 +153,11 @@ func TestTimeBudget(t *testing.T) {
 		}
 		if len(a.Moves) != p.Empty().Count() || !tt.proven && a.Proven {
 			t.Errorf("%s: got analysis proven %v with %d moves, want %d moves", tt.board, a.Proven, len(a.Moves), p.Empty().Count())
+		}
+		for _, mv := range a.Moves {
+			if inOne := mv.Value == 1 && mv.Plies == 1; tt.want != nil && tt.board[7] == 'X' && inOne != (mv.Cell == tt.want[0]) {
+				t.Errorf("%s: got %+v, want only cell %d to win in one", tt.board, mv, tt.want[0])
+			}
 		}
 	}
 }
@@ -212,6 +217,21 @@ func TestConcurrentUse(t *testing.T) {
 	for range 4 {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// Leaving a threat open loses in 2 plies, known without search.
+func TestAnalyzeOpenThreat(t *testing.T) {
+	e := New(Options{TimeBudget: time.Nanosecond})
+	p := mustParse(t, "...../OOO../XX.../...../X....", 4)
+	a, err := e.Analyze(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range a.Moves {
+		if mv.Cell != 8 && (mv.Value != -1 || mv.Plies != 2) {
+			t.Errorf("cell %d: got value %d in %d plies, want a loss in 2", mv.Cell, mv.Value, mv.Plies)
 		}
 	}
 }
