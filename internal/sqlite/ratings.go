@@ -149,7 +149,13 @@ func ratePair(ctx context.Context, tx *sql.Tx, g *tttbot.Game, scope string) err
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	score := map[tttbot.Outcome]float64{tttbot.Win: rating.Win, tttbot.Loss: rating.Loss, tttbot.Draw: rating.Draw}[g.Outcome(players[0])]
+	score := rating.Draw
+	switch g.Outcome(players[0]) {
+	case tttbot.Win:
+		score = rating.Win
+	case tttbot.Loss:
+		score = rating.Loss
+	}
 	recs[0].Rating, recs[1].Rating = rating.UpdatePair(recs[0].Rating, recs[1].Rating, score, rating.DefaultTau)
 	args := make([]any, 0, 2*15)
 	for i, r := range recs {
