@@ -133,10 +133,11 @@ func TestTimeBudget(t *testing.T) {
 		board  string
 		want   []int // nil: any legal move
 		proven bool
+		inOne  bool // want[0] wins at once, and only it
 	}{
-		{"...../XXX../OO.../...../O....", []int{8}, true}, // win in one
-		{"...../OOO../XX.../...../X....", []int{8}, true}, // block the single threat
-		{"...../...../...../...../.....", nil, false},     // too big to prove in a nanosecond
+		{"...../XXX../OO.../...../O....", []int{8}, true, true},  // win in one
+		{"...../OOO../XX.../...../X....", []int{8}, true, false}, // block the single threat
+		{"...../...../...../...../.....", nil, false, false},     // too big to prove in a nanosecond
 	}
 	for _, tt := range tests {
 		p := mustParse(t, tt.board, 4)
@@ -155,7 +156,7 @@ func TestTimeBudget(t *testing.T) {
 			t.Errorf("%s: got analysis proven %v with %d moves, want %d moves", tt.board, a.Proven, len(a.Moves), p.Empty().Count())
 		}
 		for _, mv := range a.Moves {
-			if inOne := mv.Value == 1 && mv.Plies == 1; tt.want != nil && tt.board[7] == 'X' && inOne != (mv.Cell == tt.want[0]) {
+			if inOne := mv.Value == 1 && mv.Plies == 1; tt.inOne && inOne != (mv.Cell == tt.want[0]) {
 				t.Errorf("%s: got %+v, want only cell %d to win in one", tt.board, mv, tt.want[0])
 			}
 		}
