@@ -108,6 +108,9 @@ func TestKnownValues(t *testing.T) {
 		{4, 4, 4, 0},
 		{5, 5, 4, 0},
 		{5, 5, 5, 0},
+		// The other boards the bot offers (transposed ones alike).
+		{3, 4, 3, 1}, {3, 4, 4, 0}, {3, 5, 3, 1}, {3, 5, 4, 0}, {3, 5, 5, 0},
+		{4, 5, 3, 1}, {4, 5, 4, 0}, {4, 5, 5, 0}, {5, 5, 3, 1},
 	}
 	for _, tt := range tests {
 		e := New(Options{TimeBudget: time.Minute})
