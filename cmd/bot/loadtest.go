@@ -211,6 +211,9 @@ level = "warn"
 	stop()
 	wg.Wait()
 	rep.elapsed = time.Since(d.start) - rep.downtime
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err := bot.exited(); err != nil {
 		return nil, fmt.Errorf("loadtest: the bot died: %w", err)
 	}
@@ -263,8 +266,9 @@ func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*
 	c := &child{cmd: cmd, done: make(chan struct{})}
 	go func() { c.err = cmd.Wait(); close(c.done) }()
 	deadline := time.Now().Add(time.Minute)
+	client := &http.Client{Timeout: time.Second}
 	for {
-		resp, err := http.Get(base + "/healthz")
+		resp, err := client.Get(base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {

@@ -303,11 +303,12 @@ func (w *worker) play(ctx context.Context, s *session) error {
 		s.game, s.msg, s.cur, s.prev = b.game, strconv.FormatInt(messageID(n), 10), b, nil
 		if s.vsBot {
 			w.sessions["bot games"]++
-			if b.count() == 1 { // the bot opened
-				w.ack(s, 1, b.firstMark(), botUserID)
-			}
-			if b.count() != btoi(s.x == botUserID) || len(b.free) == 0 {
+			opened := s.x == botUserID
+			if b.count() != btoi(opened) || len(b.free) == 0 || opened && b.marks[b.firstMark()] != 'X' {
 				return w.fail(k, "got %s, want an open board", r)
+			}
+			if opened {
+				w.ack(s, 1, b.firstMark(), botUserID)
 			}
 		} else {
 			w.sessions["challenges"]++
