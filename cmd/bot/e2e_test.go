@@ -252,6 +252,10 @@ func TestTimers(t *testing.T) {
 
 	ch1 := h.srv.NewChannel()
 	msg := h.srv.Slash(t, alice, ch1, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
+	// alice cannot accept her own challenge. Answering her click also
+	// records the board message, which the bot otherwise learns right after
+	// posting it — sooner than a test clock could run out.
+	wantEphemeral(t, h.srv.Click(t, alice, msg, msg.Button(t, "Accept").CustomID).Wait(t), "")
 	h.clock.Advance(2*time.Minute + time.Second)
 	got := h.srv.WaitMessage(t, ch1, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "expired") })
 	if len(got.Buttons()) != 0 {
