@@ -82,9 +82,10 @@ func (s *searcher) exact(me, opp uint32, meX bool, ks [8]uint64, alive uint64, p
 	return 0
 }
 
-// search is negamax with alpha-beta over a fail-hard window (alpha, beta):
-// a result at or below alpha is an upper bound, at or above beta a lower
-// bound, in between exact. The position is not finished, and me is to move.
+// search is negamax with alpha-beta over the window (alpha, beta): a result
+// at or below alpha is an upper bound, at or above beta a lower bound, in
+// between exact. The position is not finished, and me is to move; alive
+// holds the lines still completable (a superset will do).
 func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alive uint64, alpha, beta, ply int) int {
 	s.nodes++
 	if s.nodes&1023 == 0 {
@@ -109,10 +110,10 @@ func (s *searcher) search(me, opp uint32, meX bool, ks [8]uint64, alive uint64, 
 	if f.oppWins == 0 && forks(f.myTwos[:f.nMyTwos]) != 0 {
 		return win - ply - 3 // a fork the opponent cannot answer with a win
 	}
-	// Bounds: no win before my next move but one; no loss before the
-	// opponent's next move, or the one after if it threatens nothing now;
-	// and none at all for a side without an open line, or whose lines the
-	// other side can pair off.
+	// Bounds: my fastest win is on my second move from here; my fastest
+	// loss on the opponent's next move if it threatens now, else on its
+	// second; and a side with no open line, or whose lines the other side
+	// can pair off, cannot win at all.
 	lo, hi := -(win - ply - 4), win-ply-3
 	if f.oppWins != 0 {
 		lo = -(win - ply - 2)
