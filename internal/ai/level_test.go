@@ -31,8 +31,8 @@ func play(tb testing.TB, e *Engine, g *game.Geometry, x, o Level, seed uint64) g
 			cell = moves[rng.IntN(len(moves))]
 		} else {
 			ch, err := e.Move(context.Background(), p, level, rng)
-			if err != nil {
-				tb.Fatal(err)
+			if err != nil || !ch.Proven {
+				tb.Fatalf("%s at %s: got %+v, %v", p, level, ch, err)
 			}
 			cell = ch.Cell
 		}

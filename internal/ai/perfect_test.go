@@ -128,3 +128,22 @@ func canWin(p game.Position, side game.Player) bool {
 	}
 	return false
 }
+
+// On the big boards no tree walk fits in a test: seeded games against every
+// level instead, from both sides. Perfect never loses there, and every one
+// of its moves is proven.
+func TestPerfectUnbeatenOnBigBoards(t *testing.T) {
+	e := New(Options{TimeBudget: time.Minute})
+	for _, g := range []*game.Geometry{game.MustGeometry(5, 5, 4), game.MustGeometry(5, 5, 5), game.MustGeometry(4, 5, 4)} {
+		for _, other := range []Level{random, Easy, Medium, Hard} {
+			for seed := range uint64(4) {
+				if w := play(t, e, g, Perfect, other, seed); w == game.O {
+					t.Errorf("%s: perfect as X lost to %s (seed %d)", g, other, seed)
+				}
+				if w := play(t, e, g, other, Perfect, seed); w == game.X {
+					t.Errorf("%s: perfect as O lost to %s (seed %d)", g, other, seed)
+				}
+			}
+		}
+	}
+}
