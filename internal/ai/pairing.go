@@ -2,13 +2,13 @@ package ai
 
 import "math/bits"
 
-// Hales–Jewett pairings. If every line a side could still complete holds two
-// free cells reserved for it alone — the pairs disjoint — then the other side
-// answers each move into a pair with its partner and owns a cell of every such
-// line: the first side can never win. When that other side is not the one to
-// move, it is never caught out, so the test is exact. It proves n-in-a-row on
-// n×n a draw at once (the empty 5×5 with k=5 pairs its 12 lines within 25
-// cells) and ends many endgames of every board early.
+// Hales–Jewett pairings. Suppose every line a side could still complete
+// gets two free cells of its own, the pairs disjoint, and that side is to
+// move. The other side answers each move into a pair with the partner cell,
+// so it ends up owning a cell of every such line: the first side cannot win.
+// This proves n in a row on n×n a draw at once (the empty 5×5 board with k=5
+// pairs its 12 lines within 25 cells) and cuts many endgames of every board
+// short. The matching below finds such pairs whenever they exist.
 
 // pairer finds disjoint pairs by bipartite matching: each line is two slots,
 // each slot takes one free cell of its line.
