@@ -66,7 +66,7 @@ func loadtestCmd(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&o.channels, "channels", 256, "channels the games spread over")
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed (0: random)")
 	fs.Float64Var(&o.bad, "bad", 0.1, "chance of a bad request (bad signature, stale board, stranger, out of turn, conflict) before each step")
-	fs.Float64Var(&o.big, "big", 0.2, "share of games on 4×4 or 5×5 boards (the rest are 3×3)")
+	fs.Float64Var(&o.big, "big", 0.1, "share of games on 4×4 or 5×5 boards (the rest are 3×3)")
 	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot halfway, restart it on the same database and carry on")
 	fs.StringVar(&o.db, "db", "", "database `file` (default: a new one in a temporary directory)")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: this one)")
