@@ -162,12 +162,7 @@ level = "warn"
 	}
 	defer func() { bot.kill() }()
 
-	tr := &http.Transport{
-		MaxIdleConns: 2 * o.concurrency, MaxIdleConnsPerHost: 2 * o.concurrency,
-		IdleConnTimeout: time.Minute, DisableCompression: true,
-	}
-	defer tr.CloseIdleConnections()
-	d := newDriver(o, priv, "http://"+listen+"/interactions", &http.Client{Transport: tr, Timeout: 30 * time.Second})
+	d := newDriver(o, priv, "http://"+listen+"/interactions")
 
 	loadCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -197,7 +192,6 @@ level = "warn"
 				wg.Wait()
 				return nil, err
 			}
-			tr.CloseIdleConnections() // the old bot's connections are dead
 			rep.downtime = time.Since(downAt)
 			d.pace.up()
 			end = end.Add(rep.downtime)
@@ -522,7 +516,7 @@ func (r *report) print(out io.Writer) {
 		fmt.Fprintln(out, "bot peak RSS: unknown (no /proc)")
 	}
 	if o.kill {
-		fmt.Fprintf(out, "kill -9 halfway: bot back in %s; %d requests lost in flight, their games resigned after the restart\n",
+		fmt.Fprintf(out, "kill -9 halfway: bot back in %s; requests lost in flight: %d (their games resigned after the restart)\n",
 			r.downtime.Round(time.Millisecond), r.lost)
 	}
 	var sess []string

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"
@@ -162,18 +164,17 @@ func (p *pacer) ticket(ctx context.Context) (time.Time, int, error) {
 
 // driver is the simulated Discord's side of the HTTP endpoint.
 type driver struct {
-	o      loadOptions
-	key    ed25519.PrivateKey
-	url    string
-	client *http.Client
-	pace   *pacer
-	seq    atomic.Int64 // interactions sent
-	start  time.Time
-	secs   []atomic.Int64 // answers per second since start
+	o     loadOptions
+	key   ed25519.PrivateKey
+	url   string
+	pace  *pacer
+	seq   atomic.Int64 // interactions sent
+	start time.Time
+	secs  []atomic.Int64 // answers per second since start
 }
 
-func newDriver(o loadOptions, key ed25519.PrivateKey, url string, client *http.Client) *driver {
-	return &driver{o: o, key: key, url: url, client: client, pace: newPacer(o.rate), start: time.Now(),
+func newDriver(o loadOptions, key ed25519.PrivateKey, url string) *driver {
+	return &driver{o: o, key: key, url: url, pace: newPacer(o.rate), start: time.Now(),
 		secs: make([]atomic.Int64, int(o.duration/time.Second)+600)}
 }
 
@@ -197,6 +198,13 @@ type worker struct {
 	d       *driver
 	rng     *rand.Rand
 	players []string
+
+	// The worker's keep-alive connection to the bot, and the epoch it was
+	// opened in: a connection to a killed bot is dead.
+	conn      net.Conn
+	connEpoch int
+	br        *bufio.Reader
+	bw        *bufio.Writer
 
 	lat      [numKinds][]time.Duration
 	errs     [numKinds]int
@@ -227,6 +235,7 @@ type session struct {
 }
 
 func (w *worker) run(ctx context.Context) {
+	defer w.hangUp()
 	for {
 		s := w.newSession()
 		err := w.play(ctx, s)
@@ -624,11 +633,14 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
 	req.Header.Set("X-Signature-Timestamp", ts)
 	req.Header.Set("X-Signature-Ed25519", fmt.Sprintf("%x", sig))
-	resp, err := w.d.client.Do(req)
+	resp, err := w.roundTrip(req, epoch)
 	var b []byte
 	if err == nil {
 		b, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
+	}
+	if err != nil {
+		w.hangUp()
 	}
 	if w.d.pace.currentEpoch() != epoch {
 		// The bot was killed meanwhile: nothing can be said of this one.
@@ -649,6 +661,38 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 		}
 	}
 	return resp.StatusCode, nil
+}
+
+// roundTrip sends req on the worker's connection, opening one if it has
+// none or its bot was killed, and reads the answer's head. A worker sends
+// one request at a time, so it needs neither a pool nor http.Transport's
+// goroutines, whose hand-offs would cost the bot CPU it shares.
+func (w *worker) roundTrip(req *http.Request, epoch int) (*http.Response, error) {
+	if w.conn != nil && w.connEpoch != epoch {
+		w.hangUp()
+	}
+	if w.conn == nil {
+		c, err := net.Dial("tcp", req.URL.Host)
+		if err != nil {
+			return nil, err
+		}
+		w.conn, w.connEpoch, w.br, w.bw = c, epoch, bufio.NewReader(c), bufio.NewWriter(c)
+	}
+	w.conn.SetDeadline(time.Now().Add(30 * time.Second))
+	if err := req.Write(w.bw); err != nil {
+		return nil, err
+	}
+	if err := w.bw.Flush(); err != nil {
+		return nil, err
+	}
+	return http.ReadResponse(w.br, req)
+}
+
+func (w *worker) hangUp() {
+	if w.conn != nil {
+		w.conn.Close()
+		w.conn = nil
+	}
 }
 
 // Interactions as Discord sends them, with the fields a bot may read.
