@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,6 +177,7 @@ level = "warn"
 
 	rep := &report{opts: o}
 	end := d.start.Add(o.duration)
+	cpu0 := bot.cpuTime()
 	if o.kill {
 		select {
 		case <-time.After(o.duration / 2):
@@ -183,8 +185,13 @@ level = "warn"
 		case <-bot.done:
 		}
 		if ctx.Err() == nil && bot.exited() == nil {
+			// Kill it with requests in flight, so that some die mid-transaction.
+			for t := time.Now(); d.inflight.Load() == 0 && time.Since(t) < time.Second; {
+				time.Sleep(50 * time.Microsecond)
+			}
 			d.pace.down()
 			rep.rss = max(rep.rss, bot.peakRSS())
+			rep.cpu += bot.cpuTime() - cpu0
 			bot.kill()
 			downAt := time.Now()
 			if bot, err = start(); err != nil {
@@ -192,6 +199,7 @@ level = "warn"
 				wg.Wait()
 				return nil, err
 			}
+			cpu0 = bot.cpuTime()
 			rep.downtime = time.Since(downAt)
 			d.pace.up()
 			end = end.Add(rep.downtime)
@@ -212,6 +220,7 @@ level = "warn"
 		return nil, fmt.Errorf("loadtest: the bot died: %w", err)
 	}
 	rep.rss = max(rep.rss, bot.peakRSS())
+	rep.cpu += bot.cpuTime() - cpu0
 	if err := bot.stop(); err != nil {
 		return nil, err
 	}
@@ -320,6 +329,25 @@ func (c *child) stop() error {
 	}
 }
 
+// cpuTime is the CPU time the process has used, or 0 where /proc does not
+// tell.
+func (c *child) cpuTime() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// utime and stime are the 12th and 13th fields after the command name,
+	// in USER_HZ (100 a second).
+	_, rest, _ := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.ParseInt(f[11], 10, 64)
+	sys, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(user+sys) * time.Second / 100
+}
+
 // peakRSS is the process's peak resident memory in bytes (VmHWM), or 0 where
 // /proc does not tell.
 func (c *child) peakRSS() int64 {
@@ -413,6 +441,7 @@ type report struct {
 	elapsed  time.Duration // with the bot up
 	downtime time.Duration // from the kill until the new bot was healthy
 	rss      int64
+	cpu      time.Duration // the bot's, under load
 	kinds    [numKinds]kindStats
 	perSec   []int64
 	sessions map[string]int
@@ -510,6 +539,10 @@ func (r *report) print(out io.Writer) {
 		}
 	}
 	fmt.Fprintln(out)
+	if r.cpu > 0 {
+		fmt.Fprintf(out, "bot CPU: %.2f of %d cores, %dµs per interaction\n", r.cpu.Seconds()/r.elapsed.Seconds(),
+			runtime.NumCPU(), r.cpu.Microseconds()/int64(max(len(all), 1)))
+	}
 	if r.rss > 0 {
 		fmt.Fprintf(out, "bot peak RSS: %.1f MB\n", float64(r.rss)/(1<<20))
 	} else {

@@ -164,13 +164,14 @@ func (p *pacer) ticket(ctx context.Context) (time.Time, int, error) {
 
 // driver is the simulated Discord's side of the HTTP endpoint.
 type driver struct {
-	o     loadOptions
-	key   ed25519.PrivateKey
-	url   string
-	pace  *pacer
-	seq   atomic.Int64 // interactions sent
-	start time.Time
-	secs  []atomic.Int64 // answers per second since start
+	o        loadOptions
+	key      ed25519.PrivateKey
+	url      string
+	pace     *pacer
+	seq      atomic.Int64 // interactions sent
+	inflight atomic.Int64 // requests awaiting their answer
+	start    time.Time
+	secs     []atomic.Int64 // answers per second since start
 }
 
 func newDriver(o loadOptions, key ed25519.PrivateKey, url string) *driver {
@@ -633,12 +634,14 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
 	req.Header.Set("X-Signature-Timestamp", ts)
 	req.Header.Set("X-Signature-Ed25519", fmt.Sprintf("%x", sig))
+	w.d.inflight.Add(1)
 	resp, err := w.roundTrip(req, epoch)
 	var b []byte
 	if err == nil {
 		b, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
 	}
+	w.d.inflight.Add(-1)
 	if err != nil {
 		w.hangUp()
 	}
