@@ -83,6 +83,10 @@ type Log struct {
 	Format string `toml:"format"`
 }
 
+// MaxAITimeBudget bounds game.ai_time_budget: every offered board is solved
+// far faster, and a longer search would outlast Discord's 3 s answer window.
+const MaxAITimeBudget = 2 * time.Second
+
 // Default returns the settings used for every key a file leaves out.
 func Default() Config {
 	return Config{
@@ -226,6 +230,11 @@ func (c Config) Validate() error {
 		if d.d.Duration <= 0 {
 			bad(d.key, "must be more than zero, got %q", d.d)
 		}
+	}
+	// The bot's reply goes out in the click's own answer, which Discord
+	// awaits for 3 s; the search must leave time for the rest.
+	if c.Game.AITimeBudget.Duration > MaxAITimeBudget {
+		bad("game.ai_time_budget", "must be at most %s (Discord waits 3s for an answer), got %q", MaxAITimeBudget, c.Game.AITimeBudget)
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

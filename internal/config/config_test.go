@@ -223,6 +223,8 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`config.toml: game.challenge_timeout: must be more than zero, got "0s"`}},
 		{"negative duration", "[game]\nai_time_budget = \"-1s\"\n",
 			[]string{`game.ai_time_budget: must be more than zero, got "-1s"`}},
+		{"ai budget too long", "[game]\nai_time_budget = \"5s\"\n",
+			[]string{`game.ai_time_budget: must be at most 2s (Discord waits 3s for an answer), got "5s"`}},
 		{"level", "[log]\nlevel = \"verbose\"\n",
 			[]string{`log.level: want debug, info, warn or error, got "verbose"`}},
 		{"format", "[log]\nformat = \"xml\"\n",
