@@ -161,7 +161,7 @@ level = "warn"
 	if err != nil {
 		return nil, err
 	}
-	defer func() { bot.kill() }()
+	defer func() { bot.kill() }() // whichever bot runs by then
 
 	d := newDriver(o, priv, "http://"+listen+"/interactions")
 
@@ -225,7 +225,7 @@ level = "warn"
 		return nil, err
 	}
 	rep.gather(d, workers, stub)
-	rep.problems, err = sqlite.Check(context.Background(), o.db, rep.acked)
+	rep.problems, err = sqlite.Check(ctx, o.db, rep.acked)
 	if err != nil {
 		return rep, fmt.Errorf("loadtest: %w", err)
 	}
