@@ -27,7 +27,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 		return Reply{}, err
 	}
 	log.Debug("click", "game", g.ID, "action", c.Action, "user", me)
-	if i.Message != nil && g.MessageID != i.Message.ID && c.Version > 0 && g.Status.Open() {
+	if i.Message != nil && g.MessageID == "" && c.Version > 0 && g.Status.Open() {
 		// The first click on a board tells us its message, for the timers.
 		h.TrackMessage(ctx, g.ID, i.Message.ID)
 	}
