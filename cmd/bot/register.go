@@ -2,27 +2,16 @@ package main
 
 import (
 	"context"
-	"flag"
 
 	"github.com/tttbot/tttbot/internal/commands"
-	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord"
 )
 
 // registerCmd overwrites the slash commands (globally, or in the configured
 // guilds) and exits. `bot run` does the same at start-up.
 func registerCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("register", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	path := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	cfg, err := config.Load(*path, e.getenv)
+	cfg, err := botConfig("register", e, args)
 	if err != nil {
-		return err
-	}
-	if err := cfg.RequireToken(); err != nil {
 		return err
 	}
 	log := cfg.NewLogger(e.stderr)

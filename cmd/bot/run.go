@@ -22,20 +22,27 @@ import (
 )
 
 func runCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	path := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	cfg, err := config.Load(*path, e.getenv)
+	cfg, err := botConfig("run", e, args)
 	if err != nil {
 		return err
 	}
-	if err := cfg.RequireToken(); err != nil {
-		return err
-	}
 	return serve(ctx, cfg, cfg.NewLogger(e.stderr), serveOptions{})
+}
+
+// botConfig parses the -config flag of a subcommand that talks to Discord
+// and loads the configuration, which must hold a token.
+func botConfig(name string, e env, args []string) (config.Config, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	path := configFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return config.Config{}, err
+	}
+	cfg, err := config.Load(*path, e.getenv)
+	if err != nil {
+		return config.Config{}, err
+	}
+	return cfg, cfg.RequireToken()
 }
 
 func configFlag(fs *flag.FlagSet) *string {
