@@ -120,10 +120,16 @@ func (h *Handler) move(ctx context.Context, g *tttbot.Game, me string, c customI
 	last := &lastMove{player: me, cell: c.Cell}
 	if g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == h.botID {
 		g2, botLast, err := h.botMove(ctx, g)
-		if err != nil {
+		switch {
+		case tttbot.ErrorCode(err) == tttbot.ESTALE:
+			// The timers played the reply first: show the game as it is.
+			if cur, err := h.store.Game(ctx, g.ID); err == nil {
+				g, last = cur, nil
+			}
+		case err != nil:
 			// The human's move stands; the timers retry the bot's reply.
 			h.log.Error("bot move", "game", g.ID, "err", err)
-		} else {
+		default:
 			g, last = g2, botLast
 		}
 	}

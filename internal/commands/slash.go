@@ -281,7 +281,9 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 	} else {
 		g, err = h.store.Resign(ctx, g.ID, me, now)
 	}
-	if err != nil {
+	if tttbot.ErrorCode(err) == tttbot.ESTALE {
+		return Reply{}, tttbot.Errorf(tttbot.ESTALE, "Your game changed just now — try `/ttt resign` again.")
+	} else if err != nil {
 		return Reply{}, err
 	}
 	m := h.render(g, nil)

@@ -51,7 +51,7 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts []*d
 		for _, r := range st.VsBot {
 			parts = append(parts, fmt.Sprintf("%s %d–%d–%d", r.Level, r.Wins, r.Losses, r.Draws))
 		}
-		fmt.Fprintf(&b, "Against me (won–lost–drawn, unrated): %s\n", strings.Join(parts, " · "))
+		fmt.Fprintf(&b, "Against me, everywhere (won–lost–drawn, unrated): %s\n", strings.Join(parts, " · "))
 	}
 	return post(message{content: strings.TrimSuffix(b.String(), "\n")}, false), nil
 }

@@ -33,14 +33,18 @@ func (h *Handler) Tick(ctx context.Context) (int, error) {
 		if err != nil {
 			return n, err
 		}
+		handled := 0
 		for _, g := range due {
 			if err := h.fire(ctx, g); err != nil && ctx.Err() == nil {
 				h.log.Error("fire deadline", "game", g.ID, "err", err)
 				continue
 			}
-			n++
+			handled++
 		}
-		if len(due) < 100 || ctx.Err() != nil {
+		n += handled
+		// A short batch is the last; a batch of failures would only come
+		// back the same, so it waits for the next tick.
+		if len(due) < 100 || handled == 0 || ctx.Err() != nil {
 			return n, ctx.Err()
 		}
 	}

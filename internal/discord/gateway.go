@@ -130,9 +130,13 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 	g.mu.Unlock()
 	defer g.wg.Done()
 
-	<-g.ready
 	ctx, cancel := context.WithTimeout(context.Background(), handlerTimeout)
 	defer cancel()
+	select {
+	case <-g.ready:
+	case <-ctx.Done(): // the bot never got to serving: it failed at start-up
+		return
+	}
 	Respond(ctx, s, g.handler, ic.Interaction, g.log)
 }
 
@@ -143,14 +147,14 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 	r := h.Handle(ctx, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
 	if err := s.InteractionRespond(i, r.Response, discordgo.WithContext(ctx)); err != nil {
-		log.Error("interaction callback", "err", err)
+		log.Error("interaction callback", "err", redact(err, i.Token))
 		return
 	}
 	log.Debug("interaction answered", "type", i.Type, "elapsed", time.Since(start))
 	if r.TrackGame != 0 {
 		m, err := s.InteractionResponse(i, discordgo.WithContext(ctx))
 		if err != nil {
-			log.Error("fetch board message", "game", r.TrackGame, "err", err)
+			log.Error("fetch board message", "game", r.TrackGame, "err", redact(err, i.Token))
 		} else {
 			h.TrackMessage(ctx, r.TrackGame, m.ID)
 		}
@@ -160,7 +164,7 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 			Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
 		}, discordgo.WithContext(ctx))
 		if err != nil {
-			log.Error("follow-up message", "err", err)
+			log.Error("follow-up message", "err", redact(err, i.Token))
 		}
 	}
 }

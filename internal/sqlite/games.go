@@ -302,7 +302,7 @@ func finish(g *tttbot.Game, winner string, reason tttbot.Reason, at time.Time) {
 	g.Deadline = time.Time{}
 }
 
-// close ends a challenge that never became a game.
+// closeChallenge ends a challenge that never became a game.
 func closeChallenge(g *tttbot.Game, s tttbot.Status, at time.Time) {
 	g.Status = s
 	g.FinishedAt = at
