@@ -143,10 +143,6 @@ type GameStore interface {
 	// Due lists open games whose deadline is at or before at, oldest first.
 	Due(ctx context.Context, at time.Time, limit int) ([]*Game, error)
 
-	// NextDeadline returns the earliest deadline of an open game, or the zero
-	// time when none runs.
-	NextDeadline(ctx context.Context) (time.Time, error)
-
 	// Moves lists the moves of a game in order.
 	Moves(ctx context.Context, id int64) ([]Move, error)
 

@@ -73,11 +73,6 @@ func (s *store) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Gam
 	return s.next.Due(ctx, at, limit)
 }
 
-func (s *store) NextDeadline(ctx context.Context) (time.Time, error) {
-	defer s.done("NextDeadline", time.Now())
-	return s.next.NextDeadline(ctx)
-}
-
 func (s *store) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 	defer s.done("Moves", time.Now())
 	return s.next.Moves(ctx, id)

@@ -31,9 +31,8 @@ const (
 		"SELECT id FROM games WHERE channel_id = ?1 AND opponent_id = ?2 AND " + open + "))"
 	queryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = ?1 AND " + open +
 		" AND id <> ?2 AND (challenger_id IN (?3, ?4) OR opponent_id IN (?3, ?4)) LIMIT 1"
-	queryChannelBusy  = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
-	queryDue          = "SELECT " + gameColumns + " FROM games WHERE " + open + " AND deadline <= ? ORDER BY deadline, id LIMIT ?"
-	queryNextDeadline = "SELECT min(deadline) FROM games WHERE " + open
+	queryChannelBusy = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
+	queryDue         = "SELECT " + gameColumns + " FROM games WHERE " + open + " AND deadline <= ? ORDER BY deadline, id LIMIT ?"
 )
 
 // Player-facing errors, shared by several methods.
@@ -504,16 +503,6 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
 	return out, nil
-}
-
-// NextDeadline returns the earliest deadline of an open game, or the zero
-// time when none runs.
-func (db *DB) NextDeadline(ctx context.Context) (time.Time, error) {
-	var ms sql.NullInt64
-	if err := db.r.QueryRowContext(ctx, queryNextDeadline).Scan(&ms); err != nil {
-		return time.Time{}, fmt.Errorf("find next deadline: %w", err)
-	}
-	return fromMS(ms.Int64), nil
 }
 
 // Moves lists the moves of a game in order.

@@ -452,9 +452,6 @@ func TestResign(t *testing.T) {
 func TestDueAndExpire(t *testing.T) {
 	db, _ := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
-	if next := must[time.Time](t)(db.NextDeadline(ctx)); !next.IsZero() {
-		t.Errorf("next deadline of an empty database: got %v, want none", next)
-	}
 	pending := challenge("c1", "alice", "bob") // expires at t0+1m
 	ok(t, db.CreateGame(ctx, pending))
 	active := play(t, db, startGame(t, db, "c2", "carol", "dave"), 4) // dave to move by t0+3m
@@ -487,9 +484,6 @@ func TestDueAndExpire(t *testing.T) {
 			t.Errorf("Due(%v, %d) (-want +got):\n%s", tt.at, tt.limit, diff)
 		}
 	}
-	if next := must[time.Time](t)(db.NextDeadline(ctx)); !next.Equal(t0.Add(time.Minute)) {
-		t.Errorf("next deadline: got %v, want %v", next, t0.Add(time.Minute))
-	}
 
 	_, err := db.Expire(ctx, pending.ID, pending.Version+1, t0.Add(time.Hour))
 	wantCode(t, err, tttbot.ESTALE)
@@ -518,9 +512,6 @@ func TestDueAndExpire(t *testing.T) {
 	}
 	if left := must[[]*tttbot.Game](t)(db.Due(ctx, t0.Add(time.Hour), 0)); len(left) != 0 {
 		t.Errorf("due after expiring: got %d games, want none", len(left))
-	}
-	if next := must[time.Time](t)(db.NextDeadline(ctx)); !next.IsZero() {
-		t.Errorf("next deadline: got %v, want none", next)
 	}
 }
 
@@ -607,7 +598,6 @@ func TestQueryPlans(t *testing.T) {
 		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, "games_open_by_"},
 		{"channel busy", queryChannelBusy, []any{"c", 1}, "games_open_by_"},
 		{"due", queryDue, []any{0, 10}, "games_open_by_deadline"},
-		{"next deadline", queryNextDeadline, nil, "games_open_by_deadline"},
 		{"leaderboard", `SELECT player_id, count(*) FILTER (WHERE outcome = 'win') AS wins, count(*)
 			FROM results WHERE guild_id = ? GROUP BY player_id ORDER BY wins DESC LIMIT 10`,
 			[]any{"g"}, "COVERING INDEX results_by_guild"},
