@@ -131,20 +131,13 @@ func (ck *checker) games(ctx context.Context) error {
 	err := ck.each(ctx, `SELECT `+gameColumns+`, ifnull(m.ply, 0), ifnull(m.cell, 0), ifnull(m.player_id, '')
 		FROM games LEFT JOIN moves m ON m.game_id = games.id ORDER BY games.id, m.ply`, func(r *sql.Rows) error {
 		var m tttbot.Move
-		var row tttbot.Game
-		var deadline, created, updated, finished int64
-		err := r.Scan(&row.ID, &row.GuildID, &row.ChannelID, &row.MessageID,
-			&row.Rows, &row.Cols, &row.K, &row.Challenger, &row.Opponent, &row.BotLevel,
-			&row.XPlayer, &row.OPlayer, &row.Status, &row.Board, &row.Turn,
-			&row.Version, &deadline, &row.Winner, &row.Reason,
-			&created, &updated, &finished, &m.Ply, &m.Cell, &m.Player)
+		row, err := scanGame(r, &m.Ply, &m.Cell, &m.Player)
 		if err != nil {
 			return err
 		}
 		if g == nil || g.ID != row.ID {
 			flush()
-			row.Deadline = fromMS(deadline)
-			g, moves = &row, moves[:0]
+			g, moves = row, moves[:0]
 		}
 		if m.Ply != 0 {
 			m.GameID = g.ID

@@ -49,14 +49,15 @@ var (
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanGame(row scanner) (*tttbot.Game, error) {
+// scanGame reads the gameColumns of a row, then any extra columns into extra.
+func scanGame(row scanner, extra ...any) (*tttbot.Game, error) {
 	var g tttbot.Game
 	var deadline, created, updated, finished int64
-	err := row.Scan(&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
+	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
 		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
 		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
 		&g.Version, &deadline, &g.Winner, &g.Reason,
-		&created, &updated, &finished)
+		&created, &updated, &finished}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errNotFound
 	}
