@@ -169,31 +169,57 @@ func (p Position) String() string {
 // Parse reads the notation (lower case accepted) and checks that the position
 // is legal. The board size comes from the text; k = 0 means DefaultK.
 func Parse(s string, k int) (Position, error) {
+	s, rows, err := splitRows(s)
+	if err != nil {
+		return Position{}, err
+	}
+	if k == 0 {
+		k = DefaultK(len(rows), len(rows[0]))
+	}
+	g, err := NewGeometry(len(rows), len(rows[0]), k)
+	if err != nil {
+		return Position{}, fmt.Errorf("%w %q: %w", ErrNotation, s, err)
+	}
+	return place(g, s, rows)
+}
+
+// ParseIn reads the notation for a known geometry, as storage does.
+func ParseIn(g *Geometry, s string) (Position, error) {
+	s, rows, err := splitRows(s)
+	if err != nil {
+		return Position{}, err
+	}
+	if len(rows) != g.Rows || len(rows[0]) != g.Cols {
+		return Position{}, fmt.Errorf("%w %q: not a %s board", ErrNotation, s, g.Size())
+	}
+	return place(g, s, rows)
+}
+
+// splitRows checks the characters and the shape of the notation and returns
+// it trimmed, with its rows.
+func splitRows(s string) (string, []string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return Position{}, fmt.Errorf("%w %q: empty", ErrNotation, s)
+		return s, nil, fmt.Errorf("%w %q: empty", ErrNotation, s)
 	}
 	// Check the characters first, so rows are ASCII and a stray character is
 	// named rather than reported as a bad row length.
 	for _, ch := range s {
 		if !strings.ContainsRune("XxOo./", ch) {
-			return Position{}, fmt.Errorf("%w %q: unexpected %q (use X, O and . in rows separated by /)", ErrNotation, s, ch)
+			return s, nil, fmt.Errorf("%w %q: unexpected %q (use X, O and . in rows separated by /)", ErrNotation, s, ch)
 		}
 	}
 	rows := strings.Split(s, "/")
-	cols := len(rows[0])
 	for _, r := range rows {
-		if len(r) != cols {
-			return Position{}, fmt.Errorf("%w %q: rows have different lengths", ErrNotation, s)
+		if len(r) != len(rows[0]) {
+			return s, nil, fmt.Errorf("%w %q: rows have different lengths", ErrNotation, s)
 		}
 	}
-	if k == 0 {
-		k = DefaultK(len(rows), cols)
-	}
-	g, err := NewGeometry(len(rows), cols, k)
-	if err != nil {
-		return Position{}, fmt.Errorf("%w %q: %w", ErrNotation, s, err)
-	}
+	return s, rows, nil
+}
+
+// place puts the pieces of rows on g and checks the position is legal.
+func place(g *Geometry, s string, rows []string) (Position, error) {
 	var x, o Mask
 	for r, row := range rows {
 		for c := 0; c < len(row); c++ {
@@ -210,18 +236,5 @@ func Parse(s string, k int) (Position, error) {
 	if err != nil {
 		return Position{}, fmt.Errorf("board %q: %w", s, err)
 	}
-	return p, nil
-}
-
-// ParseIn reads the notation for a known geometry, as storage does.
-func ParseIn(g *Geometry, s string) (Position, error) {
-	p, err := Parse(s, g.K)
-	if err != nil {
-		return Position{}, err
-	}
-	if p.geo.Rows != g.Rows || p.geo.Cols != g.Cols {
-		return Position{}, fmt.Errorf("%w %q: not a %s board", ErrNotation, s, g.Size())
-	}
-	p.geo = g
 	return p, nil
 }
