@@ -151,8 +151,20 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 		return
 	}
 	log.Debug("interaction answered", "type", i.Type, "elapsed", time.Since(start))
+	// The callback has returned, so the message exists: no retries needed.
+	afterResponse(ctx, s, h, i, r, log, func(_ context.Context, f func() error) error { return f() })
+}
+
+// afterResponse does the REST work that follows an interaction's response:
+// the board message's ID for the timers, then any follow-up message. Each
+// call goes through try, which may retry it.
+func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, r commands.Reply, log *slog.Logger, try func(context.Context, func() error) error) {
 	if r.TrackGame != 0 {
-		m, err := s.InteractionResponse(i, discordgo.WithContext(ctx))
+		var m *discordgo.Message
+		err := try(ctx, func() (err error) {
+			m, err = s.InteractionResponse(i, discordgo.WithContext(ctx))
+			return err
+		})
 		if err != nil {
 			log.Error("fetch board message", "game", r.TrackGame, "err", redact(err, i.Token))
 		} else {
@@ -160,9 +172,12 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 		}
 	}
 	if f := r.Followup; f != nil {
-		_, err := s.FollowupMessageCreate(i, false, &discordgo.WebhookParams{
-			Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
-		}, discordgo.WithContext(ctx))
+		err := try(ctx, func() error {
+			_, err := s.FollowupMessageCreate(i, false, &discordgo.WebhookParams{
+				Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
+			}, discordgo.WithContext(ctx))
+			return err
+		})
 		if err != nil {
 			log.Error("follow-up message", "err", redact(err, i.Token))
 		}

@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-
-	"github.com/tttbot/tttbot/internal/commands"
 )
 
 // maxSkew is how far a request's signed timestamp may be from now. The
@@ -158,7 +156,10 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			defer s.wg.Done()
 			ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
 			defer cancel()
-			s.after(ctx, &i, reply, log)
+			// Discord creates the message only once it has read the HTTP
+			// response, which can be a moment after it was written: a 404
+			// is retried.
+			afterResponse(ctx, s.rest, s.h, &i, reply, log, retryNotFound)
 		}()
 	}
 }
@@ -193,36 +194,6 @@ func (s *HTTPHandler) begin() bool {
 	}
 	s.wg.Add(1)
 	return true
-}
-
-// after does the REST work that follows an inline response: the board
-// message's ID for the timers, then any follow-up message. Discord creates
-// the message only once it has read the HTTP response, which can be a moment
-// after it was written, so a 404 is retried.
-func (s *HTTPHandler) after(ctx context.Context, i *discordgo.Interaction, r commands.Reply, log *slog.Logger) {
-	if r.TrackGame != 0 {
-		var m *discordgo.Message
-		err := retryNotFound(ctx, func() (err error) {
-			m, err = s.rest.InteractionResponse(i, discordgo.WithContext(ctx))
-			return err
-		})
-		if err != nil {
-			log.Error("fetch board message", "game", r.TrackGame, "err", redact(err, i.Token))
-		} else {
-			s.h.TrackMessage(ctx, r.TrackGame, m.ID)
-		}
-	}
-	if f := r.Followup; f != nil {
-		err := retryNotFound(ctx, func() error {
-			_, err := s.rest.FollowupMessageCreate(i, false, &discordgo.WebhookParams{
-				Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
-			}, discordgo.WithContext(ctx))
-			return err
-		})
-		if err != nil {
-			log.Error("follow-up message", "err", redact(err, i.Token))
-		}
-	}
 }
 
 // Close refuses new interactions and waits for those in flight and their
