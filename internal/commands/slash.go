@@ -9,7 +9,6 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
-	"github.com/tttbot/tttbot/internal/game"
 )
 
 // Definitions are the slash commands the bot registers: one /ttt command
@@ -159,15 +158,11 @@ func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, r
 			return c, tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q.", o.Name)
 		}
 	}
-	if c.size < game.MinSize || c.size > game.MaxSize {
-		return c, tttbot.Errorf(tttbot.EINVALID, "The board can be 3×3, 4×4 or 5×5.")
+	s, err := boardShape(c.size, c.k)
+	if err != nil {
+		return c, err
 	}
-	if c.k == 0 {
-		c.k = game.DefaultK(c.size, c.size)
-	}
-	if c.k < game.MinK || c.k > c.size {
-		return c, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: pick a win length from 3 to %d.", c.k, c.size, c.size, c.size)
-	}
+	c.k = s.K
 	if c.first != "me" && c.first != "them" && c.first != "random" {
 		return c, tttbot.Errorf(tttbot.EINVALID, "First must be me, them or random.")
 	}
