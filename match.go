@@ -110,7 +110,8 @@ type GameStore interface {
 	// game against the bot) and sets its ID, Version, CreatedAt and UpdatedAt.
 	// ECONFLICT when the channel already has an open game (unless its guild
 	// allows simultaneous games) or a player already has one in the channel.
-	CreateGame(ctx context.Context, g *Game) error
+	// players are display names to record in the same transaction.
+	CreateGame(ctx context.Context, g *Game, players ...Player) error
 
 	// Game returns a game by ID.
 	Game(ctx context.Context, id int64) (*Game, error)

@@ -182,16 +182,13 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	case !vsBot && c.opponent.Bot:
 		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "%s is a bot and can't play. Challenge a person, or leave the opponent out to play me.", mention(c.opponent.ID))
 	}
-	if err := h.store.SavePlayer(ctx, tttbot.Player{ID: me.ID, Name: displayName(me)}); err != nil {
-		return Reply{}, fmt.Errorf("save player: %w", err)
-	}
+	// The names go into the transaction that creates the game.
+	names := []tttbot.Player{{ID: me.ID, Name: displayName(me)}}
 	opponent := h.botID
 	if !vsBot {
 		opponent = c.opponent.ID
 		if c.opponent.Username != "" {
-			if err := h.store.SavePlayer(ctx, tttbot.Player{ID: opponent, Name: displayName(c.opponent)}); err != nil {
-				return Reply{}, fmt.Errorf("save player: %w", err)
-			}
+			names = append(names, tttbot.Player{ID: opponent, Name: displayName(c.opponent)})
 		}
 	}
 	x := me.ID
@@ -207,13 +204,13 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	}
 	if vsBot {
 		g.BotLevel = string(c.difficulty)
-		return h.startBotGame(ctx, g)
+		return h.startBotGame(ctx, g, names...)
 	}
 	now := h.opts.Now()
 	g.Status = tttbot.StatusPending
 	g.Board = emptyBoard(g)
 	g.Deadline = now.Add(h.opts.ChallengeTimeout)
-	if err := h.store.CreateGame(ctx, g); err != nil {
+	if err := h.store.CreateGame(ctx, g, names...); err != nil {
 		return Reply{}, err
 	}
 	return newMessage(h.render(g, nil), g.ID), nil
@@ -226,15 +223,16 @@ func otherOf(x, a, b string) string {
 	return a
 }
 
-// startBotGame creates an active game against the bot and, when the bot has
-// the first move, plays it before the board is shown.
-func (h *Handler) startBotGame(ctx context.Context, g *tttbot.Game) (Reply, error) {
+// startBotGame creates an active game against the bot, recording the names
+// of players, and, when the bot has the first move, plays it before the
+// board is shown.
+func (h *Handler) startBotGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) (Reply, error) {
 	now := h.opts.Now()
 	g.Status = tttbot.StatusActive
 	g.Board = emptyBoard(g)
 	g.Turn = g.XPlayer
 	g.Deadline = h.deadlineFor(g, g.Turn, now)
-	if err := h.store.CreateGame(ctx, g); err != nil {
+	if err := h.store.CreateGame(ctx, g, players...); err != nil {
 		return Reply{}, err
 	}
 	var last *lastMove

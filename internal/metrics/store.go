@@ -23,9 +23,9 @@ func (s *store) done(method string, start time.Time) {
 	s.m.storeSeconds.WithLabelValues(method).Observe(time.Since(start).Seconds())
 }
 
-func (s *store) CreateGame(ctx context.Context, g *tttbot.Game) error {
+func (s *store) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
 	defer s.done("CreateGame", time.Now())
-	return s.next.CreateGame(ctx, g)
+	return s.next.CreateGame(ctx, g, players...)
 }
 
 func (s *store) Game(ctx context.Context, id int64) (*tttbot.Game, error) {

@@ -84,8 +84,9 @@ func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Gam
 }
 
 // CreateGame inserts g as a pending challenge or, against the bot, an active
-// game, with the empty board. See tttbot.GameStore.
-func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game) error {
+// game, with the empty board, and records the display names of players.
+// See tttbot.GameStore.
+func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
 	n := *g
 	if err := checkNew(&n); err != nil {
 		return err
@@ -95,40 +96,43 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game) error {
 	n.UpdatedAt = n.CreatedAt
 	n.Deadline = round(n.Deadline)
 
-	tx, err := db.w.BeginTx(ctx, nil)
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		for _, id := range []string{n.Challenger, n.Opponent} {
+			p := tttbot.Player{ID: id}
+			for _, q := range players {
+				if q.ID == id {
+					p.Name = q.Name
+				}
+			}
+			if err := savePlayer(ctx, tx, p, n.CreatedAt); err != nil {
+				return err
+			}
+		}
+		if n.GuildID != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, updated_at) VALUES (?, ?)
+				ON CONFLICT DO NOTHING`, n.GuildID, toMS(n.CreatedAt)); err != nil {
+				return fmt.Errorf("save guild: %w", err)
+			}
+		}
+		if err := db.checkRoom(ctx, tx, &n, n.Challenger); err != nil {
+			return err
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
+			board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
+			status, board, turn_id, version, deadline, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
+			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
+			nullString(n.XPlayer), nullString(n.OPlayer),
+			n.Status, n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
+			toMS(n.CreatedAt), toMS(n.UpdatedAt)).Scan(&n.ID)
+		if err != nil {
+			return fmt.Errorf("insert game: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
-	}
-	defer tx.Rollback()
-	for _, p := range []string{n.Challenger, n.Opponent} {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO players (id, updated_at) VALUES (?, ?)
-			ON CONFLICT DO NOTHING`, p, toMS(n.CreatedAt)); err != nil {
-			return fmt.Errorf("save player: %w", err)
-		}
-	}
-	if n.GuildID != "" {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, updated_at) VALUES (?, ?)
-			ON CONFLICT DO NOTHING`, n.GuildID, toMS(n.CreatedAt)); err != nil {
-			return fmt.Errorf("save guild: %w", err)
-		}
-	}
-	if err := db.checkRoom(ctx, tx, &n, n.Challenger); err != nil {
 		return err
-	}
-	err = tx.QueryRowContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
-		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
-		status, board, turn_id, version, deadline, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
-		n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
-		nullString(n.XPlayer), nullString(n.OPlayer),
-		n.Status, n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-		toMS(n.CreatedAt), toMS(n.UpdatedAt)).Scan(&n.ID)
-	if err != nil {
-		return fmt.Errorf("insert game: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
 	}
 	*g = n
 	return nil
@@ -216,40 +220,39 @@ func (db *DB) checkRoom(ctx context.Context, tx *sql.Tx, g *tttbot.Game, actor s
 	return nil
 }
 
-// change runs fn on game id in one IMMEDIATE transaction, then saves the
-// game with its version bumped and, if fn finished it, its results and the
-// ratings or records they change. fn
-// checks the game's state before changing it, and returns an *tttbot.Error
-// to refuse.
-func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(tx *sql.Tx, g *tttbot.Game) error) (*tttbot.Game, error) {
-	tx, err := db.w.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("begin transaction: %w", err)
-	}
-	defer tx.Rollback()
-	g, err := scanGame(tx.QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id))
-	if err != nil {
-		return nil, err
-	}
-	before := *g
-	if err := fn(tx, g); err != nil {
-		return nil, err
-	}
-	g.Version++
-	g.UpdatedAt = at
-	if err := update(ctx, tx, &before, g); err != nil {
-		return nil, err
-	}
-	if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
-		if err := writeResults(ctx, tx, g); err != nil {
-			return nil, err
+// change runs fn on game id in one write transaction, then saves the game
+// with its version bumped and, if fn finished it, its results and the
+// ratings or records they change. fn checks the game's state before
+// changing it, and returns an *tttbot.Error to refuse.
+func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error) (*tttbot.Game, error) {
+	var g *tttbot.Game
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		g, err = scanGame(tx.QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id))
+		if err != nil {
+			return err
 		}
-		if err := rate(ctx, tx, g); err != nil {
-			return nil, err
+		before := *g
+		if err := fn(ctx, tx, g); err != nil {
+			return err
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("commit: %w", err)
+		g.Version++
+		g.UpdatedAt = at
+		if err := update(ctx, tx, &before, g); err != nil {
+			return err
+		}
+		if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
+			if err := writeResults(ctx, tx, g); err != nil {
+				return err
+			}
+			if err := rate(ctx, tx, g); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return g, nil
 }
@@ -335,7 +338,7 @@ func writeResults(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 // tttbot.GameStore.
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
 	at := db.now(m.At)
-	return db.change(ctx, m.GameID, at, func(tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, m.GameID, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 		switch {
 		case !g.HasPlayer(m.Player):
 			return errNotAPlayer
@@ -394,7 +397,7 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 		switch {
 		case user != g.Opponent:
 			return errNotForYou
@@ -422,7 +425,7 @@ func (db *DB) Accept(ctx context.Context, id int64, user string, version int, xP
 // its Challenger.
 func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 		switch {
 		case !g.HasPlayer(user):
 			return errNotForYou
@@ -443,7 +446,7 @@ func (db *DB) Decline(ctx context.Context, id int64, user string, version int, a
 // Resign ends user's active game as a loss for user.
 func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 		switch {
 		case !g.HasPlayer(user):
 			return errNotAPlayer
@@ -463,7 +466,7 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 // should let the bot move rather than expire it.
 func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 		switch {
 		case !g.Status.Open():
 			return errGameOver
@@ -540,17 +543,20 @@ func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 // SetMessage records the board message of a game. It leaves the version
 // alone: the message holds the board, it does not change it.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
-	res, err := db.w.ExecContext(ctx, "UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?",
-		nullString(messageID), toMS(db.now(time.Time{})), id)
-	if err != nil {
-		return fmt.Errorf("set message: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("set message: %w", err)
-	} else if n == 0 {
-		return errNotFound
-	}
-	return nil
+	at := db.now(time.Time{})
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?",
+			nullString(messageID), toMS(at), id)
+		if err != nil {
+			return fmt.Errorf("set message: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("set message: %w", err)
+		} else if n == 0 {
+			return errNotFound
+		}
+		return nil
+	})
 }
 
 // SavePlayer records a user's current display name.
@@ -558,9 +564,18 @@ func (db *DB) SavePlayer(ctx context.Context, p tttbot.Player) error {
 	if p.ID == "" {
 		return tttbot.Errorf(tttbot.EINVALID, "A player needs an ID.")
 	}
-	_, err := db.w.ExecContext(ctx, `INSERT INTO players (id, name, updated_at) VALUES (?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at`,
-		p.ID, p.Name, toMS(db.now(time.Time{})))
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return savePlayer(ctx, tx, p, db.now(time.Time{}))
+	})
+}
+
+// savePlayer adds a player and, when p has a name that differs from the one
+// stored, records it. An unchanged player costs no write.
+func savePlayer(ctx context.Context, tx *sql.Tx, p tttbot.Player, at time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO players (id, name, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+		WHERE excluded.name <> '' AND excluded.name <> players.name`,
+		p.ID, p.Name, toMS(at))
 	if err != nil {
 		return fmt.Errorf("save player: %w", err)
 	}
@@ -573,11 +588,14 @@ func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bo
 	if guildID == "" {
 		return tttbot.Errorf(tttbot.EINVALID, "Only a server has settings.")
 	}
-	_, err := db.w.ExecContext(ctx, `INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES (?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games, updated_at = excluded.updated_at`,
-		guildID, allow, toMS(db.now(time.Time{})))
-	if err != nil {
-		return fmt.Errorf("save guild settings: %w", err)
-	}
-	return nil
+	at := db.now(time.Time{})
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games, updated_at = excluded.updated_at`,
+			guildID, allow, toMS(at))
+		if err != nil {
+			return fmt.Errorf("save guild settings: %w", err)
+		}
+		return nil
+	})
 }

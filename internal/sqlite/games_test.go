@@ -573,6 +573,19 @@ func TestSetMessageAndPlayers(t *testing.T) {
 	wantCode(t, db.SavePlayer(ctx, tttbot.Player{Name: "nobody"}), tttbot.EINVALID)
 	wantCode(t, db.SetSimultaneousGames(ctx, "", true), tttbot.EINVALID)
 
+	// CreateGame records the names it is given and keeps those it is not.
+	g2 := &tttbot.Game{ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "alice",
+		Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
+	if err := db.CreateGame(ctx, g2, tttbot.Player{ID: "carol", Name: "Carol"}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"carol": "Carol", "alice": "Alice B."} {
+		var got string
+		if err := db.r.QueryRow("SELECT name FROM players WHERE id = ?", id).Scan(&got); err != nil || got != want {
+			t.Errorf("%s: got name %q (%v), want %q", id, got, err, want)
+		}
+	}
+
 	moves, err := db.Moves(ctx, g.ID)
 	if err != nil || moves == nil || len(moves) != 0 {
 		t.Errorf("moves of a new game: got %v, %v; want an empty list", moves, err)

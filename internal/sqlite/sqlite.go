@@ -157,6 +157,23 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
+// write runs fn in one IMMEDIATE transaction on the write connection and
+// commits it if fn returns nil.
+func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(ctx, tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
 // Backup writes a consistent copy of the live database to path, which must
 // not exist yet. Writers carry on meanwhile.
 func (db *DB) Backup(ctx context.Context, path string) error {
