@@ -99,6 +99,12 @@ type MoveRequest struct {
 	Version  int
 	At       time.Time
 	Deadline time.Time
+
+	// Reply, when set, is the answer to this move (the bot's), chosen in
+	// advance against the version this move makes. It is played in the
+	// same transaction when the game goes on with Reply.Player to move; if
+	// it is refused, this move stands alone.
+	Reply *MoveRequest
 }
 
 // GameStore keeps games and their moves. Every method that changes a game
@@ -130,7 +136,8 @@ type GameStore interface {
 	// cancelled by the Challenger.
 	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*Game, error)
 
-	// Play applies a move and, when it ends the game, the result.
+	// Play applies a move and, when it ends the game, the result; then its
+	// Reply, if any.
 	Play(ctx context.Context, m MoveRequest) (*Game, error)
 
 	// Resign ends user's active game as a loss for user.

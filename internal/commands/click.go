@@ -104,21 +104,29 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 }
 
 // move plays a human's click and, against the bot, the bot's reply, so both
-// arrive in the same board update.
+// arrive in the same board update and are stored in one transaction.
 func (h *Handler) move(ctx context.Context, g *tttbot.Game, me string, c customID) (Reply, error) {
 	if !g.HasPlayer(me) || (g.VsBot() && me == h.botID) {
 		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "This isn't your game — start your own with `/ttt challenge`.")
 	}
 	now := h.opts.Now()
-	g, err := h.store.Play(ctx, tttbot.MoveRequest{
+	req := tttbot.MoveRequest{
 		GameID: g.ID, Player: me, Cell: c.Cell, Version: c.Version, At: now,
 		Deadline: h.deadlineFor(g, g.Other(me), now),
-	})
+	}
+	if g.VsBot() {
+		req.Reply = h.reply(ctx, g, req)
+	}
+	g, err := h.store.Play(ctx, req)
 	if err != nil {
 		return Reply{}, err
 	}
 	last := &lastMove{player: me, cell: c.Cell}
-	if g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == h.botID {
+	switch {
+	case req.Reply != nil && g.Version == c.Version+2:
+		last = &lastMove{player: h.botID, cell: req.Reply.Cell}
+	case g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == h.botID:
+		// No reply was chosen (or it was refused): play it now.
 		g2, botLast, err := h.botMove(ctx, g)
 		switch {
 		case tttbot.ErrorCode(err) == tttbot.ESTALE:
@@ -134,6 +142,33 @@ func (h *Handler) move(ctx context.Context, g *tttbot.Game, me string, c customI
 		}
 	}
 	return updateMessage(h.render(g, last)), nil
+}
+
+// reply chooses the bot's answer to the human's move m on the board m would
+// make, or returns nil when the store is going to refuse m or m ends the
+// game: Play then says why, or finishes it.
+func (h *Handler) reply(ctx context.Context, g *tttbot.Game, m tttbot.MoveRequest) *tttbot.MoveRequest {
+	if g.Status != tttbot.StatusActive || g.Turn != m.Player || g.Version != m.Version {
+		return nil
+	}
+	_, pos, err := position(g)
+	if err != nil {
+		return nil
+	}
+	next, err := pos.Play(m.Cell)
+	if err != nil || next.Result().Over {
+		return nil
+	}
+	choice, err := h.ai.Move(ctx, next, ai.Level(g.BotLevel), h.newRand())
+	if err != nil {
+		h.log.Error("bot move", "game", g.ID, "err", err)
+		return nil
+	}
+	h.log.Debug("bot reply", "game", g.ID, "cell", choice.Cell, "proven", choice.Proven, "nodes", choice.Nodes, "elapsed", choice.Elapsed)
+	return &tttbot.MoveRequest{
+		GameID: g.ID, Player: h.botID, Cell: choice.Cell, Version: m.Version + 1, At: m.At,
+		Deadline: h.deadlineFor(g, m.Player, m.At),
+	}
 }
 
 // botMove asks the AI for the bot's move in g and plays it.

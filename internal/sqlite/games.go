@@ -334,64 +334,85 @@ func writeResults(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 	return nil
 }
 
-// Play applies a move and, when it ends the game, the result. See
-// tttbot.GameStore.
+// Play applies a move and, when it ends the game, the result; then m.Reply,
+// if the game goes on with its player to move. See tttbot.GameStore.
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
 	at := db.now(m.At)
 	return db.change(ctx, m.GameID, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
-		switch {
-		case !g.HasPlayer(m.Player):
-			return errNotAPlayer
-		case g.Status == tttbot.StatusPending:
-			return errNotStarted
-		case g.Status != tttbot.StatusActive:
-			return errGameOver
-		case g.Turn != m.Player:
-			return errNotYourTurn
-		case g.Version != m.Version:
-			return errStale
+		if err := db.play(ctx, tx, g, m, at); err != nil {
+			return err
 		}
-		geo := db.geos[[3]int{g.Rows, g.Cols, g.K}]
-		if geo == nil {
-			return fmt.Errorf("game %d: no %d×%d k=%d board", g.ID, g.Rows, g.Cols, g.K)
+		r := m.Reply
+		if r == nil || g.Status != tttbot.StatusActive || g.Turn != r.Player {
+			return nil
 		}
-		pos, err := game.ParseIn(geo, g.Board)
-		if err != nil {
-			return fmt.Errorf("game %d: %w", g.ID, err)
+		next := *g
+		next.Version++ // for the first move; change bumps it again for the reply
+		switch err := db.play(ctx, tx, &next, *r, db.now(r.At)); {
+		case err == nil:
+			*g = next
+		case tttbot.ErrorCode(err) == tttbot.EINTERNAL:
+			return fmt.Errorf("reply: %w", err)
 		}
-		if (pos.ToMove() == game.X) != (g.Turn == g.XPlayer) {
-			return fmt.Errorf("game %d: turn of %s does not match board %s", g.ID, g.Turn, g.Board)
-		}
-		next, err := pos.Play(m.Cell)
-		switch {
-		case errors.Is(err, game.ErrOutOfRange):
-			return tttbot.Errorf(tttbot.EINVALID, "That cell is not on the board.")
-		case errors.Is(err, game.ErrCellTaken):
-			return tttbot.Errorf(tttbot.EINVALID, "That cell is already taken.")
-		case errors.Is(err, game.ErrGameOver):
-			return errGameOver
-		case err != nil:
-			return fmt.Errorf("game %d: %w", g.ID, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
-			VALUES (?, ?, ?, ?, ?)`, g.ID, next.Ply(), m.Cell, m.Player, toMS(at)); err != nil {
-			return fmt.Errorf("insert move: %w", err)
-		}
-		g.Board = next.String()
-		res := next.Result()
-		switch {
-		case res.Winner == game.X:
-			finish(g, g.XPlayer, tttbot.ReasonLine, at)
-		case res.Winner == game.O:
-			finish(g, g.OPlayer, tttbot.ReasonLine, at)
-		case res.Over:
-			finish(g, "", tttbot.ReasonDraw, at)
-		default:
-			g.Turn = g.Other(m.Player)
-			g.Deadline = round(m.Deadline)
-		}
+		// A refused reply changed nothing: the first move stands alone.
 		return nil
 	})
+}
+
+// play checks move m against g, stores it, and applies it to g.
+func (db *DB) play(ctx context.Context, tx *sql.Tx, g *tttbot.Game, m tttbot.MoveRequest, at time.Time) error {
+	switch {
+	case !g.HasPlayer(m.Player):
+		return errNotAPlayer
+	case g.Status == tttbot.StatusPending:
+		return errNotStarted
+	case g.Status != tttbot.StatusActive:
+		return errGameOver
+	case g.Turn != m.Player:
+		return errNotYourTurn
+	case g.Version != m.Version:
+		return errStale
+	}
+	geo := db.geos[[3]int{g.Rows, g.Cols, g.K}]
+	if geo == nil {
+		return fmt.Errorf("game %d: no %d×%d k=%d board", g.ID, g.Rows, g.Cols, g.K)
+	}
+	pos, err := game.ParseIn(geo, g.Board)
+	if err != nil {
+		return fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	if (pos.ToMove() == game.X) != (g.Turn == g.XPlayer) {
+		return fmt.Errorf("game %d: turn of %s does not match board %s", g.ID, g.Turn, g.Board)
+	}
+	next, err := pos.Play(m.Cell)
+	switch {
+	case errors.Is(err, game.ErrOutOfRange):
+		return tttbot.Errorf(tttbot.EINVALID, "That cell is not on the board.")
+	case errors.Is(err, game.ErrCellTaken):
+		return tttbot.Errorf(tttbot.EINVALID, "That cell is already taken.")
+	case errors.Is(err, game.ErrGameOver):
+		return errGameOver
+	case err != nil:
+		return fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
+		VALUES (?, ?, ?, ?, ?)`, g.ID, next.Ply(), m.Cell, m.Player, toMS(at)); err != nil {
+		return fmt.Errorf("insert move: %w", err)
+	}
+	g.Board = next.String()
+	res := next.Result()
+	switch {
+	case res.Winner == game.X:
+		finish(g, g.XPlayer, tttbot.ReasonLine, at)
+	case res.Winner == game.O:
+		finish(g, g.OPlayer, tttbot.ReasonLine, at)
+	case res.Over:
+		finish(g, "", tttbot.ReasonDraw, at)
+	default:
+		g.Turn = g.Other(m.Player)
+		g.Deadline = round(m.Deadline)
+	}
+	return nil
 }
 
 // Accept starts a pending challenge. See tttbot.GameStore.

@@ -418,6 +418,52 @@ func TestPlayToTheEnd(t *testing.T) {
 	}
 }
 
+func TestPlayWithReply(t *testing.T) {
+	// alice (X) has 0 and 1, bob (O) has 3 and 4; alice moves.
+	tests := []struct {
+		name        string
+		cell        int // alice's move
+		reply       int // bob's, chosen in advance
+		replyTo     int // the version bob's reply was chosen against: 0 means the right one
+		wantBoard   string
+		wantVersion int // over the game's before alice's move
+		wantTurn    string
+	}{
+		{"both played", 8, 5, 0, "XX./OOO/..X", 2, ""},
+		{"the first move ends the game", 2, 5, 0, "XXX/OO./...", 1, ""},
+		{"a refused reply leaves the first move alone", 8, 8, 0, "XX./OO./..X", 1, "bob"},
+		{"a reply to the wrong version is refused", 8, 5, 1, "XX./OO./..X", 1, "bob"},
+		{"a reply that does not end the game", 7, 2, 0, "XXO/OO./.X.", 2, "alice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, _ := newDB(t, Options{})
+			g := play(t, db, startGame(t, db, "c1", "alice", "bob"), 0, 3, 1, 4)
+			m := move(g, "alice", tt.cell)
+			r := move(g, "bob", tt.reply)
+			r.Version = g.Version + 1
+			if tt.replyTo != 0 {
+				r.Version = g.Version + 1 + tt.replyTo
+			}
+			m.Reply = &r
+			got, err := db.Play(t.Context(), m)
+			if err != nil {
+				t.Fatalf("play: %v", err)
+			}
+			if got.Board != tt.wantBoard || got.Version != g.Version+tt.wantVersion || got.Turn != tt.wantTurn {
+				t.Errorf("got board %s version +%d turn %q, want %s +%d %q",
+					got.Board, got.Version-g.Version, got.Turn, tt.wantBoard, tt.wantVersion, tt.wantTurn)
+			}
+			if stored := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID)); !cmp.Equal(got, stored) {
+				t.Errorf("stored game differs from the returned one: %s", cmp.Diff(got, stored))
+			}
+			if n := len(must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 4+tt.wantVersion {
+				t.Errorf("got %d moves, want %d", n, 4+tt.wantVersion)
+			}
+		})
+	}
+}
+
 func TestResign(t *testing.T) {
 	db, _ := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
