@@ -44,7 +44,12 @@ type DB struct {
 	path string
 	w    *sql.DB // one connection, BEGIN IMMEDIATE
 	r    *sql.DB // read-only pool
+	ckpt *sql.DB // one connection for checkpoints
 	opts Options
+
+	wrote chan struct{} // signalled after each commit, for checkpoint
+	stop  chan struct{} // closed by Close
+	done  chan struct{} // closed when checkpoint has returned
 
 	// geos holds every board shape by rows, cols and K, built once: they are
 	// immutable, and building one costs a move more than parsing its board.
@@ -79,7 +84,18 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 	r.SetConnMaxIdleTime(0)
-	db := &DB{path: path, w: w, r: r, opts: opts, geos: map[[3]int]*game.Geometry{}}
+	ckpt, err := sql.Open("sqlite3", dsn(path, nil))
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	ckpt.SetConnMaxLifetime(0)
+	ckpt.SetConnMaxIdleTime(0)
+	db := &DB{path: path, w: w, r: r, ckpt: ckpt, opts: opts, geos: map[[3]int]*game.Geometry{},
+		wrote: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go db.checkpoint(logger)
 	for rows := game.MinSize; rows <= game.MaxSize; rows++ {
 		for cols := game.MinSize; cols <= game.MaxSize; cols++ {
 			for k := game.MinK; k <= max(rows, cols); k++ {
@@ -142,8 +158,41 @@ func dsn(path string, extra map[string]string) string {
 // Close closes the database after letting SQLite refresh its query planner
 // statistics.
 func (db *DB) Close() error {
+	close(db.stop)
+	<-db.done
 	_, err := db.w.Exec("PRAGMA optimize")
-	return errors.Join(err, db.r.Close(), db.w.Close())
+	return errors.Join(err, db.ckpt.Close(), db.r.Close(), db.w.Close())
+}
+
+// checkpointDelay is how long checkpoint lets commits gather after one
+// wakes it, so that each pass copies many.
+const checkpointDelay = 10 * time.Millisecond
+
+// checkpoint copies the WAL back into the database file soon after commits,
+// until Close, on a connection of its own. SQLite checkpoints in the commit
+// that takes the WAL past 1000 pages, copying and syncing them while it
+// holds the write lock, and every write queued behind it waits (15 ms and
+// more on a busy bot). A PASSIVE checkpoint blocks neither the writer nor
+// the readers; run often, it leaves that commit only the last few pages to
+// copy and sync. It cannot replace it: only a checkpoint that no commit
+// races catches up with the whole WAL, which lets SQLite start it over.
+func (db *DB) checkpoint(log *slog.Logger) {
+	defer close(db.done)
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-db.wrote:
+		}
+		select {
+		case <-db.stop:
+			return
+		case <-time.After(checkpointDelay):
+		}
+		if _, err := db.ckpt.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
+			log.Warn("checkpoint", "err", err)
+		}
+	}
 }
 
 // Ping checks that both the writer and the readers can reach the database.
@@ -170,6 +219,10 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	select {
+	case db.wrote <- struct{}{}:
+	default: // a checkpoint is already due
 	}
 	return nil
 }

@@ -202,3 +202,25 @@ func integrity(t testing.TB, path string) {
 		t.Fatalf("integrity_check: got %q, want ok", got)
 	}
 }
+
+// TestCheckpointAfterCommits checks that commits wake the background
+// checkpoint, which copies the WAL into the database file without waiting
+// for SQLite's own at 1000 pages.
+func TestCheckpointAfterCommits(t *testing.T) {
+	db, path := newDB(t, Options{})
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	startGame(t, db, "c1", "alice", "bob")
+	for deadline := time.Now().Add(5 * time.Second); size() <= before; {
+		if time.Now().After(deadline) {
+			t.Fatalf("database file: got %d bytes 5s after a commit, want more than %d: no checkpoint", size(), before)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
