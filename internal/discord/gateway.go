@@ -34,7 +34,12 @@ func NewSession(token, apiURL string) (*discordgo.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new session: %w", err)
 	}
-	tr, err := NewTransport(apiURL, http.DefaultTransport)
+	// Timers and follow-ups send REST calls from many goroutines at once;
+	// with the default two idle connections per host most would dial (and
+	// on Discord, shake hands) anew.
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = 64
+	tr, err := NewTransport(apiURL, base)
 	if err != nil {
 		return nil, err
 	}
