@@ -37,6 +37,7 @@ import (
 
 type loadOptions struct {
 	duration    time.Duration
+	warmup      time.Duration // load before measuring starts
 	rate        int // interactions per second; 0: as fast as the bot answers
 	concurrency int // simulated tables, each one request at a time
 	players     int
@@ -60,7 +61,8 @@ func loadtestCmd(ctx context.Context, e env, args []string) error {
 		fs.PrintDefaults()
 	}
 	var o loadOptions
-	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to send load")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to send load and measure it, after the warm-up")
+	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long to send load before measuring: a just-started bot grows its heap, caches and connections")
 	fs.IntVar(&o.rate, "rate", 2000, "interactions per second to send; 0 sends the next as soon as one is answered")
 	fs.IntVar(&o.concurrency, "concurrency", 64, "games played at once, each one request at a time")
 	fs.IntVar(&o.players, "players", 4096, "simulated players")
@@ -77,8 +79,8 @@ func loadtestCmd(ctx context.Context, e env, args []string) error {
 	switch {
 	case fs.NArg() > 0:
 		return fmt.Errorf("loadtest: unexpected arguments %q", fs.Args())
-	case o.duration <= 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
-		return errors.New("loadtest: -duration, -concurrency and -channels must be positive, -rate not negative, -bad and -big from 0 to 1")
+	case o.duration <= 0 || o.warmup < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
+		return errors.New("loadtest: -duration, -concurrency and -channels must be positive, -warmup and -rate not negative, -bad and -big from 0 to 1")
 	case o.players < 3*o.concurrency:
 		return fmt.Errorf("loadtest: -players must be at least 3 × -concurrency (%d)", 3*o.concurrency)
 	}
@@ -176,7 +178,13 @@ level = "warn"
 	}
 
 	rep := &report{opts: o}
-	end := d.start.Add(o.duration)
+	// The load runs from the start; the figures count from the warm-up's end.
+	select {
+	case <-time.After(time.Until(d.from)):
+	case <-ctx.Done():
+	case <-bot.done:
+	}
+	end := d.from.Add(o.duration)
 	cpu0 := bot.cpuTime()
 	if o.kill {
 		select {
@@ -212,7 +220,7 @@ level = "warn"
 	}
 	stop()
 	wg.Wait()
-	rep.elapsed = time.Since(d.start) - rep.downtime
+	rep.elapsed = time.Since(d.from) - rep.downtime
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -438,7 +446,8 @@ func writeJSONBody(w http.ResponseWriter, v any) {
 // report is what the load test measured.
 type report struct {
 	opts     loadOptions
-	elapsed  time.Duration // with the bot up
+	elapsed  time.Duration // measured (after the warm-up) with the bot up
+	warm     []time.Duration
 	downtime time.Duration // from the kill until the new bot was healthy
 	rss      int64
 	cpu      time.Duration // the bot's, under load
@@ -468,6 +477,7 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 			r.sessions[s] += n
 		}
 		r.lost += w.lost
+		r.warm = append(r.warm, w.warm...)
 		r.acked = append(r.acked, w.acked...)
 		r.errs = append(r.errs, w.errMsgs...)
 	}
@@ -508,8 +518,13 @@ func (r *report) print(out io.Writer) {
 	if o.rate > 0 {
 		rate = fmt.Sprintf("%d/s offered", o.rate)
 	}
-	fmt.Fprintf(out, "loadtest: %s, %s, %d games at once, %d players, %d channels, bad %.2f, big %.2f, seed %d, kill %v\n\n",
-		o.duration, rate, o.concurrency, o.players, o.channels, o.bad, o.big, o.seed, o.kill)
+	fmt.Fprintf(out, "loadtest: %s after %s warm-up, %s, %d games at once, %d players, %d channels, bad %.2f, big %.2f, seed %d, kill %v\n\n",
+		o.duration, o.warmup, rate, o.concurrency, o.players, o.channels, o.bad, o.big, o.seed, o.kill)
+	if o.warmup > 0 {
+		slices.Sort(r.warm)
+		fmt.Fprintf(out, "warm-up (%s, not counted below): %d answers, p50 %s, p99 %s, max %s\n\n", o.warmup, len(r.warm),
+			ms(percentile(r.warm, .5)), ms(percentile(r.warm, .99)), ms(percentile(r.warm, 1)))
+	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "kind\tcount\terrors\tp50\tp99\tmax\t")
 	var all []time.Duration

@@ -170,22 +170,24 @@ type driver struct {
 	pace     *pacer
 	seq      atomic.Int64 // interactions sent
 	inflight atomic.Int64 // requests awaiting their answer
-	start    time.Time
-	secs     []atomic.Int64 // answers per second since start
+	start    time.Time      // when the load began
+	from     time.Time      // when the warm-up ended and measuring began
+	secs     []atomic.Int64 // answers per second since from
 }
 
 func newDriver(o loadOptions, key ed25519.PrivateKey, url string) *driver {
-	return &driver{o: o, key: key, url: url, pace: newPacer(o.rate), start: time.Now(),
+	now := time.Now()
+	return &driver{o: o, key: key, url: url, pace: newPacer(o.rate), start: now, from: now.Add(o.warmup),
 		secs: make([]atomic.Int64, int(o.duration/time.Second)+600)}
 }
 
-// perSecond is the answers in each second since the start; -1 for the
+// perSecond is the answers in each second since the warm-up; -1 for the
 // seconds the kill touched.
 func (d *driver) perSecond() []int64 {
-	end := int(time.Since(d.start) / time.Second)
-	out := make([]int64, 0, end)
+	end := int(time.Since(d.from) / time.Second)
+	out := make([]int64, 0, max(end, 0))
 	for i := 0; i < end && i < len(d.secs); i++ {
-		from := d.start.Add(time.Duration(i) * time.Second)
+		from := d.from.Add(time.Duration(i) * time.Second)
 		if !d.pace.downFrom.IsZero() && from.Before(d.pace.downTo.Add(time.Second)) && from.Add(time.Second).After(d.pace.downFrom) {
 			out = append(out, -1)
 			continue
@@ -208,6 +210,7 @@ type worker struct {
 	bw        *bufio.Writer
 
 	lat      [numKinds][]time.Duration
+	warm     []time.Duration // latencies of the warm-up, all kinds
 	errs     [numKinds]int
 	errMsgs  []string
 	sessions map[string]int
@@ -654,9 +657,13 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 		return 0, w.fail(k, "%v", err)
 	}
 	done := time.Now()
-	w.lat[k] = append(w.lat[k], done.Sub(at))
-	if i := int(done.Sub(w.d.start) / time.Second); i < len(w.d.secs) {
-		w.d.secs[i].Add(1)
+	if at.Before(w.d.from) {
+		w.warm = append(w.warm, done.Sub(at))
+	} else {
+		w.lat[k] = append(w.lat[k], done.Sub(at))
+		if i := int(done.Sub(w.d.from) / time.Second); i < len(w.d.secs) {
+			w.d.secs[i].Add(1)
+		}
 	}
 	if resp.StatusCode == http.StatusOK && r != nil {
 		if err := json.Unmarshal(b, r); err != nil {

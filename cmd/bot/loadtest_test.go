@@ -32,14 +32,14 @@ func TestLoadtestKill(t *testing.T) {
 	t.Setenv(runMainEnv, "1")
 	var stdout, stderr bytes.Buffer
 	err := dispatch(t.Context(), env{strings.NewReader(""), &stdout, &stderr, os.Getenv}, []string{
-		"loadtest", "-duration", "3s", "-rate", "300", "-concurrency", "8", "-players", "40",
+		"loadtest", "-duration", "3s", "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "40",
 		"-channels", "4", "-bad", "0.2", "-seed", "1", "-kill"})
 	out := stdout.String()
 	if err != nil {
 		t.Fatalf("loadtest: %v\n%s\nbot and driver logs:\n%s", err, out, stderr.Bytes())
 	}
 	t.Log("\n" + out)
-	for _, want := range []string{"kill -9 halfway: bot back in", "database check: ok"} {
+	for _, want := range []string{"warm-up (500ms, not counted below)", "kill -9 halfway: bot back in", "database check: ok"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
@@ -61,6 +61,7 @@ func TestLoadtestKill(t *testing.T) {
 func TestLoadtestFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-duration", "0s"},
+		{"-warmup", "-1s"},
 		{"-concurrency", "10", "-players", "20"},
 		{"-bad", "2"},
 		{"extra"},
