@@ -38,8 +38,8 @@ import (
 type loadOptions struct {
 	duration    time.Duration
 	warmup      time.Duration // load before measuring starts
-	rate        int // interactions per second; 0: as fast as the bot answers
-	concurrency int // simulated tables, each one request at a time
+	rate        int           // interactions per second; 0: as fast as the bot answers
+	concurrency int           // simulated tables, each one request at a time
 	players     int
 	channels    int
 	seed        uint64

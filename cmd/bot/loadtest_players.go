@@ -168,8 +168,8 @@ type driver struct {
 	key      ed25519.PrivateKey
 	url      string
 	pace     *pacer
-	seq      atomic.Int64 // interactions sent
-	inflight atomic.Int64 // requests awaiting their answer
+	seq      atomic.Int64   // interactions sent
+	inflight atomic.Int64   // requests awaiting their answer
 	start    time.Time      // when the load began
 	from     time.Time      // when the warm-up ended and measuring began
 	secs     []atomic.Int64 // answers per second since from
