@@ -130,3 +130,20 @@ func BenchmarkOpenGame(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkCreateGame measures starting games against the bot: new players
+// in 256 channels, a guild, the room checks and the insert.
+func BenchmarkCreateGame(b *testing.B) {
+	db, _ := newDB(b, Options{SimultaneousGames: true})
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		g := &tttbot.Game{GuildID: "guild", ChannelID: fmt.Sprint("c", i%256), Rows: 3, Cols: 3, K: 3,
+			Challenger: fmt.Sprint("p", i), Opponent: "bot", BotLevel: "perfect",
+			XPlayer: fmt.Sprint("p", i), OPlayer: "bot", Status: tttbot.StatusActive, Deadline: t0.Add(time.Minute)}
+		if err := db.CreateGame(b.Context(), g, tttbot.Player{ID: g.Challenger, Name: "Player"}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

@@ -70,13 +70,13 @@ func scanGame(row scanner, extra ...any) (*tttbot.Game, error) {
 
 // Game returns a game by ID.
 func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
-	return scanGame(db.r.QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id))
+	return scanGame(db.r.QueryRowContext(uncancelled(ctx), "SELECT "+gameColumns+" FROM games WHERE id = ?", id))
 }
 
 // OpenGame returns user's pending or active game in channel; the oldest if
 // user is the bot, which may play several.
 func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
-	g, err := scanGame(db.r.QueryRowContext(ctx, queryOpenGame, channelID, user))
+	g, err := scanGame(db.r.QueryRowContext(uncancelled(ctx), queryOpenGame, channelID, user))
 	if errors.Is(err, errNotFound) {
 		return nil, tttbot.Errorf(tttbot.ENOTFOUND, "You have no game in this channel.")
 	}
@@ -117,16 +117,19 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 		if err := db.checkRoom(ctx, tx, &n, n.Challenger); err != nil {
 			return err
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
+		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
 			board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
 			status, board, turn_id, version, deadline, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
 			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
 			nullString(n.XPlayer), nullString(n.OPlayer),
 			n.Status, n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-			toMS(n.CreatedAt), toMS(n.UpdatedAt)).Scan(&n.ID)
+			toMS(n.CreatedAt), toMS(n.UpdatedAt))
 		if err != nil {
+			return fmt.Errorf("insert game: %w", err)
+		}
+		if n.ID, err = res.LastInsertId(); err != nil {
 			return fmt.Errorf("insert game: %w", err)
 		}
 		return nil
@@ -511,7 +514,7 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := db.r.QueryContext(ctx, queryDue, at.UnixMilli(), limit)
+	rows, err := db.r.QueryContext(uncancelled(ctx), queryDue, at.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
@@ -532,7 +535,7 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 
 // Moves lists the moves of a game in order.
 func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT m.ply, m.cell, m.player_id, m.at
+	rows, err := db.r.QueryContext(uncancelled(ctx), `SELECT m.ply, m.cell, m.player_id, m.at
 		FROM games g LEFT JOIN moves m ON m.game_id = g.id
 		WHERE g.id = ? ORDER BY m.ply`, id)
 	if err != nil {

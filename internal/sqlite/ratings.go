@@ -212,6 +212,7 @@ func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape,
 		return page, tttbot.Errorf(tttbot.EINVALID, "A leaderboard page starts at 0 and holds at least one player.")
 	}
 	// One read transaction: the bands and the page must be one snapshot.
+	ctx = uncancelled(ctx)
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return page, fmt.Errorf("read leaderboard: %w", err)
@@ -254,6 +255,7 @@ func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape,
 // against the bot. See tttbot.RatingStore.
 func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, error) {
 	st := &tttbot.Stats{Player: player}
+	ctx = uncancelled(ctx)
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("read stats: %w", err)
@@ -299,7 +301,7 @@ func (db *DB) History(ctx context.Context, player, guildID string, limit int) ([
 	if limit <= 0 {
 		return nil, tttbot.Errorf(tttbot.EINVALID, "A history lists at least one game.")
 	}
-	rows, err := db.r.QueryContext(ctx, queryHistory, player, nullString(guildID), limit)
+	rows, err := db.r.QueryContext(uncancelled(ctx), queryHistory, player, nullString(guildID), limit)
 	if err != nil {
 		return nil, fmt.Errorf("read history: %w", err)
 	}

@@ -207,9 +207,17 @@ func (db *DB) Ping(ctx context.Context) error {
 }
 
 // write runs fn in one IMMEDIATE transaction on the write connection and
-// commits it if fn returns nil.
+// commits it if fn returns nil. It waits for the connection as long as ctx
+// allows, then runs the transaction without ctx's cancellation (see
+// uncancelled).
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	tx, err := db.w.BeginTx(ctx, nil)
+	conn, err := db.w.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer conn.Close()
+	ctx = uncancelled(ctx)
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
@@ -226,6 +234,13 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx
 	}
 	return nil
 }
+
+// uncancelled is ctx without its cancellation, for statements. go-sqlite3
+// runs each statement of a cancellable context on a goroutine of its own, to
+// be able to interrupt it: two hand-offs per statement, which under load
+// leave the writer idle while the scheduler catches up. Statements take
+// microseconds, and interrupting one would roll back its whole transaction.
+func uncancelled(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 // Backup writes a consistent copy of the live database to path, which must
 // not exist yet. Writers carry on meanwhile.

@@ -9,7 +9,7 @@ import (
 func (db *DB) ActiveGames(ctx context.Context) (int, error) {
 	var n int
 	// The status IN (...) term lets SQLite use a partial index of open games.
-	err := db.r.QueryRowContext(ctx,
+	err := db.r.QueryRowContext(uncancelled(ctx),
 		"SELECT count(*) FROM games WHERE status IN ('pending', 'active') AND status = 'active'").Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count active games: %w", err)
