@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
@@ -50,6 +51,7 @@ type DB struct {
 	wrote chan struct{} // signalled after each commit, for checkpoint
 	stop  chan struct{} // closed by Close
 	done  chan struct{} // closed when checkpoint has returned
+	once  sync.Once     // for Close
 
 	// geos holds every board shape by rows, cols and K, built once: they are
 	// immutable, and building one costs a move more than parsing its board.
@@ -158,10 +160,14 @@ func dsn(path string, extra map[string]string) string {
 // Close closes the database after letting SQLite refresh its query planner
 // statistics.
 func (db *DB) Close() error {
-	close(db.stop)
-	<-db.done
-	_, err := db.w.Exec("PRAGMA optimize")
-	return errors.Join(err, db.ckpt.Close(), db.r.Close(), db.w.Close())
+	var err error
+	db.once.Do(func() {
+		close(db.stop)
+		<-db.done
+		_, err = db.w.Exec("PRAGMA optimize")
+		err = errors.Join(err, db.ckpt.Close(), db.r.Close(), db.w.Close())
+	})
+	return err
 }
 
 // checkpointDelay is how long checkpoint lets commits gather after one
