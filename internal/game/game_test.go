@@ -2,6 +2,7 @@ package game_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,7 +142,7 @@ func TestMask(t *testing.T) {
 	if got, want := m.Count(), 3; got != want {
 		t.Errorf("Count: got %d, want %d", got, want)
 	}
-	if got, want := m.Cells(), []int{0, 4, 24}; !equalInts(got, want) {
+	if got, want := m.Cells(), []int{0, 4, 24}; !slices.Equal(got, want) {
 		t.Errorf("Cells: got %v, want %v", got, want)
 	}
 	if !m.Has(24) || m.Has(5) {
@@ -359,7 +360,7 @@ func TestPlay(t *testing.T) {
 	if got, want := p.String(), "O../.X./..X"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, want := p.Moves(), []int{1, 2, 3, 5, 6, 7}; !equalInts(got, want) {
+	if got, want := p.Moves(), []int{1, 2, 3, 5, 6, 7}; !slices.Equal(got, want) {
 		t.Errorf("Moves: got %v, want %v", got, want)
 	}
 	if got, want := p.Empty(), game.Mask(0b011101110); got != want {
@@ -437,7 +438,7 @@ func TestResult(t *testing.T) {
 		for _, l := range r.Lines {
 			lines = append(lines, lineBoard(p.Geometry(), l, tt.winner))
 		}
-		if !equalStrings(lines, tt.lines) {
+		if !slices.Equal(lines, tt.lines) {
 			t.Errorf("%s: got lines %q, want %q", tt.board, lines, tt.lines)
 		}
 		if tt.over && p.Moves() != nil {
@@ -481,28 +482,4 @@ func lineBoard(g *game.Geometry, l game.Mask, p game.Player) string {
 		}
 	}
 	return b.String()
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
