@@ -665,21 +665,7 @@ func TestQueryPlans(t *testing.T) {
 		{"replay", `SELECT ply, cell FROM moves WHERE game_id = ? ORDER BY ply`, []any{1}, "PRIMARY KEY"},
 	}
 	for _, tt := range tests {
-		rows, err := db.r.Query("EXPLAIN QUERY PLAN "+tt.query, tt.args...)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
-		text := strings.Join(plan, "; ")
+		text := queryPlan(t, db, tt.query, tt.args...)
 		t.Logf("%s: %s", tt.name, text)
 		if !strings.Contains(text, tt.index) || strings.Contains(text, "SCAN games") ||
 			strings.Contains(text, "SCAN results") || strings.Contains(text, "TEMP B-TREE") && tt.name != "leaderboard" {

@@ -517,17 +517,7 @@ func TestRatingQueryPlans(t *testing.T) {
 		{"history in DMs", queryHistory, []any{"a", nil, 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)"}},
 	}
 	for _, tt := range tests {
-		rows, err := db.r.Query("EXPLAIN QUERY PLAN "+tt.query, tt.args...)
-		ok(t, err)
-		var plan []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			ok(t, rows.Scan(&id, &parent, &notused, &detail))
-			plan = append(plan, detail)
-		}
-		rows.Close()
-		text := strings.Join(plan, "; ")
+		text := queryPlan(t, db, tt.query, tt.args...)
 		for _, w := range tt.want {
 			if !strings.Contains(text, w) {
 				t.Errorf("%s: plan %q lacks %q", tt.name, text, w)
