@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/game"
 )
 
 func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Interaction) (Reply, error) {
@@ -159,16 +161,26 @@ func (h *Handler) reply(ctx context.Context, g *tttbot.Game, m tttbot.MoveReques
 	if err != nil || next.Result().Over {
 		return nil
 	}
-	choice, err := h.ai.Move(ctx, next, ai.Level(g.BotLevel), h.newRand())
+	r, err := h.botRequest(ctx, g, next, m.Version+1, m.At)
 	if err != nil {
 		h.log.Error("bot move", "game", g.ID, "err", err)
 		return nil
 	}
-	h.log.Debug("bot reply", "game", g.ID, "cell", choice.Cell, "proven", choice.Proven, "nodes", choice.Nodes, "elapsed", choice.Elapsed)
-	return &tttbot.MoveRequest{
-		GameID: g.ID, Player: h.botID, Cell: choice.Cell, Version: m.Version + 1, At: m.At,
-		Deadline: h.deadlineFor(g, m.Player, m.At),
+	return &r
+}
+
+// botRequest asks the AI for the bot's move on pos, the board of g at
+// version, as a move made at time at.
+func (h *Handler) botRequest(ctx context.Context, g *tttbot.Game, pos game.Position, version int, at time.Time) (tttbot.MoveRequest, error) {
+	choice, err := h.ai.Move(ctx, pos, ai.Level(g.BotLevel), h.newRand())
+	if err != nil {
+		return tttbot.MoveRequest{}, fmt.Errorf("ai move: %w", err)
 	}
+	h.log.Debug("bot move", "game", g.ID, "cell", choice.Cell, "proven", choice.Proven, "nodes", choice.Nodes, "elapsed", choice.Elapsed)
+	return tttbot.MoveRequest{
+		GameID: g.ID, Player: h.botID, Cell: choice.Cell, Version: version, At: at,
+		Deadline: h.deadlineFor(g, g.Other(h.botID), at),
+	}, nil
 }
 
 // botMove asks the AI for the bot's move in g and plays it.
@@ -180,20 +192,15 @@ func (h *Handler) botMove(ctx context.Context, g *tttbot.Game) (*tttbot.Game, *l
 	if err != nil {
 		return g, nil, err
 	}
-	choice, err := h.ai.Move(ctx, pos, ai.Level(g.BotLevel), h.newRand())
+	m, err := h.botRequest(ctx, g, pos, g.Version, h.opts.Now())
 	if err != nil {
-		return g, nil, fmt.Errorf("ai move: %w", err)
+		return g, nil, err
 	}
-	now := h.opts.Now()
-	next, err := h.store.Play(ctx, tttbot.MoveRequest{
-		GameID: g.ID, Player: h.botID, Cell: choice.Cell, Version: g.Version, At: now,
-		Deadline: h.deadlineFor(g, g.Other(h.botID), now),
-	})
+	next, err := h.store.Play(ctx, m)
 	if err != nil {
 		return g, nil, fmt.Errorf("play bot move: %w", err)
 	}
-	h.log.Debug("bot moved", "game", g.ID, "cell", choice.Cell, "proven", choice.Proven, "nodes", choice.Nodes, "elapsed", choice.Elapsed)
-	return next, &lastMove{player: h.botID, cell: choice.Cell}, nil
+	return next, &lastMove{player: h.botID, cell: m.Cell}, nil
 }
 
 // rematch starts the same match with sides swapped: at once against the bot,
