@@ -82,19 +82,14 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	n := max(4, runtime.NumCPU())
-	r.SetMaxOpenConns(n)
-	r.SetMaxIdleConns(n)
-	r.SetConnMaxLifetime(0)
-	r.SetConnMaxIdleTime(0)
+	keepOpen(r, n)
 	ckpt, err := sql.Open("sqlite3", dsn(path, nil))
 	if err != nil {
 		w.Close()
 		r.Close()
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	ckpt.SetMaxOpenConns(1)
-	ckpt.SetConnMaxLifetime(0)
-	ckpt.SetConnMaxIdleTime(0)
+	keepOpen(ckpt, 1)
 	db := &DB{path: path, w: w, r: r, ckpt: ckpt, opts: opts, geos: map[[3]int]*game.Geometry{},
 		wrote: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go db.checkpoint(logger)
@@ -127,15 +122,21 @@ func openWriter(path string, create bool) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	w.SetConnMaxIdleTime(0)
+	keepOpen(w, 1)
 	if err := w.Ping(); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	return w, nil
+}
+
+// keepOpen caps db at n connections and keeps them open for its life, so
+// that their page caches and prepared statements last.
+func keepOpen(db *sql.DB, n int) {
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
 }
 
 // dsn builds a URI filename carrying the settings every pooled connection
