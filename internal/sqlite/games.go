@@ -31,6 +31,7 @@ const (
 		"SELECT id FROM games WHERE channel_id = ?1 AND opponent_id = ?2 AND " + open + "))"
 	queryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = ?1 AND " + open +
 		" AND id <> ?2 AND (challenger_id IN (?3, ?4) OR opponent_id IN (?3, ?4)) LIMIT 1"
+	queryGame        = "SELECT " + gameColumns + " FROM games WHERE id = ?"
 	queryChannelBusy = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
 	queryDue         = "SELECT " + gameColumns + " FROM games WHERE " + open + " AND deadline <= ? ORDER BY deadline, id LIMIT ?"
 )
@@ -70,7 +71,7 @@ func scanGame(row scanner, extra ...any) (*tttbot.Game, error) {
 
 // Game returns a game by ID.
 func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
-	return scanGame(db.r.QueryRowContext(uncancelled(ctx), "SELECT "+gameColumns+" FROM games WHERE id = ?", id))
+	return scanGame(db.r.QueryRowContext(uncancelled(ctx), queryGame, id))
 }
 
 // OpenGame returns user's pending or active game in channel; the oldest if
@@ -231,7 +232,7 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx co
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		g, err = scanGame(tx.QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id))
+		g, err = scanGame(tx.QueryRowContext(ctx, queryGame, id))
 		if err != nil {
 			return err
 		}
