@@ -123,8 +123,8 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	var i discordgo.Interaction
-	if err := json.Unmarshal(body, &i); err != nil {
+	i, err := decodeInteraction(body)
+	if err != nil {
 		httpError(w, http.StatusBadRequest)
 		return
 	}
@@ -142,7 +142,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
 	defer cancel()
 	start := time.Now()
-	reply := s.h.Handle(ctx, &i)
+	reply := s.h.Handle(ctx, i)
 	if reply.Response == nil {
 		log.Error("interaction has no response")
 		httpError(w, http.StatusInternalServerError)
@@ -159,7 +159,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// Discord creates the message only once it has read the HTTP
 			// response, which can be a moment after it was written: a 404
 			// is retried.
-			afterResponse(ctx, s.rest, s.h, &i, reply, log, retryNotFound)
+			afterResponse(ctx, s.rest, s.h, i, reply, log, retryNotFound)
 		}()
 	}
 }

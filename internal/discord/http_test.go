@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord"
@@ -116,7 +117,7 @@ func newREST(t *testing.T, f *fakeREST) *discordgo.Session {
 func newHandler(t testing.TB, h discord.Handler, rest *discordgo.Session) *discord.HTTPHandler {
 	t.Helper()
 	hh := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), h, rest, discord.HTTPOptions{
-		Now: func() time.Time { return testNow }, MaxBody: 1024,
+		Now: func() time.Time { return testNow }, MaxBody: 4096,
 	})
 	t.Cleanup(func() { hh.Close(context.Background()) })
 	return hh
@@ -135,7 +136,60 @@ const (
 	ping    = `{"id":"1","application_id":"5","type":1,"token":"tok","version":1}`
 	command = `{"id":"2","application_id":"5","type":2,"token":"secret-interaction-token","guild_id":"10","channel_id":"20",` +
 		`"member":{"user":{"id":"30","username":"ann"}},"data":{"id":"3","name":"ttt","type":1,"options":[{"name":"help","type":1}]}}`
+	// click is a click on a board message, with the fields Discord sends.
+	click = `{"id":"4","application_id":"5","type":3,"token":"tok","version":1,"guild_id":"10","channel_id":"20",` +
+		`"channel":{"id":"20","type":0,"guild_id":"10"},"app_permissions":"2248473465835073","locale":"en-US","guild_locale":"en-US",` +
+		`"entitlements":[],"authorizing_integration_owners":{"0":"10"},"context":0,` +
+		`"member":{"user":{"id":"30","username":"ann","global_name":"Ann","discriminator":"0","avatar":null},` +
+		`"roles":["11"],"joined_at":"2024-01-02T03:04:05.000000+00:00","permissions":"2248473465835073","nick":null,"deaf":false,"mute":false},` +
+		`"data":{"custom_id":"ttt:m:1:2:4","component_type":2},` +
+		`"message":{"id":"900","channel_id":"20","type":20,"content":"<@30> (X) vs <@5> (O)","tts":false,"pinned":false,"flags":0,` +
+		`"author":{"id":"5","username":"tttbot","discriminator":"0","avatar":null,"bot":true},"mentions":[],"mention_roles":[],` +
+		`"attachments":[],"embeds":[{"title":"Tic-tac-toe","description":"Ann to move","color":5793266}],` +
+		`"timestamp":"2025-01-02T03:04:05.000000+00:00","edited_timestamp":null,"application_id":"5",` +
+		`"interaction_metadata":{"id":"3","type":2,"user":{"id":"30","username":"ann"}},"components":[` +
+		`{"type":1,"id":1,"components":[{"type":2,"id":2,"style":2,"label":"X","custom_id":"ttt:m:1:2:0","disabled":true},` +
+		`{"type":2,"id":3,"style":2,"label":"\u200b","custom_id":"ttt:m:1:2:1"},{"type":2,"id":4,"style":2,"label":"\u200b","custom_id":"ttt:m:1:2:2"}]},` +
+		`{"type":1,"id":5,"components":[{"type":2,"id":6,"style":2,"label":"\u200b","custom_id":"ttt:m:1:2:3"},` +
+		`{"type":2,"id":7,"style":2,"label":"\u200b","custom_id":"ttt:m:1:2:4"},{"type":2,"id":8,"style":2,"label":"O","custom_id":"ttt:m:1:2:5","disabled":true}]},` +
+		`{"type":1,"id":9,"components":[{"type":2,"id":10,"style":2,"label":"\u200b","custom_id":"ttt:m:1:2:6"},` +
+		`{"type":2,"id":11,"style":2,"label":"\u200b","custom_id":"ttt:m:1:2:7"},{"type":2,"id":12,"style":2,"label":"\u200b","custom_id":"ttt:m:1:2:8"}]},` +
+		`{"type":1,"id":13,"components":[{"type":2,"id":14,"style":5,"label":"Rules","url":"https://example.com/rules","emoji":{"name":"📖"}}]}]}}`
 )
+
+// The endpoint decodes an interaction in one pass of its own, and its
+// handler must see exactly what discordgo's decoder would give it.
+func TestHTTPHandlerDecodes(t *testing.T) {
+	for name, body := range map[string]string{"ping": ping, "command": command, "click": click} {
+		t.Run(name, func(t *testing.T) {
+			var want discordgo.Interaction
+			if err := json.Unmarshal([]byte(body), &want); err != nil {
+				t.Fatal(err)
+			}
+			if name == "click" && len(want.Message.Components) != 4 {
+				t.Fatalf("discordgo decoded %d rows, want 4", len(want.Message.Components))
+			}
+			f := &fakeHandler{reply: commands.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}}
+			w := httptest.NewRecorder()
+			newHandler(t, f, nil).ServeHTTP(w, signed(testKey, testNow, body))
+			if w.Code != http.StatusOK {
+				t.Fatalf("got status %d, want 200", w.Code)
+			}
+			if want.Type == discordgo.InteractionPing {
+				if f.count() != 0 {
+					t.Errorf("got %d pings handled, want 0: the endpoint answers them", f.count())
+				}
+				return
+			}
+			if f.count() != 1 {
+				t.Fatalf("got %d interactions handled, want 1", f.count())
+			}
+			if diff := cmp.Diff(&want, f.handled[0]); diff != "" {
+				t.Errorf("decoded interaction differs from discordgo's (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
 
 func TestHTTPHandlerRefuses(t *testing.T) {
 	otherKey := ed25519.NewKeyFromSeed([]byte("someone-else-entirely-0123456789"))
@@ -182,7 +236,7 @@ func TestHTTPHandlerRefuses(t *testing.T) {
 		{"stale", func() *http.Request { return signed(testKey, testNow.Add(-5*time.Minute-time.Second), command) }, http.StatusUnauthorized},
 		{"future", func() *http.Request { return signed(testKey, testNow.Add(5*time.Minute+time.Second), command) }, http.StatusUnauthorized},
 		{"too large", func() *http.Request {
-			return signed(testKey, testNow, `{"type":2,"id":"`+strings.Repeat("9", 2000)+`"}`)
+			return signed(testKey, testNow, `{"type":2,"id":"`+strings.Repeat("9", 5000)+`"}`)
 		}, http.StatusRequestEntityTooLarge},
 		{"signed garbage", func() *http.Request { return signed(testKey, testNow, `{"type":`) }, http.StatusBadRequest},
 	}
@@ -406,9 +460,7 @@ func BenchmarkHTTPHandler(b *testing.B) {
 		Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Content: "board"},
 	}}}
 	h := newHandler(b, discordHandlerFunc(f.reply), nil)
-	body := strings.Replace(command, `"type":2`, `"type":3`, 1)
-	body = strings.Replace(body, `"data":{"id":"3","name":"ttt","type":1,"options":[{"name":"help","type":1}]}`,
-		`"data":{"custom_id":"ttt:m:1:1:4","component_type":2}`, 1)
+	body := click
 	proto := signed(testKey, testNow, body)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,0 +1,82 @@
+package discord
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// decodeInteraction decodes an interaction's body in one pass of
+// encoding/json. discordgo's own decoder re-reads the clicked message's
+// components through nested json.Unmarshal calls — the message, then each
+// row, then each button, each validating its bytes again — which under load
+// cost a tenth of the bot's CPU. The clicked message keeps every field but
+// its components, of which only the buttons in action rows are kept: they
+// are all a board message holds, and all the handlers read.
+func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
+	var w struct {
+		interactionFields
+		Data    json.RawMessage `json:"data"`
+		Message *struct {
+			messageFields
+			Components []struct {
+				Type       discordgo.ComponentType `json:"type"`
+				ID         int                     `json:"id"`
+				Components []struct {
+					Type discordgo.ComponentType `json:"type"`
+					discordgo.Button
+				} `json:"components"`
+			} `json:"components"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, err
+	}
+	i := discordgo.Interaction(w.interactionFields)
+	var err error
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		i.Data, err = decodeData[discordgo.ApplicationCommandInteractionData](w.Data)
+	case discordgo.InteractionMessageComponent:
+		i.Data, err = decodeData[discordgo.MessageComponentInteractionData](w.Data)
+	case discordgo.InteractionModalSubmit:
+		i.Data, err = decodeData[discordgo.ModalSubmitInteractionData](w.Data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if m := w.Message; m != nil {
+		i.Message = (*discordgo.Message)(&m.messageFields)
+		i.Message.Components = nil
+		for _, row := range m.Components {
+			if row.Type != discordgo.ActionsRowComponent {
+				continue
+			}
+			r := &discordgo.ActionsRow{ID: row.ID}
+			for _, c := range row.Components {
+				if c.Type == discordgo.ButtonComponent {
+					r.Components = append(r.Components, &c.Button)
+				}
+			}
+			i.Message.Components = append(i.Message.Components, r)
+		}
+	}
+	return &i, nil
+}
+
+// interactionFields and messageFields are discordgo's types without their
+// UnmarshalJSON methods, so that encoding/json fills their fields directly;
+// decodeInteraction shadows the fields those methods exist for.
+type (
+	interactionFields discordgo.Interaction
+	messageFields     discordgo.Message
+)
+
+func decodeData[T discordgo.InteractionData](raw json.RawMessage) (discordgo.InteractionData, error) {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("interaction data: %w", err)
+	}
+	return v, nil
+}
