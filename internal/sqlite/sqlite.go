@@ -171,18 +171,23 @@ func (db *DB) Close() error {
 	return err
 }
 
-// checkpointDelay is how long checkpoint lets commits gather after one
-// wakes it, so that each pass copies many.
-const checkpointDelay = 10 * time.Millisecond
+// checkpointInterval is how long checkpoint lets commits gather after one
+// wakes it, so that each pass copies many, and a page written by many of
+// them once.
+const checkpointInterval = 50 * time.Millisecond
+
+// restartFrames is the WAL size, in pages, past which checkpoint makes sure
+// that the WAL starts over, below SQLite's own threshold of 1000.
+const restartFrames = 500
 
 // checkpoint copies the WAL back into the database file soon after commits,
-// until Close, on a connection of its own. SQLite checkpoints in the commit
-// that takes the WAL past 1000 pages, copying and syncing them while it
-// holds the write lock, and every write queued behind it waits (15 ms and
-// more on a busy bot). A PASSIVE checkpoint blocks neither the writer nor
-// the readers; run often, it leaves that commit only the last few pages to
-// copy and sync. It cannot replace it: only a checkpoint that no commit
-// races catches up with the whole WAL, which lets SQLite start it over.
+// until Close, on a connection of its own. A PASSIVE checkpoint blocks
+// neither the writer nor the readers, but under steady writes it never
+// catches up, and only a WAL copied in full starts over instead of growing.
+// SQLite would then checkpoint in the commit that takes the WAL past 1000
+// pages, copying up to an interval's pages and syncing while every queued
+// write waits. Instead, once the WAL is large, checkpoint copies what its
+// pass missed with the writer held: a few pages and two syncs.
 func (db *DB) checkpoint(log *slog.Logger) {
 	defer close(db.done)
 	for {
@@ -194,12 +199,38 @@ func (db *DB) checkpoint(log *slog.Logger) {
 		select {
 		case <-db.stop:
 			return
-		case <-time.After(checkpointDelay):
+		case <-time.After(checkpointInterval):
 		}
-		if _, err := db.ckpt.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
+		frames, err := db.checkpointPass()
+		if err == nil && frames >= restartFrames {
+			err = db.catchUp()
+		}
+		if err != nil {
 			log.Warn("checkpoint", "err", err)
 		}
 	}
+}
+
+// checkpointPass runs a PASSIVE checkpoint and returns the WAL's size in
+// pages.
+func (db *DB) checkpointPass() (frames int, err error) {
+	var busy, copied int
+	if err := db.ckpt.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied); err != nil {
+		return 0, fmt.Errorf("checkpoint: %w", err)
+	}
+	return frames, nil
+}
+
+// catchUp finishes a checkpoint with the writer held, so that no commit
+// races it and the next one starts the WAL over.
+func (db *DB) catchUp() error {
+	conn, err := db.w.Conn(context.Background())
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	defer conn.Close()
+	_, err = db.checkpointPass()
+	return err
 }
 
 // Ping checks that both the writer and the readers can reach the database.
