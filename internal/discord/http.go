@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -244,14 +243,14 @@ func redact(err error, token string) string {
 	return strings.ReplaceAll(err.Error(), token, "[token]")
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	var b bytes.Buffer
-	if err := json.NewEncoder(&b).Encode(v); err != nil {
+func writeJSON(w http.ResponseWriter, r *discordgo.InteractionResponse) {
+	b, err := encodeResponse(r)
+	if err != nil {
 		httpError(w, http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(b.Bytes())
+	w.Write(b)
 }
 
 func httpError(w http.ResponseWriter, code int) {

@@ -80,3 +80,65 @@ func decodeData[T discordgo.InteractionData](raw json.RawMessage) (discordgo.Int
 	}
 	return v, nil
 }
+
+// encodeResponse encodes r as discordgo would, but without its components'
+// MarshalJSON methods: each of those marshals its component on its own, and
+// encoding/json then validates and compacts the result again at every level
+// of rows and buttons. Components of kinds the bot does not send keep their
+// methods.
+func encodeResponse(r *discordgo.InteractionResponse) ([]byte, error) {
+	if r.Data == nil || len(r.Data.Components) == 0 {
+		return json.Marshal(r)
+	}
+	return json.Marshal(struct {
+		Type discordgo.InteractionResponseType `json:"type,omitempty"`
+		Data any                               `json:"data"`
+	}{r.Type, struct {
+		*responseFields
+		Components []any `json:"components"`
+	}{(*responseFields)(r.Data), wireComponents(r.Data.Components)}})
+}
+
+func wireComponents(cs []discordgo.MessageComponent) []any {
+	out := make([]any, len(cs))
+	for i, c := range cs {
+		switch c := c.(type) {
+		case *discordgo.ActionsRow:
+			out[i] = wireRow{wireComponents(c.Components), c.ID, c.Type()}
+		case discordgo.ActionsRow:
+			out[i] = wireRow{wireComponents(c.Components), c.ID, c.Type()}
+		case *discordgo.Button:
+			out[i] = newWireButton(*c)
+		case discordgo.Button:
+			out[i] = newWireButton(c)
+		default:
+			out[i] = c
+		}
+	}
+	return out
+}
+
+type wireRow struct {
+	Components []any                   `json:"components"`
+	ID         int                     `json:"id,omitempty"`
+	Type       discordgo.ComponentType `json:"type"`
+}
+
+type wireButton struct {
+	buttonFields
+	Type discordgo.ComponentType `json:"type"`
+}
+
+func newWireButton(b discordgo.Button) wireButton {
+	if b.Style == 0 {
+		b.Style = discordgo.PrimaryButton // as discordgo does
+	}
+	return wireButton{buttonFields(b), b.Type()}
+}
+
+// responseFields and buttonFields are discordgo's types without their
+// methods, for encodeResponse.
+type (
+	responseFields discordgo.InteractionResponseData
+	buttonFields   discordgo.Button
+)
