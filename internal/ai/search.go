@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math/bits"
+	"runtime"
 	"time"
 )
 
@@ -31,7 +32,11 @@ type searcher struct {
 }
 
 // checkStop ends the search when the deadline passes or the context ends.
+// It also yields the processor: a search of a big board can run for a
+// tenth of a second, and meanwhile the bot's other requests, each far
+// shorter, should not wait for the scheduler to preempt it.
 func (s *searcher) checkStop() {
+	runtime.Gosched()
 	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
 		s.stopped = true
 	}
