@@ -25,6 +25,7 @@ type searcher struct {
 	tern     *[256]uint64
 	nodes    int64
 	deadline time.Time
+	yielded  time.Time // when checkStop last yielded the processor
 	done     <-chan struct{}
 	stopped  bool
 	facts    [maxCells + 1]facts // one per ply, reused
@@ -32,12 +33,16 @@ type searcher struct {
 }
 
 // checkStop ends the search when the deadline passes or the context ends.
-// It also yields the processor: a search of a big board can run for a
-// tenth of a second, and meanwhile the bot's other requests, each far
-// shorter, should not wait for the scheduler to preempt it.
+// Every millisecond it also yields the processor: a search of a big board
+// can run for a tenth of a second, and meanwhile the bot's other requests,
+// each far shorter, should not wait 10 ms for the scheduler to preempt it.
 func (s *searcher) checkStop() {
-	runtime.Gosched()
-	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+	now := time.Now()
+	if now.Sub(s.yielded) >= time.Millisecond {
+		runtime.Gosched()
+		s.yielded = now
+	}
+	if !s.deadline.IsZero() && now.After(s.deadline) {
 		s.stopped = true
 	}
 	select {
