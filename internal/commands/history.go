@@ -95,7 +95,11 @@ type replayed struct {
 	positions []game.Position // positions[n] is after n moves
 }
 
-func (h *Handler) replayGame(ctx context.Context, g *tttbot.Game) (*replayed, error) {
+// replayGame replays g for the user of i, once lookBack lets them.
+func (h *Handler) replayGame(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game) (*replayed, error) {
+	if err := lookBack(i, g); err != nil {
+		return nil, err
+	}
 	moves, err := h.store.Moves(ctx, g.ID)
 	if err != nil {
 		return nil, err
@@ -118,10 +122,7 @@ func (h *Handler) replayGame(ctx context.Context, g *tttbot.Game) (*replayed, er
 // replay shows game g after ply moves (-1: all of them), privately: in a
 // new message when open, else in place of the clicked one.
 func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, ply int, open bool) (Reply, error) {
-	if err := lookBack(i, g); err != nil {
-		return Reply{}, err
-	}
-	r, err := h.replayGame(ctx, g)
+	r, err := h.replayGame(ctx, i, g)
 	if err != nil {
 		return Reply{}, err
 	}

@@ -46,10 +46,7 @@ func (h *Handler) review(ctx context.Context, i *discordgo.Interaction, opts []*
 // reviewPage shows page of game g's review, privately: in a new message
 // when open, else in place of the clicked one.
 func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, page int, open bool) (Reply, error) {
-	if err := lookBack(i, g); err != nil {
-		return Reply{}, err
-	}
-	r, err := h.replayGame(ctx, g)
+	r, err := h.replayGame(ctx, i, g)
 	if err != nil {
 		return Reply{}, err
 	}
