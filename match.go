@@ -154,9 +154,6 @@ type GameStore interface {
 	// Moves lists the moves of a game in order.
 	Moves(ctx context.Context, id int64) ([]Move, error)
 
-	// SavePlayer records a user's current display name.
-	SavePlayer(ctx context.Context, p Player) error
-
 	// SetSimultaneousGames sets whether a guild allows more than one open
 	// game per channel (the store's default applies until it is set).
 	SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error

@@ -78,11 +78,6 @@ func (s *store) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 	return s.next.Moves(ctx, id)
 }
 
-func (s *store) SavePlayer(ctx context.Context, p tttbot.Player) error {
-	defer s.done("SavePlayer", time.Now())
-	return s.next.SavePlayer(ctx, p)
-}
-
 func (s *store) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
 	defer s.done("SetSimultaneousGames", time.Now())
 	return s.next.SetSimultaneousGames(ctx, guildID, allow)
