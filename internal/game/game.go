@@ -90,7 +90,9 @@ func DefaultK(rows, cols int) int {
 	return min(max(rows, cols), 4)
 }
 
-// NewGeometry checks and builds a board shape.
+// NewGeometry checks a board shape and returns it. Every shape is built
+// once, at start-up, and shared: a Geometry is immutable, and building one
+// costs more than the move or render that asks for it.
 func NewGeometry(rows, cols, k int) (*Geometry, error) {
 	if rows < MinSize || rows > MaxSize || cols < MinSize || cols > MaxSize {
 		return nil, fmt.Errorf("%w: %d×%d board (sides must be %d to %d)", ErrGeometry, rows, cols, MinSize, MaxSize)
@@ -98,6 +100,25 @@ func NewGeometry(rows, cols, k int) (*Geometry, error) {
 	if k < MinK || k > max(rows, cols) {
 		return nil, fmt.Errorf("%w: %d in a row on %d×%d (must be %d to %d)", ErrGeometry, k, rows, cols, MinK, max(rows, cols))
 	}
+	return geometries[rows-MinSize][cols-MinSize][k-MinK], nil
+}
+
+// geometries holds every valid shape by rows, cols and K, each offset by its
+// minimum. It is written once, here, and only read after.
+var geometries = func() (t [MaxSize - MinSize + 1][MaxSize - MinSize + 1][MaxSize - MinK + 1]*Geometry) {
+	for rows := MinSize; rows <= MaxSize; rows++ {
+		for cols := MinSize; cols <= MaxSize; cols++ {
+			for k := MinK; k <= max(rows, cols); k++ {
+				t[rows-MinSize][cols-MinSize][k-MinK] = buildGeometry(rows, cols, k)
+			}
+		}
+	}
+	return t
+}()
+
+// buildGeometry builds a valid board shape: its winning lines, and those
+// through each cell.
+func buildGeometry(rows, cols, k int) *Geometry {
 	g := &Geometry{Rows: rows, Cols: cols, K: k, full: Mask(1)<<(rows*cols) - 1}
 	g.cellLines = make([][]Mask, rows*cols)
 	dirs := [4][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}}
@@ -119,7 +140,7 @@ func NewGeometry(rows, cols, k int) (*Geometry, error) {
 			}
 		}
 	}
-	return g, nil
+	return g
 }
 
 // MustGeometry is NewGeometry for shapes known to be valid; it panics otherwise.

@@ -377,9 +377,9 @@ func (db *DB) play(ctx context.Context, tx *sql.Tx, g *tttbot.Game, m tttbot.Mov
 	case g.Version != m.Version:
 		return errStale
 	}
-	geo := db.geos[[3]int{g.Rows, g.Cols, g.K}]
-	if geo == nil {
-		return fmt.Errorf("game %d: no %d×%d k=%d board", g.ID, g.Rows, g.Cols, g.K)
+	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+	if err != nil {
+		return fmt.Errorf("game %d: %w", g.ID, err)
 	}
 	pos, err := game.ParseIn(geo, g.Board)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/rating"
 )
 
@@ -195,7 +196,7 @@ func scanStanding(row scanner, extra ...any) (tttbot.Standing, error) {
 // checkShape refuses a shape no game can have, which would only read an
 // empty leaderboard.
 func (db *DB) checkShape(s tttbot.Shape) error {
-	if db.geos[[3]int{s.Rows, s.Cols, s.K}] == nil {
+	if _, err := game.NewGeometry(s.Rows, s.Cols, s.K); err != nil {
 		return tttbot.Errorf(tttbot.EINVALID, "There is no %d×%d board with %d in a row.", s.Rows, s.Cols, s.K)
 	}
 	return nil

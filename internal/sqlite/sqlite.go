@@ -19,7 +19,6 @@ import (
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/game"
 )
 
 var _ tttbot.GameStore = (*DB)(nil)
@@ -52,10 +51,6 @@ type DB struct {
 	stop  chan struct{} // closed by Close
 	done  chan struct{} // closed when checkpoint has returned
 	once  sync.Once     // for Close
-
-	// geos holds every board shape by rows, cols and K, built once: they are
-	// immutable, and building one costs a move more than parsing its board.
-	geos map[[3]int]*game.Geometry
 }
 
 // Open opens (creating if needed) the database at path and migrates it to
@@ -90,16 +85,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	keepOpen(ckpt, 1)
-	db := &DB{path: path, w: w, r: r, ckpt: ckpt, opts: opts, geos: map[[3]int]*game.Geometry{},
+	db := &DB{path: path, w: w, r: r, ckpt: ckpt, opts: opts,
 		wrote: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go db.checkpoint(logger)
-	for rows := game.MinSize; rows <= game.MaxSize; rows++ {
-		for cols := game.MinSize; cols <= game.MaxSize; cols++ {
-			for k := game.MinK; k <= max(rows, cols); k++ {
-				db.geos[[3]int{rows, cols, k}] = game.MustGeometry(rows, cols, k)
-			}
-		}
-	}
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err
