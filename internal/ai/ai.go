@@ -1,8 +1,8 @@
 // Package ai plays m,n,k tic-tac-toe: a solver (negamax with alpha-beta, a
 // lock-free transposition table keyed over the board's symmetries, move
 // ordering and the exact pruning rules of k in a row), a precomputed table
-// for 3×3, difficulty levels that blunder on purpose, and the analysis of a
-// position for reviews and hints.
+// for 3×3, an opening book for 5×5, difficulty levels that blunder on
+// purpose, and the analysis of a position for reviews and hints.
 package ai
 
 import (
@@ -269,8 +269,11 @@ func (e *Engine) bestMove(ctx context.Context, r *root, start time.Time, rng *ra
 	case r.f.oppWins != 0:
 		return bits.TrailingZeros32(r.f.oppWins), 0, true
 	}
-	s := e.searcher(ctx, r, start)
 	ks := r.keys()
+	if best, ok := fromBook(r, &ks); ok {
+		return pick(best, rng), 0, true
+	}
+	s := e.searcher(ctx, r, start)
 	v := s.exact(r.me, r.opp, r.meX, ks, r.f.alive, 0)
 	if s.stopped {
 		return e.fallback(r, s.rootMove), s.nodes, false

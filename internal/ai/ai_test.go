@@ -128,7 +128,8 @@ func TestKnownValues(t *testing.T) {
 }
 
 // A search cut short by the budget still takes a win in one and blocks a
-// single threat, and says when its move is not proven.
+// single threat, and says when its move is not proven. The opening book
+// needs no search.
 func TestTimeBudget(t *testing.T) {
 	e := New(Options{TimeBudget: time.Nanosecond})
 	ctx := context.Background()
@@ -140,7 +141,8 @@ func TestTimeBudget(t *testing.T) {
 	}{
 		{"...../XXX../OO.../...../O....", []int{8}, true, true},  // win in one
 		{"...../OOO../XX.../...../X....", []int{8}, true, false}, // block the single threat
-		{"...../...../...../...../.....", nil, false, false},     // too big to prove in a nanosecond
+		{"X...O/...../..X../...../O....", nil, false, false},     // too big to prove in a nanosecond
+		{"...../...../...../...../.....", nil, true, false},      // from the opening book
 	}
 	for _, tt := range tests {
 		p := mustParse(t, tt.board, 4)
