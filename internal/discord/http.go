@@ -249,7 +249,10 @@ func writeJSON(w http.ResponseWriter, r *discordgo.InteractionResponse) {
 		httpError(w, http.StatusInternalServerError)
 		return
 	}
+	// With its length known, a board larger than net/http's 2 KB buffer
+	// goes out whole instead of chunked.
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
 }
 

@@ -370,6 +370,9 @@ func TestHTTPHandlerEncodes(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("response differs from discordgo's encoding (-want +got):\n%s", diff)
 			}
+			if got, want := w.Header().Get("Content-Length"), strconv.Itoa(w.Body.Len()); got != want {
+				t.Errorf("got Content-Length %q, want %q", got, want)
+			}
 		})
 	}
 }
