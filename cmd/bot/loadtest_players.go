@@ -620,10 +620,8 @@ func ptr[T any](v T) *T { return &v }
 // send signs body (badly when badSig) and posts it at the pacer's next
 // time. It returns the HTTP status and decodes a 200's body into r.
 func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *response) (int, error) {
-	at, epoch, err := w.d.pace.ticket(ctx)
-	if err != nil {
-		return 0, err
-	}
+	// The request is signed before it is due, as Discord's would be ready:
+	// signing is the client's time, not the bot's.
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	sig := ed25519.Sign(w.d.key, append([]byte(ts), body...))
 	if badSig {
@@ -637,6 +635,10 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
 	req.Header.Set("X-Signature-Timestamp", ts)
 	req.Header.Set("X-Signature-Ed25519", fmt.Sprintf("%x", sig))
+	at, epoch, err := w.d.pace.ticket(ctx)
+	if err != nil {
+		return 0, err
+	}
 	w.d.inflight.Add(1)
 	resp, err := w.roundTrip(req, epoch)
 	var b []byte
