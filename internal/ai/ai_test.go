@@ -141,7 +141,7 @@ func TestTimeBudget(t *testing.T) {
 	}{
 		{"...../XXX../OO.../...../O....", []int{8}, true, true},  // win in one
 		{"...../OOO../XX.../...../X....", []int{8}, true, false}, // block the single threat
-		{"X...O/...../..X../...../O....", nil, false, false},     // too big to prove in a nanosecond
+		{"X...O/...../..X../...../O...X", nil, false, false},     // too big to prove in a nanosecond
 		{"...../...../...../...../.....", nil, true, false},      // from the opening book
 	}
 	for _, tt := range tests {

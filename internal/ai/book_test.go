@@ -18,7 +18,7 @@ import (
 	"github.com/tttbot/tttbot/internal/game"
 )
 
-var update = flag.Bool("update", false, "solve the opening book again and rewrite book5x5k4.go (about 15 s)")
+var update = flag.Bool("update", false, "solve the opening book again and rewrite book5x5k4.go (about a minute)")
 
 // openings returns the canonical keys of every position after up to plies
 // moves on sh, in order. No position that short is over on 5×5 with four in
