@@ -8,10 +8,10 @@ import (
 
 // The opening book: the best moves of every position of 5×5 with four in a
 // row after up to bookPlies moves, up to symmetry. It is the one board whose
-// first moves are slow to find: from a cold table, up to 200 ms of search
-// for the first two and 50 ms for the fifth, against 17 ms at most from the
-// sixth on and a millisecond on any other board. book5x5k4.go is written by
-// TestBook with -update.
+// first moves are slow to find: in self-play from a cold table, up to
+// 200 ms of search for the first two and 50 ms for the fifth, against 17 ms
+// at most from the sixth on and 8 ms on any other board. book5x5k4.go is
+// written by TestBook with -update.
 
 // bookPlies is how many moves deep the book goes.
 const bookPlies = 4
