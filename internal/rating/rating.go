@@ -108,7 +108,7 @@ func Update(r Rating, results []Result, tau float64) Rating {
 		Sigma: sigma,
 	}
 	if !finite(out.R) || !finite(out.RD) || !finite(out.Sigma) || !(out.Sigma > 0) {
-		return r.idle()
+		return r.Idle(1)
 	}
 	return out
 }
@@ -169,9 +169,13 @@ func volatility(phi, v, delta, sigma, tau float64) float64 {
 	return math.Exp(A / 2)
 }
 
-// idle returns r after a period without games: only the deviation grows.
-func (r Rating) idle() Rating {
-	r.RD = min(math.Hypot(r.RD, scale*r.Sigma), MaxRD)
+// Idle returns r after n rating periods without games: only the deviation
+// grows, by the volatility each period (step 6), up to MaxRD.
+func (r Rating) Idle(n int) Rating {
+	r = r.sanitize()
+	if n > 0 {
+		r.RD = min(math.Sqrt(r.RD*r.RD+float64(n)*(scale*r.Sigma)*(scale*r.Sigma)), MaxRD)
+	}
 	return r
 }
 

@@ -53,6 +53,29 @@ func TestUpdateNoGames(t *testing.T) {
 	}
 }
 
+func TestIdle(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		r       rating.Rating
+		periods int
+		wantRD  float64
+	}{
+		{"no period", rating.Rating{R: 1500, RD: 50, Sigma: 0.06}, 0, 50},
+		{"one period, as Update without games", rating.Rating{R: 1500, RD: 200, Sigma: 0.06}, 1, 200.271420},
+		// √(50² + 52·(173.7178·0.06)²)
+		{"a year of weeks", rating.Rating{R: 1500, RD: 50, Sigma: 0.06}, 52, 90.273462},
+		{"capped", rating.Rating{R: 1500, RD: 300, Sigma: 0.06}, 1000, rating.MaxRD},
+		{"negative", rating.Rating{R: 1500, RD: 50, Sigma: 0.06}, -3, 50},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.r.Idle(tt.periods)
+			if got.R != tt.r.R || got.Sigma != tt.r.Sigma || math.Abs(got.RD-tt.wantRD) > 1e-5 {
+				t.Errorf("got %+v, want RD %v and the rest unchanged", got, tt.wantRD)
+			}
+		})
+	}
+}
+
 func TestUpdatePair(t *testing.T) {
 	equal := rating.Rating{R: 1500, RD: 80, Sigma: 0.06}
 	strong := rating.Rating{R: 1800, RD: 60, Sigma: 0.06}

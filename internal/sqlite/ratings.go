@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
@@ -18,7 +19,7 @@ var _ tttbot.RatingStore = (*DB)(nil)
 // "games >= 5" is the condition of the ratings_ranked partial index, which
 // SQLite uses only when a query states it.
 const (
-	queryRatingPair = `SELECT player_id, rating, rd, sigma, games, wins, losses, draws, streak, best_streak
+	queryRatingPair = `SELECT player_id, rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at
 		FROM ratings WHERE scope = ?1 AND player_id IN (?2, ?3) AND board_rows = ?4 AND board_cols = ?5 AND k = ?6`
 
 	// The band holding the leaderboard's offset-th entry, the number of
@@ -126,6 +127,11 @@ func rate(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 	return nil
 }
 
+// ratingPeriod is how long a player can go without a rated game before
+// their deviation grows as for a rating period without games: a week, so
+// that a year away takes an established 1500 ± 50 back to about ± 90.
+const ratingPeriod = 7 * 24 * time.Hour
+
 // ratePair updates the challenger's and the opponent's ratings in scope.
 func ratePair(ctx context.Context, tx *sql.Tx, g *tttbot.Game, scope string) error {
 	players := [2]string{g.Challenger, g.Opponent}
@@ -138,9 +144,14 @@ func ratePair(ctx context.Context, tx *sql.Tx, g *tttbot.Game, scope string) err
 	for rows.Next() {
 		var id string
 		var r record
-		if err := rows.Scan(&id, &r.R, &r.RD, &r.Sigma, &r.games, &r.wins, &r.losses, &r.draws, &r.streak, &r.best); err != nil {
+		var updated int64
+		if err := rows.Scan(&id, &r.R, &r.RD, &r.Sigma, &r.games, &r.wins, &r.losses, &r.draws, &r.streak, &r.best, &updated); err != nil {
 			return err
 		}
+		// Each game is a rating period of its own, and so is each
+		// ratingPeriod without one: a player back from a break is less
+		// certain, and moves faster.
+		r.Rating = r.Idle(int(g.FinishedAt.Sub(fromMS(updated)) / ratingPeriod))
 		if id == players[1] {
 			recs[1] = r
 		} else {

@@ -147,6 +147,37 @@ func TestRatingsAccumulate(t *testing.T) {
 	checkCounts(t, db)
 }
 
+// A player back from a break is rated as if each ratingPeriod without a
+// game had been a rating period without games: their deviation has grown.
+func TestRatingsAfterBreak(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		brk     time.Duration
+		periods int
+	}{
+		{"six days", 6 * 24 * time.Hour, 0},
+		{"ten weeks", 10 * ratingPeriod, 10},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db, _ := newDB(t, Options{})
+			finishGame(t, db, "c1", "alice", "bob", xWins)
+			a, b := rating.UpdatePair(rating.Default(), rating.Default(), rating.Win, rating.DefaultTau)
+
+			g := play(t, db, startGame(t, db, "c2", "alice", "bob"), xWins[:len(xWins)-1]...)
+			m := move(g, g.Turn, xWins[len(xWins)-1])
+			m.At = m.At.Add(tt.brk)
+			if g, err := db.Play(t.Context(), m); err != nil || g.Status != tttbot.StatusFinished {
+				t.Fatalf("last move: got %v, %v; want the game finished", g, err)
+			}
+			a, _ = rating.UpdatePair(a.Idle(tt.periods), b.Idle(tt.periods), rating.Win, rating.DefaultTau)
+			got := standing(t, db, "guild", "alice")
+			if r := (rating.Rating{R: got.R, RD: got.RD, Sigma: got.Sigma}); r != a {
+				t.Errorf("alice: got %+v, want %+v", r, a)
+			}
+		})
+	}
+}
+
 func TestRatedEndings(t *testing.T) {
 	tests := []struct {
 		name   string
