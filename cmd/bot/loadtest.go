@@ -581,7 +581,7 @@ func (r *report) print(out io.Writer) {
 		fmt.Fprintln(out, "error:", e)
 	}
 	if len(r.problems) == 0 {
-		fmt.Fprintf(out, "database check: ok (every game replays; all %d acknowledged moves stored)\n", len(r.acked))
+		fmt.Fprintf(out, "database check: ok (every game replays; all %d acknowledged moves stored; ratings count their results)\n", len(r.acked))
 		return
 	}
 	fmt.Fprintf(out, "database check: %d problems\n", len(r.problems))

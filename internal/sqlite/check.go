@@ -34,6 +34,9 @@ func (p Problem) String() string {
 //     its changes;
 //   - a finished game without its two results, or an open one with results;
 //   - a player in two open games in one channel (the bot aside);
+//   - a rating, or a record against the bot, whose wins, losses and draws
+//     are not those of its results, or a leaderboard band that miscounts
+//     its players;
 //   - a move of acked, one the bot told a player it had played, that is not
 //     stored as given;
 //   - SQLite's own integrity and foreign-key checks.
@@ -54,7 +57,7 @@ func Check(ctx context.Context, path string, acked []tttbot.Move) ([]Problem, er
 	for _, m := range acked {
 		ck.acked[[2]int64{m.GameID, int64(m.Ply)}] = m
 	}
-	for _, f := range []func(context.Context) error{ck.sqlite, ck.games, ck.results, ck.openGames} {
+	for _, f := range []func(context.Context) error{ck.sqlite, ck.games, ck.results, ck.openGames, ck.ratings} {
 		if err := f(ctx); err != nil {
 			return nil, fmt.Errorf("check database: %w", err)
 		}
@@ -316,6 +319,91 @@ func (ck *checker) openGames(ctx context.Context) error {
 			return err
 		}
 		ck.add(id, "%q has %d open games in channel %s", player, n, channel)
+		return nil
+	})
+}
+
+// ratedResults is every result of a game between people, once in the
+// global scope and once more in its guild's.
+const ratedResults = `SELECT '' AS scope, r.player_id, g.board_rows, g.board_cols, g.k, r.outcome
+		FROM results r JOIN games g ON g.id = r.game_id WHERE r.bot_level IS NULL
+	UNION ALL
+	SELECT r.guild_id, r.player_id, g.board_rows, g.board_cols, g.k, r.outcome
+		FROM results r JOIN games g ON g.id = r.game_id WHERE r.bot_level IS NULL AND r.guild_id IS NOT NULL`
+
+// ratings checks that each rating and each record against the bot counts
+// exactly the results it was built from, so that each finished game was
+// counted once, and that the leaderboards' bands count their players.
+func (ck *checker) ratings(ctx context.Context) error {
+	scope := func(s string) string {
+		if s == "" {
+			return "global"
+		}
+		return "guild " + s
+	}
+	err := ck.each(ctx, `WITH want AS (
+			SELECT scope, player_id, board_rows, board_cols, k,
+				sum(outcome = 'win') AS wins, sum(outcome = 'loss') AS losses, sum(outcome = 'draw') AS draws
+			FROM (`+ratedResults+`) GROUP BY scope, player_id, board_rows, board_cols, k)
+		SELECT coalesce(w.scope, t.scope), coalesce(w.player_id, t.player_id),
+			coalesce(w.board_rows, t.board_rows), coalesce(w.board_cols, t.board_cols), coalesce(w.k, t.k),
+			ifnull(t.wins, 0), ifnull(t.losses, 0), ifnull(t.draws, 0),
+			ifnull(w.wins, 0), ifnull(w.losses, 0), ifnull(w.draws, 0)
+		FROM want w FULL JOIN ratings t ON t.scope = w.scope AND t.player_id = w.player_id
+			AND t.board_rows = w.board_rows AND t.board_cols = w.board_cols AND t.k = w.k
+		WHERE t.player_id IS NULL OR w.player_id IS NULL
+			OR t.wins <> w.wins OR t.losses <> w.losses OR t.draws <> w.draws`, func(r *sql.Rows) error {
+		var sc, player string
+		var rows, cols, k int
+		var got, want [3]int
+		if err := r.Scan(&sc, &player, &rows, &cols, &k, &got[0], &got[1], &got[2], &want[0], &want[1], &want[2]); err != nil {
+			return err
+		}
+		ck.add(0, "%s rating of %q on %dx%d k=%d counts %d-%d-%d, its results %d-%d-%d",
+			scope(sc), player, rows, cols, k, got[0], got[1], got[2], want[0], want[1], want[2])
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = ck.each(ctx, `WITH want AS (
+			SELECT r.player_id, r.bot_level,
+				sum(r.outcome = 'win') AS wins, sum(r.outcome = 'loss') AS losses, sum(r.outcome = 'draw') AS draws
+			FROM results r JOIN games g ON g.id = r.game_id
+			WHERE r.bot_level IS NOT NULL AND r.player_id = g.challenger_id
+			GROUP BY r.player_id, r.bot_level)
+		SELECT coalesce(w.player_id, t.player_id), coalesce(w.bot_level, t.bot_level),
+			ifnull(t.wins, 0), ifnull(t.losses, 0), ifnull(t.draws, 0),
+			ifnull(w.wins, 0), ifnull(w.losses, 0), ifnull(w.draws, 0)
+		FROM want w FULL JOIN bot_records t ON t.player_id = w.player_id AND t.bot_level = w.bot_level
+		WHERE t.player_id IS NULL OR w.player_id IS NULL
+			OR t.wins <> w.wins OR t.losses <> w.losses OR t.draws <> w.draws`, func(r *sql.Rows) error {
+		var player, level string
+		var got, want [3]int
+		if err := r.Scan(&player, &level, &got[0], &got[1], &got[2], &want[0], &want[1], &want[2]); err != nil {
+			return err
+		}
+		ck.add(0, "record of %q against the bot at %s counts %d-%d-%d, its results %d-%d-%d",
+			player, level, got[0], got[1], got[2], want[0], want[1], want[2])
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return ck.each(ctx, `WITH want AS (
+			SELECT scope, board_rows, board_cols, k, band, count(*) AS players
+			FROM ratings WHERE games >= 5 GROUP BY scope, board_rows, board_cols, k, band)
+		SELECT coalesce(w.scope, c.scope), coalesce(w.board_rows, c.board_rows), coalesce(w.board_cols, c.board_cols),
+			coalesce(w.k, c.k), coalesce(w.band, c.band), ifnull(c.players, 0), ifnull(w.players, 0)
+		FROM want w FULL JOIN rating_counts c ON c.scope = w.scope AND c.board_rows = w.board_rows
+			AND c.board_cols = w.board_cols AND c.k = w.k AND c.band = w.band
+		WHERE ifnull(c.players, 0) <> ifnull(w.players, 0)`, func(r *sql.Rows) error {
+		var sc string
+		var rows, cols, k, band, got, want int
+		if err := r.Scan(&sc, &rows, &cols, &k, &band, &got, &want); err != nil {
+			return err
+		}
+		ck.add(0, "%s leaderboard on %dx%d k=%d: band %d counts %d players, has %d", scope(sc), rows, cols, k, band, got, want)
 		return nil
 	})
 }

@@ -29,6 +29,11 @@ func checkGames(t *testing.T) (db *DB, path string, won, vsBot int64, acked []tt
 	r := play(t, db, startGame(t, db, "c3", "g", "h"), 0)
 	must[*tttbot.Game](t)(db.Resign(t.Context(), r.ID, "h", t0))
 	play(t, db, startGame(t, db, "c4", "i", "j"), 0, 1, 2, 4, 3, 5, 7, 6, 8) // a draw
+
+	k := &tttbot.Game{GuildID: "guild", ChannelID: "c5", Rows: 3, Cols: 3, K: 3, Challenger: "k", Opponent: "bot",
+		BotLevel: "easy", XPlayer: "k", OPlayer: "bot", Status: tttbot.StatusActive}
+	ok(t, db.CreateGame(t.Context(), k))
+	play(t, db, k, xWins...) // the bot loses
 	return db, path, won, vsBot, acked
 }
 
@@ -74,6 +79,14 @@ func TestCheckFindsDamage(t *testing.T) {
 			sql: `INSERT INTO games (channel_id, board_rows, board_cols, k, challenger_id, opponent_id, status, board, version, created_at, updated_at)
 				VALUES ('c2', 3, 3, 3, 'f', 'a', 'pending', '.../.../...', 1, 0, 0)`,
 			want: []string{`"f" has 2 open games in channel c2`}},
+		{name: "rating counted twice", sql: "UPDATE ratings SET games = 2, wins = 2 WHERE player_id = 'a' AND scope = ''",
+			want: []string{`global rating of "a" on 3x3 k=3 counts 2-0-0, its results 1-0-0`}},
+		{name: "rating missing", sql: "DELETE FROM ratings WHERE player_id = 'j' AND scope <> ''",
+			want: []string{`guild guild rating of "j" on 3x3 k=3 counts 0-0-0, its results 0-0-1`}},
+		{name: "record against the bot missing", sql: "DELETE FROM bot_records",
+			want: []string{`record of "k" against the bot at easy counts 0-0-0, its results 1-0-0`}},
+		{name: "leaderboard band miscounted", sql: "INSERT INTO rating_counts VALUES ('', 3, 3, 3, 90, 1)",
+			want: []string{"global leaderboard on 3x3 k=3: band 90 counts 1 players, has 0"}},
 		{name: "orphan move",
 			sql:  "PRAGMA foreign_keys = OFF; INSERT INTO moves VALUES (999, 1, 0, 'a', 0); PRAGMA foreign_keys = ON",
 			want: []string{"a row of moves refers to a row of games that does not exist"}},
