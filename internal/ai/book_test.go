@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -112,7 +113,7 @@ func writeBook(t *testing.T, e *Engine, keys []uint64) {
 	best := make([]uint32, len(keys))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range 4 {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
 				var err error
