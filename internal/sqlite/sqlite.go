@@ -269,6 +269,8 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx
 	return err
 }
 
+// writeTx is write's transaction, from waiting for the connection to
+// handing it back.
 func (db *DB) writeTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	conn, err := db.w.Conn(ctx)
 	if err != nil {
