@@ -247,7 +247,11 @@ func TestWALStartsOver(t *testing.T) {
 	// have written three times restartFrames and for twenty checkpoint
 	// intervals, so that however fast the machine, the WAL started over.
 	const pages = 10
-	blob := make([]byte, pages*4096)
+	var pageSize int
+	if err := db.w.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	blob := make([]byte, pages*pageSize)
 	commits := 0
 	for start := time.Now(); commits*pages < 3*restartFrames || time.Since(start) < 20*checkpointInterval; commits++ {
 		err := db.write(t.Context(), func(ctx context.Context, tx *sql.Tx) error {
