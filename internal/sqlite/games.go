@@ -97,7 +97,7 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 	n.UpdatedAt = n.CreatedAt
 	n.Deadline = round(n.Deadline)
 
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		for _, id := range []string{n.Challenger, n.Opponent} {
 			p := tttbot.Player{ID: id}
 			for _, q := range players {
@@ -184,7 +184,7 @@ func checkNew(g *tttbot.Game) error {
 // (the bot aside: it may play many people at once) is in another open game in
 // the channel, and that the channel has no other open game unless its guild
 // allows simultaneous games. actor is who is asking, for the message.
-func (db *DB) checkRoom(ctx context.Context, tx *sql.Tx, g *tttbot.Game, actor string) error {
+func (db *DB) checkRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game, actor string) error {
 	human := g.Opponent
 	if g.VsBot() {
 		human = g.Challenger
@@ -228,9 +228,9 @@ func (db *DB) checkRoom(ctx context.Context, tx *sql.Tx, g *tttbot.Game, actor s
 // with its version bumped and, if fn finished it, its results and the
 // ratings or records they change. fn checks the game's state before
 // changing it, and returns an *tttbot.Error to refuse.
-func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error) (*tttbot.Game, error) {
+func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error) (*tttbot.Game, error) {
 	var g *tttbot.Game
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		var err error
 		g, err = scanGame(tx.QueryRowContext(ctx, queryGame, id))
 		if err != nil {
@@ -264,7 +264,7 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx co
 // update saves the columns of g that differ from before, and only those:
 // SQLite then maintains only the indexes on them (a move touches none but
 // the deadline's), which keeps a move's commit small.
-func update(ctx context.Context, tx *sql.Tx, before, g *tttbot.Game) error {
+func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 	cols := []struct {
 		name     string
 		old, new any
@@ -317,7 +317,7 @@ func closeChallenge(g *tttbot.Game, s tttbot.Status, at time.Time) {
 }
 
 // writeResults records the result of a finished game once per player.
-func writeResults(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
+func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 	outcome := func(p string) string {
 		switch g.Winner {
 		case "":
@@ -342,7 +342,7 @@ func writeResults(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 // if the game goes on with its player to move. See tttbot.GameStore.
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
 	at := db.now(m.At)
-	return db.change(ctx, m.GameID, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, m.GameID, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 		if err := db.play(ctx, tx, g, m, at); err != nil {
 			return err
 		}
@@ -364,7 +364,7 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 }
 
 // play checks move m against g, stores it, and applies it to g.
-func (db *DB) play(ctx context.Context, tx *sql.Tx, g *tttbot.Game, m tttbot.MoveRequest, at time.Time) error {
+func (db *DB) play(ctx context.Context, tx *sql.Conn, g *tttbot.Game, m tttbot.MoveRequest, at time.Time) error {
 	switch {
 	case !g.HasPlayer(m.Player):
 		return errNotAPlayer
@@ -422,7 +422,7 @@ func (db *DB) play(ctx context.Context, tx *sql.Tx, g *tttbot.Game, m tttbot.Mov
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 		switch {
 		case user != g.Opponent:
 			return errNotForYou
@@ -450,7 +450,7 @@ func (db *DB) Accept(ctx context.Context, id int64, user string, version int, xP
 // its Challenger.
 func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 		switch {
 		case !g.HasPlayer(user):
 			return errNotForYou
@@ -471,7 +471,7 @@ func (db *DB) Decline(ctx context.Context, id int64, user string, version int, a
 // Resign ends user's active game as a loss for user.
 func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 		switch {
 		case !g.HasPlayer(user):
 			return errNotAPlayer
@@ -491,7 +491,7 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 // should let the bot move rather than expire it.
 func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 		switch {
 		case !g.Status.Open():
 			return errGameOver
@@ -569,7 +569,7 @@ func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 // alone: the message holds the board, it does not change it.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
 	at := db.now(time.Time{})
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		res, err := tx.ExecContext(ctx, "UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?",
 			nullString(messageID), toMS(at), id)
 		if err != nil {
@@ -589,14 +589,14 @@ func (db *DB) SavePlayer(ctx context.Context, p tttbot.Player) error {
 	if p.ID == "" {
 		return tttbot.Errorf(tttbot.EINVALID, "A player needs an ID.")
 	}
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		return savePlayer(ctx, tx, p, db.now(time.Time{}))
 	})
 }
 
 // savePlayer adds a player and, when p has a name that differs from the one
 // stored, records it. An unchanged player costs no write.
-func savePlayer(ctx context.Context, tx *sql.Tx, p tttbot.Player, at time.Time) error {
+func savePlayer(ctx context.Context, tx *sql.Conn, p tttbot.Player, at time.Time) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO players (id, name, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
 		WHERE excluded.name <> '' AND excluded.name <> players.name`,
@@ -614,7 +614,7 @@ func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bo
 		return tttbot.Errorf(tttbot.EINVALID, "Only a server has settings.")
 	}
 	at := db.now(time.Time{})
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES (?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games, updated_at = excluded.updated_at`,
 			guildID, allow, toMS(at))

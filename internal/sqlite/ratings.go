@@ -101,7 +101,7 @@ func (r *record) add(o tttbot.Outcome) {
 // players' ratings in its guild and globally; against the bot, in the
 // human's record at its level. It runs in the transaction that finishes the
 // game, so it happens exactly once, with the game.
-func rate(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
+func rate(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 	if g.VsBot() {
 		// The challenger of a game against the bot is the human.
 		o := g.Outcome(g.Challenger)
@@ -133,7 +133,7 @@ func rate(ctx context.Context, tx *sql.Tx, g *tttbot.Game) error {
 const ratingPeriod = 7 * 24 * time.Hour
 
 // ratePair updates the challenger's and the opponent's ratings in scope.
-func ratePair(ctx context.Context, tx *sql.Tx, g *tttbot.Game, scope string) error {
+func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) error {
 	players := [2]string{g.Challenger, g.Opponent}
 	recs := [2]record{{Rating: rating.Default()}, {Rating: rating.Default()}}
 	rows, err := tx.QueryContext(ctx, queryRatingPair, scope, players[0], players[1], g.Rows, g.Cols, g.K)

@@ -256,7 +256,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // commits it if fn returns nil. It waits for the connection as long as ctx
 // allows, then runs the transaction without ctx's cancellation (see
 // uncancelled).
-func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
 	db.writers.Add(1)
 	err := db.writeTx(ctx, fn)
 	if db.writers.Add(-1) > 0 {
@@ -270,25 +270,44 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx
 }
 
 // writeTx is write's transaction, from waiting for the connection to
-// handing it back.
-func (db *DB) writeTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+// handing it back. It runs BEGIN IMMEDIATE and COMMIT on the connection
+// itself rather than through a sql.Tx: database/sql starts a goroutine per
+// sql.Tx, and one per query inside it, to watch for a cancellation that an
+// uncancelled transaction never sees, and each of them wakes another thread
+// when it ends.
+func (db *DB) writeTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
 	conn, err := db.w.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	defer conn.Close()
 	ctx = uncancelled(ctx)
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	defer tx.Rollback()
-	if err := fn(ctx, tx); err != nil {
+	committed := false
+	defer func() {
+		if committed {
+			return
+		}
+		// A ROLLBACK fails when SQLite has rolled back already (after an
+		// I/O error, say). If the transaction is somehow still open, the
+		// connection must not go back to the pool: close it instead.
+		conn.ExecContext(ctx, "ROLLBACK")
+		conn.Raw(func(c any) error {
+			if !c.(*sqlite3.SQLiteConn).AutoCommit() {
+				return driver.ErrBadConn
+			}
+			return nil
+		})
+	}()
+	if err := fn(ctx, conn); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	committed = true
 	select {
 	case db.wrote <- struct{}{}:
 	default: // a checkpoint is already due

@@ -254,7 +254,7 @@ func TestWALStartsOver(t *testing.T) {
 	blob := make([]byte, pages*pageSize)
 	commits := 0
 	for start := time.Now(); commits*pages < 3*restartFrames || time.Since(start) < 20*checkpointInterval; commits++ {
-		err := db.write(t.Context(), func(ctx context.Context, tx *sql.Tx) error {
+		err := db.write(t.Context(), func(ctx context.Context, tx *sql.Conn) error {
 			_, err := tx.ExecContext(ctx, "REPLACE INTO scratch (id, b) VALUES (1, ?)", blob)
 			return err
 		})
@@ -268,6 +268,69 @@ func TestWALStartsOver(t *testing.T) {
 	}
 	if frames >= commits*pages {
 		t.Errorf("WAL: got %d pages after %d commits of %d pages or more, want fewer: it never started over", frames, commits, pages)
+	}
+}
+
+// TestWriteRollsBack checks that a write that fails, panics or finds its
+// transaction already rolled back leaves nothing behind, and that the
+// writer's connection comes back out of the transaction for the next write,
+// rather than being closed.
+func TestWriteRollsBack(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	// A temporary table lives as long as the writer's one connection.
+	if _, err := db.w.Exec("CREATE TABLE scratch (id INTEGER PRIMARY KEY); CREATE TEMP TABLE conn (id)"); err != nil {
+		t.Fatal(err)
+	}
+	errRefused := errors.New("refused")
+	tests := []struct {
+		name string
+		fn   func(ctx context.Context, tx *sql.Conn) error
+	}{
+		{"error", func(context.Context, *sql.Conn) error { return errRefused }},
+		{"panic", func(context.Context, *sql.Conn) error { panic(errRefused) }},
+		{"rolled back already", func(ctx context.Context, tx *sql.Conn) error {
+			if _, err := tx.ExecContext(ctx, "ROLLBACK"); err != nil {
+				return err
+			}
+			return errRefused
+		}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := func() (err error) {
+				defer func() {
+					if p := recover(); p != nil {
+						err = p.(error)
+					}
+				}()
+				return db.write(t.Context(), func(ctx context.Context, tx *sql.Conn) error {
+					if _, err := tx.ExecContext(ctx, "INSERT INTO scratch (id) VALUES (?)", i); err != nil {
+						return err
+					}
+					return tt.fn(ctx, tx)
+				})
+			}()
+			if !errors.Is(err, errRefused) {
+				t.Errorf("write: got error %v, want %v", err, errRefused)
+			}
+			var n int
+			if err := db.w.QueryRow("SELECT count(*) FROM scratch").Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != 0 {
+				t.Errorf("rows after a failed write: got %d, want 0", n)
+			}
+			err = db.write(t.Context(), func(ctx context.Context, tx *sql.Conn) error {
+				_, err := tx.ExecContext(ctx, "INSERT INTO scratch (id) VALUES (100)")
+				return err
+			})
+			if err != nil {
+				t.Fatalf("next write: %v", err)
+			}
+			if _, err := db.w.Exec("DELETE FROM scratch; SELECT * FROM temp.conn"); err != nil {
+				t.Fatalf("writer's connection: %v, want the one from before", err)
+			}
+		})
 	}
 }
 
