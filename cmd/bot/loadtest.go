@@ -185,7 +185,7 @@ level = "warn"
 	case <-bot.done:
 	}
 	end := d.from.Add(o.duration)
-	cpu0 := bot.cpuTime()
+	cpu0, self0 := bot.cpuTime(), cpuTime(os.Getpid())
 	if o.kill {
 		select {
 		case <-time.After(o.duration / 2):
@@ -229,6 +229,7 @@ level = "warn"
 	}
 	rep.rss = max(rep.rss, bot.peakRSS())
 	rep.cpu += bot.cpuTime() - cpu0
+	rep.driverCPU = cpuTime(os.Getpid()) - self0
 	if err := bot.stop(); err != nil {
 		return nil, err
 	}
@@ -337,10 +338,13 @@ func (c *child) stop() error {
 	}
 }
 
-// cpuTime is the CPU time the process has used, or 0 where /proc does not
+// cpuTime is the CPU time the bot has used, or 0 where /proc does not tell.
+func (c *child) cpuTime() time.Duration { return cpuTime(c.cmd.Process.Pid) }
+
+// cpuTime is the CPU time process pid has used, or 0 where /proc does not
 // tell.
-func (c *child) cpuTime() time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0
 	}
@@ -445,20 +449,21 @@ func writeJSONBody(w http.ResponseWriter, v any) {
 
 // report is what the load test measured.
 type report struct {
-	opts     loadOptions
-	elapsed  time.Duration // measured (after the warm-up) with the bot up
-	warm     []time.Duration
-	downtime time.Duration // from the kill until the new bot was healthy
-	rss      int64
-	cpu      time.Duration // the bot's, under load
-	kinds    [numKinds]kindStats
-	perSec   []int64
-	sessions map[string]int
-	lost     int
-	errs     []string
-	rest     map[string]int64
-	acked    []tttbot.Move
-	problems []sqlite.Problem
+	opts      loadOptions
+	elapsed   time.Duration // measured (after the warm-up) with the bot up
+	warm      []time.Duration
+	downtime  time.Duration // from the kill until the new bot was healthy
+	rss       int64
+	cpu       time.Duration // the bot's, under load
+	driverCPU time.Duration // the load test's own, meanwhile
+	kinds     [numKinds]kindStats
+	perSec    []int64
+	sessions  map[string]int
+	lost      int
+	errs      []string
+	rest      map[string]int64
+	acked     []tttbot.Move
+	problems  []sqlite.Problem
 }
 
 type kindStats struct {
@@ -557,6 +562,9 @@ func (r *report) print(out io.Writer) {
 	if r.cpu > 0 {
 		fmt.Fprintf(out, "bot CPU: %.2f of %d cores, %dµs per interaction\n", r.cpu.Seconds()/r.elapsed.Seconds(),
 			runtime.NumCPU(), r.cpu.Microseconds()/int64(max(len(all), 1)))
+		// The driver stands in for Discord, but shares the bot's cores.
+		fmt.Fprintf(out, "driver CPU: %.2f of %d cores, %dµs per interaction\n", r.driverCPU.Seconds()/(r.elapsed+r.downtime).Seconds(),
+			runtime.NumCPU(), r.driverCPU.Microseconds()/int64(max(len(all), 1)))
 	}
 	if r.rss > 0 {
 		fmt.Fprintf(out, "bot peak RSS: %.1f MB\n", float64(r.rss)/(1<<20))
