@@ -457,6 +457,7 @@ type report struct {
 	cpu       time.Duration // the bot's, under load
 	driverCPU time.Duration // the load test's own, meanwhile
 	kinds     [numKinds]kindStats
+	bySize    [2][]time.Duration // 3×3, bigger boards
 	perSec    []int64
 	sessions  map[string]int
 	lost      int
@@ -478,6 +479,9 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 			r.kinds[k].lat = append(r.kinds[k].lat, w.lat[k]...)
 			r.kinds[k].errs += w.errs[k]
 		}
+		for i := range r.bySize {
+			r.bySize[i] = append(r.bySize[i], w.bySize[i]...)
+		}
 		for s, n := range w.sessions {
 			r.sessions[s] += n
 		}
@@ -488,6 +492,9 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 	}
 	for k := range r.kinds {
 		slices.Sort(r.kinds[k].lat)
+	}
+	for i := range r.bySize {
+		slices.Sort(r.bySize[i])
 	}
 	r.perSec = d.perSecond()
 	r.rest = map[string]int64{}
@@ -546,6 +553,13 @@ func (r *report) print(out io.Writer) {
 	slices.Sort(all)
 	fmt.Fprintf(tw, "all\t%d\t%d\t%s\t%s\t%s\t\n", len(all), errs,
 		ms(percentile(all, .5)), ms(percentile(all, .99)), ms(percentile(all, 1)))
+	if o.big > 0 {
+		for i, name := range []string{"on 3×3", "on 4×4, 5×5"} {
+			s := r.bySize[i]
+			fmt.Fprintf(tw, "%s\t%d\t\t%s\t%s\t%s\t\n", name, len(s),
+				ms(percentile(s, .5)), ms(percentile(s, .99)), ms(percentile(s, 1)))
+		}
+	}
 	tw.Flush()
 
 	through := float64(len(all)) / r.elapsed.Seconds()

@@ -210,7 +210,9 @@ type worker struct {
 	bw        *bufio.Writer
 
 	lat      [numKinds][]time.Duration
-	warm     []time.Duration // latencies of the warm-up, all kinds
+	bySize   [2][]time.Duration // all kinds, on 3×3 and on bigger boards
+	big      bool               // the current session is on a bigger board
+	warm     []time.Duration    // latencies of the warm-up, all kinds
 	errs     [numKinds]int
 	errMsgs  []string
 	sessions map[string]int
@@ -360,6 +362,7 @@ func (w *worker) create(ctx context.Context, s *session) (kind, int64, *response
 	if w.rng.Float64() < w.d.o.big {
 		size = 4 + btoi(w.rng.IntN(3) == 0)
 	}
+	w.big = size > 3
 	opts := []jsonOption{{Name: "size", Type: 4, Value: size}, {Name: "first", Type: 3, Value: first}}
 	k := kChallenge
 	if s.vsBot {
@@ -663,6 +666,7 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 		w.warm = append(w.warm, done.Sub(at))
 	} else {
 		w.lat[k] = append(w.lat[k], done.Sub(at))
+		w.bySize[btoi(w.big)] = append(w.bySize[btoi(w.big)], done.Sub(at))
 		if i := int(done.Sub(w.d.from) / time.Second); i < len(w.d.secs) {
 			w.d.secs[i].Add(1)
 		}
