@@ -35,7 +35,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 	}
 	r, err := h.clickAction(ctx, i, g, me, c)
 	if tttbot.ErrorCode(err) == tttbot.ESTALE && i.Message != nil {
-		h.refresh(ctx, g.ID, i.Message)
+		r.Edit = h.refresh(ctx, g.ID, i.Message)
 	}
 	return r, err
 }
@@ -61,19 +61,17 @@ func shownVersion(m *discordgo.Message) int {
 // refresh redraws a board message that shows an outdated game — say, when
 // Discord lost the answer to the click that moved it on — so its buttons
 // work again. A message already showing the current game is left alone.
-func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) {
+func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *Edit {
 	g, err := h.store.Game(ctx, id)
 	if err != nil || shownVersion(m) == g.Version {
-		return
+		return nil
 	}
 	var last *lastMove
 	if moves, err := h.store.Moves(ctx, id); err == nil && len(moves) > 0 {
 		mv := moves[len(moves)-1]
 		last = &lastMove{player: mv.Player, cell: mv.Cell}
 	}
-	if err := h.msg.EditMessage(ctx, m.ChannelID, m.ID, h.render(g, last).data()); err != nil {
-		h.log.Error("refresh board", "game", id, "err", err)
-	}
+	return &Edit{GameID: id, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(g, last).data()}
 }
 
 func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c customID) (Reply, error) {

@@ -97,10 +97,22 @@ type Reply struct {
 	// Followup, when set, is posted after the response (the Rematch button of
 	// a board that fills all five rows).
 	Followup *discordgo.InteractionResponseData
+	// Edit, when set, is a board message to bring up to date after the
+	// response, rather than before it, when REST would keep the player
+	// waiting: the board of a game resigned by command, or a stale board
+	// a click found.
+	Edit *Edit
 	// Code is the tttbot error code when the interaction was refused
 	// (ESTALE, ENOTYOURTURN, ...) or failed (EINTERNAL); "" when it did what
 	// was asked. The adapters count it.
 	Code string
+}
+
+// Edit replaces the content and components of game GameID's board message.
+type Edit struct {
+	GameID               int64
+	ChannelID, MessageID string
+	Data                 *discordgo.InteractionResponseData
 }
 
 // Handle answers one interaction. It never panics and always returns a
@@ -131,9 +143,10 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 		} else {
 			log.Debug("interaction refused", "code", tttbot.ErrorCode(err), "err", err)
 		}
-		r = ephemeral(tttbot.ErrorMessage(err))
-		r.Code = tttbot.ErrorCode(err)
-		return r
+		// A refusal may still bring a board up to date.
+		e := ephemeral(tttbot.ErrorMessage(err))
+		e.Code, e.Edit = tttbot.ErrorCode(err), r.Edit
+		return e
 	}
 	return r
 }

@@ -282,9 +282,6 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 	m := h.render(g, nil)
 	if g.MessageID != "" {
 		// The board is updated in place; the reply tells the channel what happened.
-		if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, m.data()); err != nil {
-			h.log.Error("edit board after resign", "game", g.ID, "err", err)
-		}
 		text := h.outcome(g)
 		if g.Status != tttbot.StatusFinished {
 			text = m.content
@@ -292,7 +289,7 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 		return Reply{Response: &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: message{content: text}.data(),
-		}, Followup: followup(m)}, nil
+		}, Followup: followup(m), Edit: &Edit{GameID: g.ID, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()}}, nil
 	}
 	return newMessage(m, 0), nil
 }

@@ -147,18 +147,35 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 }
 
 // Respond runs h on an interaction and sends its reply through REST: the
-// callback, then the board message's ID for the timers, then any follow-up.
+// callback, then the edit of a board, then the board message's ID for the
+// timers, then any follow-up.
 func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, log *slog.Logger) {
 	start := time.Now()
 	r := h.Handle(ctx, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
-	if err := s.InteractionRespond(i, r.Response, discordgo.WithContext(ctx)); err != nil {
+	err := s.InteractionRespond(i, r.Response, discordgo.WithContext(ctx))
+	if err != nil {
 		log.Error("interaction callback", "err", redact(err, i.Token))
+	} else {
+		log.Debug("interaction answered", "type", i.Type, "elapsed", time.Since(start))
+	}
+	editBoard(ctx, s, r.Edit, log)
+	if err != nil {
 		return
 	}
-	log.Debug("interaction answered", "type", i.Type, "elapsed", time.Since(start))
 	// The callback has returned, so the message exists: no retries needed.
 	afterResponse(ctx, s, h, i, r, log, func(_ context.Context, f func() error) error { return f() })
+}
+
+// editBoard brings a board message up to date after an interaction's
+// response, even one that was lost.
+func editBoard(ctx context.Context, s *discordgo.Session, e *commands.Edit, log *slog.Logger) {
+	if e == nil {
+		return
+	}
+	if err := (Messenger{s}).EditMessage(ctx, e.ChannelID, e.MessageID, e.Data); err != nil {
+		log.Error("edit board", "game", e.GameID, "err", err)
+	}
 }
 
 // afterResponse does the REST work that follows an interaction's response:

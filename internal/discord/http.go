@@ -149,12 +149,13 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, reply.Response)
 	log.Debug("interaction answered", "type", i.Type, "code", reply.Code, "elapsed", time.Since(start))
-	if reply.TrackGame != 0 || reply.Followup != nil {
+	if reply.TrackGame != 0 || reply.Followup != nil || reply.Edit != nil {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
 			ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
 			defer cancel()
+			editBoard(ctx, s.rest, reply.Edit, log)
 			// Discord creates the message only once it has read the HTTP
 			// response, which can be a moment after it was written: a 404
 			// is retried.

@@ -69,6 +69,7 @@ type fakeREST struct {
 	notFound  int
 	gets      int
 	followups []string
+	edits     []string // "path body"
 }
 
 func (f *fakeREST) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -88,6 +89,10 @@ func (f *fakeREST) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		f.followups = append(f.followups, string(b))
 		w.WriteHeader(http.StatusNoContent)
+	case r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/channels/"):
+		b, _ := io.ReadAll(r.Body)
+		f.edits = append(f.edits, r.URL.Path+" "+string(b))
+		io.WriteString(w, `{"id":"800","channel_id":"20"}`)
 	default:
 		http.NotFound(w, r)
 	}
@@ -285,6 +290,7 @@ func TestHTTPHandlerCommand(t *testing.T) {
 		},
 		TrackGame: 7,
 		Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
+		Edit:      &commands.Edit{GameID: 6, ChannelID: "20", MessageID: "800", Data: &discordgo.InteractionResponseData{Content: "resigned"}},
 	}}
 	h := newHandler(t, f, newREST(t, rest))
 	w := httptest.NewRecorder()
@@ -315,12 +321,41 @@ func TestHTTPHandlerCommand(t *testing.T) {
 	if len(rest.followups) != 1 || !strings.Contains(rest.followups[0], "rematch?") {
 		t.Errorf("got follow-ups %q, want the rematch", rest.followups)
 	}
+	if len(rest.edits) != 1 || !strings.HasPrefix(rest.edits[0], "/api/v9/channels/20/messages/800 ") || !strings.Contains(rest.edits[0], "resigned") {
+		t.Errorf("got edits %q, want message 800 resigned", rest.edits)
+	}
 
 	// Closed: nothing more is handled.
 	w = httptest.NewRecorder()
 	h.ServeHTTP(w, signed(testKey, testNow, command))
 	if w.Code != http.StatusServiceUnavailable || f.count() != 1 {
 		t.Errorf("after Close: got status %d and %d handled, want 503 and 1", w.Code, f.count())
+	}
+}
+
+// A refusal can still bring a board up to date: a stale click's board is
+// edited after the answer.
+func TestHTTPHandlerEditsAfterRefusal(t *testing.T) {
+	rest := &fakeREST{}
+	f := &fakeHandler{reply: commands.Reply{
+		Response: &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "out of date", Flags: discordgo.MessageFlagsEphemeral},
+		},
+		Code: "stale",
+		Edit: &commands.Edit{GameID: 1, ChannelID: "20", MessageID: "800", Data: &discordgo.InteractionResponseData{Content: "current"}},
+	}}
+	h := newHandler(t, f, newREST(t, rest))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, signed(testKey, testNow, click))
+	if w.Code != http.StatusOK {
+		t.Fatalf("got status %d, want 200", w.Code)
+	}
+	if err := h.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(rest.edits) != 1 || !strings.Contains(rest.edits[0], "current") || rest.gets != 0 {
+		t.Errorf("got edits %q and %d GETs, want the board edited and nothing fetched", rest.edits, rest.gets)
 	}
 }
 
