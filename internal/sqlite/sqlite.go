@@ -298,15 +298,17 @@ func (db *DB) Ping(ctx context.Context) error {
 // uncancelled).
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
 	db.writers.Add(1)
-	err := db.writeTx(ctx, fn)
-	if db.writers.Add(-1) > 0 {
-		// The connection went to a waiting write, which the scheduler runs
-		// next on this processor, but only once this goroutine blocks: after
-		// it has answered its interaction, with the writer idle meanwhile.
-		// Yield, so that the one writer works while there is work.
-		runtime.Gosched()
-	}
-	return err
+	defer func() {
+		if db.writers.Add(-1) > 0 {
+			// The connection went to a waiting write, which the scheduler
+			// runs next on this processor, but only once this goroutine
+			// blocks: after it has answered its interaction, with the writer
+			// idle meanwhile. Yield, so that the one writer works while
+			// there is work.
+			runtime.Gosched()
+		}
+	}()
+	return db.writeTx(ctx, fn)
 }
 
 // writeTx is write's transaction, from waiting for the connection to
