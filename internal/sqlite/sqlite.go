@@ -44,10 +44,9 @@ type Options struct {
 // to WAL, never wait for a writer.
 type DB struct {
 	path string
-	w    *sql.DB  // one connection, BEGIN IMMEDIATE
-	r    *sql.DB  // read-only pool
-	ckpt *sql.DB  // one connection for checkpoints
-	file *os.File // the database file, for flush
+	w    *sql.DB // one connection, BEGIN IMMEDIATE
+	r    *sql.DB // read-only pool
+	ckpt *sql.DB // one connection for checkpoints
 	opts Options
 
 	wrote chan struct{} // signalled after each commit, for checkpoint
@@ -90,14 +89,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	keepOpen(ckpt, 1)
-	file, err := os.Open(path)
-	if err != nil {
-		w.Close()
-		r.Close()
-		ckpt.Close()
-		return nil, fmt.Errorf("open database: %w", err)
-	}
-	db := &DB{path: path, w: w, r: r, ckpt: ckpt, file: file, opts: opts,
+	db := &DB{path: path, w: w, r: r, ckpt: ckpt, opts: opts,
 		wrote: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go db.checkpoint(logger)
 	if err := db.Ping(ctx); err != nil {
@@ -181,8 +173,7 @@ func (db *DB) Close() error {
 		close(db.stop)
 		<-db.done
 		_, err = db.w.Exec("PRAGMA optimize")
-		// The file goes last: closing it drops this process's locks on it.
-		err = errors.Join(err, db.ckpt.Close(), db.r.Close(), db.w.Close(), db.file.Close())
+		err = errors.Join(err, db.ckpt.Close(), db.r.Close(), db.w.Close())
 	})
 	return err
 }
@@ -194,9 +185,9 @@ const checkpointInterval = 50 * time.Millisecond
 
 // restartFrames is the WAL size, in pages, past which checkpoint makes sure
 // that the WAL starts over: 40 MB, about a second of writes at 2,000
-// interactions a second. Each restart holds the writer for two syncs, so a
-// WAL of 500 pages, restarted after almost every pass, kept the writer
-// waiting 7% of the time under that load.
+// interactions a second. Each restart holds the writer for two syncs, a few
+// milliseconds, so a WAL of 500 pages, restarted after almost every pass,
+// kept the writer waiting 7% of the time under that load.
 const restartFrames = 10000
 
 // checkpoint copies the WAL back into the database file soon after commits,
@@ -239,21 +230,8 @@ func (db *DB) checkpointPass() (frames int, err error) {
 }
 
 // catchUp finishes a checkpoint with the writer held, so that no commit
-// races it and the next one starts the WAL over. Its sync of the database
-// file would write every page the passes copied since the last restart,
-// milliseconds with every write waiting. So it first syncs both files,
-// copies what came since and syncs again, all without the writer held,
-// leaving the held pass only the last few commits to copy and sync.
+// races it and the next one starts the WAL over.
 func (db *DB) catchUp() error {
-	if err := db.flush(); err != nil {
-		return err
-	}
-	if _, err := db.checkpointPass(); err != nil {
-		return err
-	}
-	if err := db.flush(); err != nil {
-		return err
-	}
 	conn, err := db.w.Conn(context.Background())
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
@@ -261,24 +239,6 @@ func (db *DB) catchUp() error {
 	defer conn.Close()
 	_, err = db.checkpointPass()
 	return err
-}
-
-// flush syncs the WAL and the database file to disk, as a checkpoint does.
-// The database file stays open for the life of db: closing a descriptor of
-// it would drop the locks SQLite holds on it.
-func (db *DB) flush() error {
-	wal, err := os.Open(db.path + "-wal")
-	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	defer wal.Close()
-	if err := wal.Sync(); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	if err := db.file.Sync(); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	return nil
 }
 
 // Ping checks that both the writer and the readers can reach the database.
