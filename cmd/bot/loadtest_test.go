@@ -39,7 +39,7 @@ func TestLoadtestKill(t *testing.T) {
 		t.Fatalf("loadtest: %v\n%s\nbot and driver logs:\n%s", err, out, stderr.Bytes())
 	}
 	t.Log("\n" + out)
-	for _, want := range []string{"warm-up (500ms, not counted below)", "kill -9 halfway: bot back in", "database check: ok"} {
+	for _, want := range []string{"warm-up (500ms, not counted below)", "on 3×3", "on 4×4, 5×5", "kill -9 halfway: bot back in", "database check: ok"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
