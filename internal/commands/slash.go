@@ -286,10 +286,14 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 		if g.Status != tttbot.StatusFinished {
 			text = m.content
 		}
-		return Reply{Response: &discordgo.InteractionResponse{
-			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: message{content: text}.data(),
-		}, Followup: followup(m), Edit: &Edit{GameID: g.ID, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()}}, nil
+		return Reply{
+			Response: &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: message{content: text}.data(),
+			},
+			Followup: followup(m),
+			Edit:     &Edit{GameID: g.ID, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()},
+		}, nil
 	}
 	return newMessage(m, 0), nil
 }
