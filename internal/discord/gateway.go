@@ -154,15 +154,13 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 	r := h.Handle(ctx, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
 	err := s.InteractionRespond(i, r.Response, discordgo.WithContext(ctx))
+	elapsed := time.Since(start)
+	editBoard(ctx, s, r.Edit, log) // even when the answer was lost
 	if err != nil {
 		log.Error("interaction callback", "err", redact(err, i.Token))
-	} else {
-		log.Debug("interaction answered", "type", i.Type, "elapsed", time.Since(start))
-	}
-	editBoard(ctx, s, r.Edit, log)
-	if err != nil {
 		return
 	}
+	log.Debug("interaction answered", "type", i.Type, "elapsed", elapsed)
 	// The callback has returned, so the message exists: no retries needed.
 	afterResponse(ctx, s, h, i, r, log, func(_ context.Context, f func() error) error { return f() })
 }
