@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -122,6 +123,7 @@ func loadtest(ctx context.Context, e env, o loadOptions, dir string) (*report, e
 	if err != nil {
 		return nil, fmt.Errorf("loadtest: %w", err)
 	}
+	speed := machineSpeed()
 	stub := newRESTStub()
 	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -177,7 +179,7 @@ level = "warn"
 		wg.Go(func() { workers[i].run(loadCtx) })
 	}
 
-	rep := &report{opts: o}
+	rep := &report{opts: o, speed: [2]time.Duration{speed}}
 	// The load runs from the start; the figures count from the warm-up's end.
 	select {
 	case <-time.After(time.Until(d.from)):
@@ -233,12 +235,32 @@ level = "warn"
 	if err := bot.stop(); err != nil {
 		return nil, err
 	}
+	rep.speed[1] = machineSpeed()
 	rep.gather(d, workers, stub)
 	rep.problems, err = sqlite.Check(ctx, o.db, rep.acked)
 	if err != nil {
 		return rep, fmt.Errorf("loadtest: %w", err)
 	}
 	return rep, nil
+}
+
+// machineSpeed times ed25519.Sign on 2 KB, the fastest of a few batches: a
+// yardstick for the machine, whose speed varies from day to day (on a
+// shared VM by a factor of two), so that runs on different days can be
+// compared. It runs while the bot is idle.
+func machineSpeed() time.Duration {
+	_, key, _ := ed25519.GenerateKey(nil)
+	msg := make([]byte, 2048)
+	const batch = 100
+	best := time.Duration(math.MaxInt64)
+	for range 10 {
+		t := time.Now()
+		for range batch {
+			ed25519.Sign(key, msg)
+		}
+		best = min(best, time.Since(t)/batch)
+	}
+	return best
 }
 
 // freeAddr finds a free loopback port for the bot, which keeps it across a
@@ -454,8 +476,9 @@ type report struct {
 	warm      []time.Duration
 	downtime  time.Duration // from the kill until the new bot was healthy
 	rss       int64
-	cpu       time.Duration // the bot's, under load
-	driverCPU time.Duration // the load test's own, meanwhile
+	cpu       time.Duration    // the bot's, under load
+	driverCPU time.Duration    // the load test's own, meanwhile
+	speed     [2]time.Duration // machineSpeed before and after the load
 	kinds     [numKinds]kindStats
 	bySize    [2][]time.Duration // 3×3, bigger boards
 	perSec    []int64
@@ -580,6 +603,8 @@ func (r *report) print(out io.Writer) {
 		fmt.Fprintf(out, "driver CPU: %.2f of %d cores, %dµs per interaction\n", r.driverCPU.Seconds()/(r.elapsed+r.downtime).Seconds(),
 			runtime.NumCPU(), r.driverCPU.Microseconds()/int64(max(len(all), 1)))
 	}
+	fmt.Fprintf(out, "machine speed: ed25519.Sign on 2 KB takes %.1fµs before the load, %.1fµs after\n",
+		float64(r.speed[0].Nanoseconds())/1000, float64(r.speed[1].Nanoseconds())/1000)
 	if r.rss > 0 {
 		fmt.Fprintf(out, "bot peak RSS: %.1f MB\n", float64(r.rss)/(1<<20))
 	} else {
