@@ -142,6 +142,14 @@ const (
 	ping    = `{"id":"1","application_id":"5","type":1,"token":"tok","version":1}`
 	command = `{"id":"2","application_id":"5","type":2,"token":"secret-interaction-token","guild_id":"10","channel_id":"20",` +
 		`"member":{"user":{"id":"30","username":"ann"}},"data":{"id":"3","name":"ttt","type":1,"options":[{"name":"help","type":1}]}}`
+	// challenge names a user and numbers, which Discord resolves.
+	challenge = `{"id":"6","application_id":"5","type":2,"token":"tok","version":1,"guild_id":"10","channel_id":"20",` +
+		`"member":{"user":{"id":"30","username":"ann","global_name":"Ann"},"roles":[],"joined_at":"2024-01-02T03:04:05.000000+00:00",` +
+		`"permissions":"2248473465835073","premium_since":null,"nick":"Annie"},"locale":"fr","entitlements":[],` +
+		`"data":{"id":"3","name":"ttt","type":1,"options":[{"name":"challenge","type":1,"options":[` +
+		`{"name":"opponent","type":6,"value":"40"},{"name":"size","type":4,"value":5},{"name":"first","type":3,"value":"them"}]}],` +
+		`"resolved":{"users":{"40":{"id":"40","username":"bob","global_name":"Bob \u00e9","avatar":"abc","bot":false}},` +
+		`"members":{"40":{"roles":["11","12"],"joined_at":"2023-05-06T07:08:09.123000+00:00","permissions":"8","communication_disabled_until":null}}}}}`
 	// click is a click on a board message, with the fields Discord sends.
 	click = `{"id":"4","application_id":"5","type":3,"token":"tok","version":1,"guild_id":"10","channel_id":"20",` +
 		`"channel":{"id":"20","type":0,"guild_id":"10"},"app_permissions":"2248473465835073","locale":"en-US","guild_locale":"en-US",` +
@@ -166,7 +174,7 @@ const (
 // The endpoint decodes an interaction in one pass of its own, and its
 // handler must see exactly what discordgo's decoder would give it.
 func TestHTTPHandlerDecodes(t *testing.T) {
-	for name, body := range map[string]string{"ping": ping, "command": command, "click": click} {
+	for name, body := range map[string]string{"ping": ping, "command": command, "challenge": challenge, "click": click} {
 		t.Run(name, func(t *testing.T) {
 			var want discordgo.Interaction
 			if err := json.Unmarshal([]byte(body), &want); err != nil {

@@ -5,19 +5,32 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+	json127 "github.com/go-json-experiment/json/v1"
 )
 
-// decodeInteraction decodes an interaction's body in one pass of
-// encoding/json. discordgo's own decoder re-reads the clicked message's
+// Interactions are decoded with json127: Go 1.27's encoding/json, whose v1
+// API runs on the encoding/json/v2 engine, from the module that mirrors it
+// for Go 1.26. It decodes a board click in 60% of Go 1.26's time; it
+// encodes a board response in twice the time, so encoding stays with the
+// standard library. On Go 1.27 both are encoding/json.
+
+// decodeInteraction decodes an interaction's body in one pass of json127.
+// discordgo's own decoder re-reads the clicked message's
 // components through nested json.Unmarshal calls — the message, then each
 // row, then each button, each validating its bytes again — which under load
 // cost a tenth of the bot's CPU. The clicked message keeps every field but
 // its components, of which only the buttons in action rows are kept: they
 // are all a board message holds, and all the handlers read.
 func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
+	return decodeWith(json127.Unmarshal, body)
+}
+
+// decodeWith is decodeInteraction with the decoder passed in, so that a test
+// can hold json127 to the standard library's results.
+func decodeWith(unmarshal func([]byte, any) error, body []byte) (*discordgo.Interaction, error) {
 	var w struct {
 		interactionFields
-		Data    json.RawMessage `json:"data"`
+		Data    json127.RawMessage `json:"data"`
 		Message *struct {
 			messageFields
 			Components []struct {
@@ -30,18 +43,18 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 			} `json:"components"`
 		} `json:"message"`
 	}
-	if err := json.Unmarshal(body, &w); err != nil {
+	if err := unmarshal(body, &w); err != nil {
 		return nil, err
 	}
 	i := discordgo.Interaction(w.interactionFields)
 	var err error
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
-		i.Data, err = decodeData[discordgo.ApplicationCommandInteractionData](w.Data)
+		i.Data, err = decodeData[discordgo.ApplicationCommandInteractionData](unmarshal, w.Data)
 	case discordgo.InteractionMessageComponent:
-		i.Data, err = decodeData[discordgo.MessageComponentInteractionData](w.Data)
+		i.Data, err = decodeData[discordgo.MessageComponentInteractionData](unmarshal, w.Data)
 	case discordgo.InteractionModalSubmit:
-		i.Data, err = decodeData[discordgo.ModalSubmitInteractionData](w.Data)
+		i.Data, err = decodeData[discordgo.ModalSubmitInteractionData](unmarshal, w.Data)
 	}
 	if err != nil {
 		return nil, err
@@ -73,9 +86,9 @@ type (
 	messageFields     discordgo.Message
 )
 
-func decodeData[T discordgo.InteractionData](raw json.RawMessage) (discordgo.InteractionData, error) {
+func decodeData[T discordgo.InteractionData](unmarshal func([]byte, any) error, raw []byte) (discordgo.InteractionData, error) {
 	var v T
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("interaction data: %w", err)
 	}
 	return v, nil
