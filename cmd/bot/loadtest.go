@@ -246,8 +246,8 @@ level = "warn"
 
 // machineSpeed times ed25519.Sign on 2 KB, the fastest of a few batches: a
 // yardstick for the machine, whose speed varies from day to day (on a
-// shared VM by a factor of two), so that runs on different days can be
-// compared. It runs while the bot is idle.
+// shared VM by a factor of two and more), so that runs on different days
+// can be compared. It runs while the bot is idle.
 func machineSpeed() time.Duration {
 	_, key, _ := ed25519.GenerateKey(nil)
 	msg := make([]byte, 2048)

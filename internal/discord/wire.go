@@ -15,12 +15,12 @@ import (
 // standard library. On Go 1.27 both are encoding/json.
 
 // decodeInteraction decodes an interaction's body in one pass of json127.
-// discordgo's own decoder re-reads the clicked message's
-// components through nested json.Unmarshal calls — the message, then each
-// row, then each button, each validating its bytes again — which under load
-// cost a tenth of the bot's CPU. The clicked message keeps every field but
-// its components, of which only the buttons in action rows are kept: they
-// are all a board message holds, and all the handlers read.
+// discordgo's own decoder re-reads the clicked message's components through
+// nested json.Unmarshal calls — the message, then each row, then each
+// button, each validating its bytes again — which under load cost a tenth
+// of the bot's CPU. The clicked message keeps every field but its
+// components, of which only the buttons in action rows are kept: they are
+// all a board message holds, and all the handlers read.
 func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 	return decodeWith(json127.Unmarshal, body)
 }
@@ -79,7 +79,7 @@ func decodeWith(unmarshal func([]byte, any) error, body []byte) (*discordgo.Inte
 }
 
 // interactionFields and messageFields are discordgo's types without their
-// UnmarshalJSON methods, so that encoding/json fills their fields directly;
+// UnmarshalJSON methods, so that the decoder fills their fields directly;
 // decodeInteraction shadows the fields those methods exist for.
 type (
 	interactionFields discordgo.Interaction
