@@ -5,7 +5,6 @@ package discord
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -153,7 +152,7 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 	start := time.Now()
 	r := h.Handle(ctx, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
-	err := s.InteractionRespond(i, r.Response, discordgo.WithContext(ctx))
+	err := respond(ctx, s, i, r.Response)
 	elapsed := time.Since(start)
 	editBoard(ctx, s, r.Edit, log) // even when the answer was lost
 	if err != nil {
@@ -193,36 +192,9 @@ func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *disc
 		}
 	}
 	if f := r.Followup; f != nil {
-		err := try(ctx, func() error {
-			_, err := s.FollowupMessageCreate(i, false, &discordgo.WebhookParams{
-				Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
-			}, discordgo.WithContext(ctx))
-			return err
-		})
+		err := try(ctx, func() error { return followup(ctx, s, i, f) })
 		if err != nil {
 			log.Error("follow-up message", "err", redact(err, i.Token))
 		}
 	}
-}
-
-// responseID returns the ID of the message that answered i. It is what
-// s.InteractionResponse does, but decodes the ID alone: discordgo's decoder
-// reads every button of a board through nested UnmarshalJSON calls, eight
-// times the cost.
-func responseID(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction) (string, error) {
-	body, err := s.RequestWithBucketID(http.MethodGet, discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original"),
-		nil, discordgo.EndpointWebhookToken("", ""), discordgo.WithContext(ctx))
-	if err != nil {
-		return "", err
-	}
-	var m struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(body, &m); err != nil {
-		return "", fmt.Errorf("decode message: %w", err)
-	}
-	if m.ID == "" {
-		return "", errors.New("decode message: no id")
-	}
-	return m.ID, nil
 }

@@ -1,0 +1,73 @@
+package discord
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// callInteraction sends a REST call on an interaction's token — its
+// callback, its response message, a follow-up — with a rate-limit bucket
+// made for the call.
+//
+// Discord limits these calls per token, apart from the bot's global limit.
+// A discordgo session files each bucket in a map that it never empties, so
+// a bucket per token, as it keys callbacks and follow-ups, leaks one entry
+// an interaction; and it holds a bucket's lock for the whole request, so
+// one bucket for all tokens, as it keys @original, lets one such call
+// through at a time for the whole bot. A bucket of its own still waits out
+// a 429's Retry-After.
+func callInteraction(ctx context.Context, s *discordgo.Session, method, url string, body []byte) ([]byte, error) {
+	b := discordgo.NewRatelimiter().LockBucket(url)
+	return s.RequestWithLockedBucket(method, url, "application/json", body, b, 0, discordgo.WithContext(ctx))
+}
+
+// respond sends an interaction's answer as its callback.
+func respond(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
+	if r == nil {
+		return errors.New("no response")
+	}
+	body, err := encodeResponse(r)
+	if err != nil {
+		return fmt.Errorf("encode response: %w", err)
+	}
+	_, err = callInteraction(ctx, s, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), body)
+	return err
+}
+
+// followup posts a message after an interaction's answer.
+func followup(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction, f *discordgo.InteractionResponseData) error {
+	body, err := json.Marshal(&discordgo.WebhookParams{
+		Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
+	})
+	if err != nil {
+		return fmt.Errorf("encode follow-up: %w", err)
+	}
+	_, err = callInteraction(ctx, s, http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token), body)
+	return err
+}
+
+// responseID returns the ID of the message that answered i. It is what
+// s.InteractionResponse does, but decodes the ID alone: discordgo's decoder
+// reads every button of a board through nested UnmarshalJSON calls, eight
+// times the cost.
+func responseID(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction) (string, error) {
+	body, err := callInteraction(ctx, s, http.MethodGet, discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original"), nil)
+	if err != nil {
+		return "", err
+	}
+	var m struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(body, &m); err != nil {
+		return "", fmt.Errorf("decode message: %w", err)
+	}
+	if m.ID == "" {
+		return "", errors.New("decode message: no id")
+	}
+	return m.ID, nil
+}
