@@ -47,6 +47,7 @@ type loadOptions struct {
 	bad         float64 // chance of a bad request before each step
 	big         float64 // share of games on 4×4 and 5×5
 	kill        bool
+	restLatency time.Duration // how long the REST stub takes to answer
 	db          string
 	bot         string
 }
@@ -72,6 +73,7 @@ func loadtestCmd(ctx context.Context, e env, args []string) error {
 	fs.Float64Var(&o.bad, "bad", 0.1, "chance of a bad request (bad signature, stale board, stranger, out of turn, conflict) before each step")
 	fs.Float64Var(&o.big, "big", 0.1, "share of games on 4×4 or 5×5 boards (the rest are 3×3)")
 	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot halfway, restart it on the same database and carry on")
+	fs.DurationVar(&o.restLatency, "rest-latency", 50*time.Millisecond, "how long the REST stub takes to answer each of the bot's calls, as Discord's REST does")
 	fs.StringVar(&o.db, "db", "", "database `file` (default: a new one in a temporary directory)")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: this one)")
 	if err := fs.Parse(args); err != nil {
@@ -80,8 +82,8 @@ func loadtestCmd(ctx context.Context, e env, args []string) error {
 	switch {
 	case fs.NArg() > 0:
 		return fmt.Errorf("loadtest: unexpected arguments %q", fs.Args())
-	case o.duration <= 0 || o.warmup < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
-		return errors.New("loadtest: -duration, -concurrency and -channels must be positive, -warmup and -rate not negative, -bad and -big from 0 to 1")
+	case o.duration <= 0 || o.warmup < 0 || o.restLatency < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
+		return errors.New("loadtest: -duration, -concurrency and -channels must be positive, -warmup, -rate and -rest-latency not negative, -bad and -big from 0 to 1")
 	case o.players < 3*o.concurrency:
 		return fmt.Errorf("loadtest: -players must be at least 3 × -concurrency (%d)", 3*o.concurrency)
 	}
@@ -124,7 +126,7 @@ func loadtest(ctx context.Context, e env, o loadOptions, dir string) (*report, e
 		return nil, fmt.Errorf("loadtest: %w", err)
 	}
 	speed := machineSpeed()
-	stub := newRESTStub()
+	stub := newRESTStub(o.restLatency)
 	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("loadtest: rest stub: %w", err)
@@ -402,15 +404,17 @@ func (c *child) peakRSS() int64 {
 
 // restStub answers the bot's REST calls as Discord would, enough for the
 // bot to run: who it is, command registration, the message an inline
-// response created, follow-ups and edits.
+// response created, follow-ups and edits. Each answer takes latency, as
+// Discord's would: REST calls that wait for each other show only then.
 type restStub struct {
-	mux    *http.ServeMux
-	nextID atomic.Int64
-	calls  sync.Map // route → *atomic.Int64
+	mux     *http.ServeMux
+	latency time.Duration
+	nextID  atomic.Int64
+	calls   sync.Map // route → *atomic.Int64
 }
 
-func newRESTStub() *restStub {
-	s := &restStub{mux: http.NewServeMux()}
+func newRESTStub(latency time.Duration) *restStub {
+	s := &restStub{mux: http.NewServeMux(), latency: latency}
 	s.nextID.Store(idMessages)
 	user := map[string]any{"id": botUserID, "username": "tttbot", "discriminator": "0", "bot": true}
 	s.route("GET /api/v9/users/@me", func(w http.ResponseWriter, r *http.Request) { writeJSONBody(w, user) })
@@ -455,6 +459,15 @@ func (s *restStub) route(pattern string, h http.HandlerFunc) {
 	s.calls.Store(pattern, n)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
+		if s.latency > 0 {
+			t := time.NewTimer(s.latency)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		h(w, r)
 		io.Copy(io.Discard, r.Body)
 	})
@@ -553,8 +566,8 @@ func (r *report) print(out io.Writer) {
 	if o.rate > 0 {
 		rate = fmt.Sprintf("%d/s offered", o.rate)
 	}
-	fmt.Fprintf(out, "loadtest: %s after %s warm-up, %s, %d games at once, %d players, %d channels, bad %.2f, big %.2f, seed %d, kill %v\n\n",
-		o.duration, o.warmup, rate, o.concurrency, o.players, o.channels, o.bad, o.big, o.seed, o.kill)
+	fmt.Fprintf(out, "loadtest: %s after %s warm-up, %s, %d games at once, %d players, %d channels, bad %.2f, big %.2f, seed %d, kill %v, REST latency %s\n\n",
+		o.duration, o.warmup, rate, o.concurrency, o.players, o.channels, o.bad, o.big, o.seed, o.kill, o.restLatency)
 	if o.warmup > 0 {
 		slices.Sort(r.warm)
 		fmt.Fprintf(out, "warm-up (%s, not counted below): %d answers, p50 %s, p99 %s, max %s\n\n", o.warmup, len(r.warm),
