@@ -104,3 +104,76 @@ func TestTickBotTurns(t *testing.T) {
 		})
 	}
 }
+
+// barrierEdits answers an edit only once n edits wait together, or fails
+// it after a second: Discord's side, where each edit takes a while.
+type barrierEdits struct {
+	n    int
+	mu   sync.Mutex
+	in   int
+	all  chan struct{}
+	msgs []string
+}
+
+func (e *barrierEdits) EditMessage(_ context.Context, _, messageID string, _ *discordgo.InteractionResponseData) error {
+	e.mu.Lock()
+	if e.in++; e.in == e.n {
+		close(e.all)
+	}
+	e.mu.Unlock()
+	select {
+	case <-e.all:
+	case <-time.After(time.Second):
+		return errors.New("edit timed out")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.msgs = append(e.msgs, messageID)
+	return nil
+}
+
+func (e *barrierEdits) SendMessage(context.Context, string, *discordgo.InteractionResponseData) error {
+	return nil
+}
+
+// TestTickFiresAtOnce: the boards of games that ran out together are
+// edited at the same time, not one REST call after another.
+func TestTickFiresAtOnce(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const n = fireAt
+	for i := range n {
+		g := &tttbot.Game{
+			ChannelID: fmt.Sprint(100 + i), Rows: 3, Cols: 3, K: 3,
+			Challenger: fmt.Sprint(200 + i), Opponent: fmt.Sprint(400 + i),
+			Status: tttbot.StatusPending, Deadline: now.Add(-time.Second),
+		}
+		if err := db.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SetMessage(ctx, g.ID, fmt.Sprint(300+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msg := &barrierEdits{n: n, all: make(chan struct{})}
+	h := New(db, ai.New(ai.Options{}), msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
+	got, err := h.Tick(ctx)
+	if err != nil {
+		t.Fatalf("Tick: %v", err)
+	}
+	if got != n || len(msg.msgs) != n {
+		t.Errorf("got %d fired and %d boards edited, want %d and %d", got, len(msg.msgs), n, n)
+	}
+	g, err := db.Game(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != tttbot.StatusExpired {
+		t.Errorf("got challenge 1 %s, want expired", g.Status)
+	}
+}
