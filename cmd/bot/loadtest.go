@@ -432,7 +432,7 @@ func newRESTStub(latency time.Duration) *restStub {
 		}
 		writeJSONBody(w, cmds)
 	})
-	s.route("GET /api/v9/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
+	s.route(fetchRoute, func(w http.ResponseWriter, r *http.Request) {
 		// The token names the interaction, whose response made the message.
 		n, err := strconv.ParseInt(strings.TrimPrefix(r.PathValue("token"), tokenPrefix), 10, 64)
 		if err != nil {
@@ -542,8 +542,21 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 	})
 }
 
+// fetchRoute is the REST call by which the bot learns a new board's
+// message, which its timers edit.
+const fetchRoute = "GET /api/v9/webhooks/{app}/{token}/messages/@original"
+
+// unfetched is how many new boards the bot did not fetch the message of.
+// After a kill some are lost in flight, as answers are.
+func (r *report) unfetched() int64 {
+	return max(int64(r.sessions["bot games"]+r.sessions["challenges"])-r.rest[fetchRoute], 0)
+}
+
 func (r *report) failed() bool {
 	n := len(r.problems)
+	if !r.opts.kill && r.unfetched() > 0 {
+		n++
+	}
 	for _, k := range r.kinds {
 		n += k.errs
 	}
@@ -637,6 +650,9 @@ func (r *report) print(out io.Writer) {
 		rest = append(rest, fmt.Sprintf("%s %d", strings.Replace(k, "/api/v9", "", 1), r.rest[k]))
 	}
 	fmt.Fprintf(out, "REST calls from the bot: %s\n", strings.Join(rest, ", "))
+	if n := r.unfetched(); n > 0 {
+		fmt.Fprintf(out, "board messages: %d new boards never fetched (their timers cannot edit them)\n", n)
+	}
 	for _, e := range r.errs {
 		fmt.Fprintln(out, "error:", e)
 	}

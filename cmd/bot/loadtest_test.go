@@ -73,3 +73,27 @@ func TestLoadtestFlags(t *testing.T) {
 		}
 	}
 }
+
+// A load test fails when the bot did not learn every new board's message,
+// unless it was killed with some in flight.
+func TestLoadtestWantsEveryBoardFetched(t *testing.T) {
+	tests := []struct {
+		name    string
+		kill    bool
+		fetched int64
+		want    bool
+	}{
+		{"all fetched", false, 5, false},
+		{"one missing", false, 4, true},
+		{"one missing after a kill", true, 4, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &report{opts: loadOptions{kill: tt.kill}, sessions: map[string]int{"bot games": 2, "challenges": 3},
+				rest: map[string]int64{fetchRoute: tt.fetched}}
+			if got := r.failed(); got != tt.want {
+				t.Errorf("got failed %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
