@@ -107,9 +107,10 @@ func (rw rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-func newREST(t *testing.T, f *fakeREST) *discordgo.Session {
+// newREST returns a session whose every request h answers.
+func newREST(t *testing.T, h http.Handler) *discordgo.Session {
 	t.Helper()
-	srv := httptest.NewServer(f)
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	u, _ := url.Parse(srv.URL)
 	s, err := discordgo.New("Bot test-token")

@@ -10,17 +10,14 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// callInteraction sends a REST call on an interaction's token — its
-// callback, its response message, a follow-up — with a rate-limit bucket
-// made for the call.
-//
-// Discord limits these calls per token, apart from the bot's global limit.
-// A discordgo session files each bucket in a map that it never empties, so
-// a bucket per token, as it keys callbacks and follow-ups, leaks one entry
-// an interaction; and it holds a bucket's lock for the whole request, so
-// one bucket for all tokens, as it keys @original, lets one such call
-// through at a time for the whole bot. A bucket of its own still waits out
-// a 429's Retry-After.
+// callInteraction sends a REST call on an interaction's token (its
+// callback, its response message, a follow-up) with a rate-limit bucket of
+// its own. Discord limits these per token, apart from the bot's global
+// limit. discordgo would file a bucket per token in a map it never empties,
+// one entry leaked per interaction, or for @original share one bucket among
+// all tokens, whose lock it holds through each request: one call at a time
+// for the whole bot. A bucket of its own still waits out a 429's
+// Retry-After.
 func callInteraction(ctx context.Context, s *discordgo.Session, method, url string, body []byte) ([]byte, error) {
 	b := discordgo.NewRatelimiter().LockBucket(url)
 	return s.RequestWithLockedBucket(method, url, "application/json", body, b, 0, discordgo.WithContext(ctx))

@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -67,15 +65,7 @@ func (f *webhookREST) session(t *testing.T) *discordgo.Session {
 		f.followups++
 		w.WriteHeader(http.StatusNoContent)
 	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	u, _ := url.Parse(srv.URL)
-	s, err := discordgo.New("Bot test-token")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Client = &http.Client{Transport: rewrite{u}}
-	return s
+	return newREST(t, mux)
 }
 
 func tokenInteraction(n int) *discordgo.Interaction {
