@@ -105,17 +105,16 @@ func TestTickBotTurns(t *testing.T) {
 	}
 }
 
-// barrierEdits answers an edit only once n edits wait together, or fails
+// barrierEdits records an edit only once n edits wait together, or fails
 // it after a second: Discord's side, where each edit takes a while.
 type barrierEdits struct {
-	n    int
-	mu   sync.Mutex
-	in   int
-	all  chan struct{}
-	msgs []string
+	edits
+	n   int
+	in  int // guarded by edits.mu
+	all chan struct{}
 }
 
-func (e *barrierEdits) EditMessage(_ context.Context, _, messageID string, _ *discordgo.InteractionResponseData) error {
+func (e *barrierEdits) EditMessage(ctx context.Context, channelID, messageID string, data *discordgo.InteractionResponseData) error {
 	e.mu.Lock()
 	if e.in++; e.in == e.n {
 		close(e.all)
@@ -123,17 +122,10 @@ func (e *barrierEdits) EditMessage(_ context.Context, _, messageID string, _ *di
 	e.mu.Unlock()
 	select {
 	case <-e.all:
+		return e.edits.EditMessage(ctx, channelID, messageID, data)
 	case <-time.After(time.Second):
 		return errors.New("edit timed out")
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.msgs = append(e.msgs, messageID)
-	return nil
-}
-
-func (e *barrierEdits) SendMessage(context.Context, string, *discordgo.InteractionResponseData) error {
-	return nil
 }
 
 // TestTickFiresAtOnce: the boards of games that ran out together are
