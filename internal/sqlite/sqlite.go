@@ -92,9 +92,10 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	db := &DB{path: path, w: w, r: r, ckpt: ckpt, opts: opts,
 		wrote: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go db.checkpoint(logger)
+	// A database the bot cannot write would fail every move: refuse it.
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
-		return nil, err
+		return nil, fmt.Errorf("open database: %w", err)
 	}
 	logger.Debug("database opened", "path", path)
 	return db, nil
@@ -241,13 +242,24 @@ func (db *DB) catchUp() error {
 	return err
 }
 
-// Ping checks that both the writer and the readers can reach the database.
+// Ping checks that the database answers reads and takes writes. Its write
+// commits the schema's user_version as it is: a change of nothing that
+// still goes through the WAL to the disk, so that a full disk or a file the
+// bot may not write fails it as it fails every move.
 func (db *DB) Ping(ctx context.Context) error {
-	if err := db.w.PingContext(ctx); err != nil {
-		return fmt.Errorf("ping database: %w", err)
-	}
 	if err := db.r.PingContext(ctx); err != nil {
-		return fmt.Errorf("ping database: %w", err)
+		return fmt.Errorf("read probe of %s: %w", db.path, err)
+	}
+	err := db.write(ctx, func(ctx context.Context, c *sql.Conn) error {
+		var v int64
+		if err := c.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return err
+		}
+		_, err := c.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("write probe of %s: %w", db.path, err)
 	}
 	return nil
 }
