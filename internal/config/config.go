@@ -58,10 +58,13 @@ const (
 
 // HTTP is the bot's own HTTP server: /healthz and /metrics in both modes,
 // and in ModeHTTP the interactions endpoint at Path. An empty Listen turns
-// the server off in ModeGateway.
+// the server off in ModeGateway. With AdminListen set, /healthz and
+// /metrics move there, so that a public endpoint need not expose them.
 type HTTP struct {
-	Listen string `toml:"listen"` // host:port
-	Path   string `toml:"path"`   // the interactions endpoint
+	Listen         string `toml:"listen"`          // host:port
+	Path           string `toml:"path"`            // the interactions endpoint
+	AdminListen    string `toml:"admin_listen"`    // host:port of /healthz and /metrics; empty: Listen
+	MaxConnections int    `toml:"max_connections"` // open connections per listener; more wait
 }
 
 // Database is where games are kept.
@@ -91,7 +94,7 @@ const MaxAITimeBudget = 2 * time.Second
 func Default() Config {
 	return Config{
 		Discord:  Discord{APIURL: "https://discord.com/api/v9", Mode: ModeGateway},
-		HTTP:     HTTP{Listen: "127.0.0.1:8080", Path: "/interactions"},
+		HTTP:     HTTP{Listen: "127.0.0.1:8080", Path: "/interactions", MaxConnections: 512},
 		Database: Database{Path: "tttbot.db"},
 		Game: Game{
 			ChallengeTimeout: Duration{2 * time.Minute},
@@ -207,8 +210,18 @@ func (c Config) Validate() error {
 		if c.Discord.Mode == ModeHTTP {
 			bad("http.listen", "required in http mode")
 		}
-	} else if _, port, err := net.SplitHostPort(c.HTTP.Listen); err != nil || !isPort(port) {
+	} else if !isHostPort(c.HTTP.Listen) {
 		bad("http.listen", "want host:port, e.g. \"127.0.0.1:8080\", got %q", c.HTTP.Listen)
+	}
+	switch a := c.HTTP.AdminListen; {
+	case a == "":
+	case !isHostPort(a):
+		bad("http.admin_listen", "want host:port, e.g. \"127.0.0.1:9090\", or nothing, got %q", a)
+	case a == c.HTTP.Listen:
+		bad("http.admin_listen", "must differ from http.listen, or be left out to share it")
+	}
+	if c.HTTP.MaxConnections < 1 {
+		bad("http.max_connections", "must be at least 1, got %d", c.HTTP.MaxConnections)
 	}
 	switch p := c.HTTP.Path; {
 	case !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "{} \t\n?#"):
@@ -279,6 +292,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("discord", c.Discord),
 		slog.String("http.listen", c.HTTP.Listen),
 		slog.String("http.path", c.HTTP.Path),
+		slog.String("http.admin_listen", c.HTTP.AdminListen),
+		slog.Int("http.max_connections", c.HTTP.MaxConnections),
 		slog.String("database.path", c.Database.Path),
 		slog.String("game.challenge_timeout", c.Game.ChallengeTimeout.String()),
 		slog.String("game.turn_timeout", c.Game.TurnTimeout.String()),
@@ -352,6 +367,13 @@ func isPublicKey(s string) bool {
 	return err == nil && len(b) == 32
 }
 
+// isHostPort reports whether s is a listen address: host:port, the host
+// possibly empty (every interface).
+func isHostPort(s string) bool {
+	_, port, err := net.SplitHostPort(s)
+	return err == nil && isPort(port)
+}
+
 // isPort reports whether s is a TCP port number; 0 picks a free one.
 func isPort(s string) bool {
 	_, err := strconv.ParseUint(s, 10, 16)
@@ -388,6 +410,8 @@ func describe(t reflect.Type) string {
 		return `a duration in quotes, e.g. "90s" or "2m"`
 	case t.Kind() == reflect.Bool:
 		return "true or false"
+	case t.Kind() == reflect.Int:
+		return "a whole number, e.g. 512"
 	case t.Kind() == reflect.String:
 		return "a string in quotes"
 	case t.Kind() == reflect.Slice:

@@ -63,6 +63,8 @@ func TestDefault(t *testing.T) {
 		{"public_key", d.Discord.PublicKey, ""},
 		{"http.listen", d.HTTP.Listen, "127.0.0.1:8080"},
 		{"http.path", d.HTTP.Path, "/interactions"},
+		{"http.admin_listen", d.HTTP.AdminListen, ""},
+		{"http.max_connections", d.HTTP.MaxConnections, 512},
 		{"database.path", d.Database.Path, "tttbot.db"},
 		{"challenge_timeout", d.Game.ChallengeTimeout.Duration, 2 * time.Minute},
 		{"turn_timeout", d.Game.TurnTimeout.Duration, 5 * time.Minute},
@@ -151,6 +153,8 @@ public_key = "`+publicKey+`"
 [http]
 listen = ":8443"
 path = "/discord/interactions"
+admin_listen = "127.0.0.1:9090"
+max_connections = 64
 `)
 	got, err := config.Load(path, nil)
 	if err != nil {
@@ -159,7 +163,7 @@ path = "/discord/interactions"
 	want := config.Default()
 	want.Discord.Mode = config.ModeHTTP
 	want.Discord.PublicKey = publicKey
-	want.HTTP = config.HTTP{Listen: ":8443", Path: "/discord/interactions"}
+	want.HTTP = config.HTTP{Listen: ":8443", Path: "/discord/interactions", AdminListen: "127.0.0.1:9090", MaxConnections: 64}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -251,6 +255,14 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`http.listen: required in http mode`}},
 		{"listen without port", "[http]\nlisten = \"localhost\"\n",
 			[]string{`http.listen: want host:port, e.g. "127.0.0.1:8080", got "localhost"`}},
+		{"admin listen without port", "[http]\nadmin_listen = \"localhost\"\n",
+			[]string{`http.admin_listen: want host:port, e.g. "127.0.0.1:9090", or nothing, got "localhost"`}},
+		{"admin listen on listen", "[http]\nadmin_listen = \"127.0.0.1:8080\"\n",
+			[]string{`http.admin_listen: must differ from http.listen`}},
+		{"no connections", "[http]\nmax_connections = 0\n",
+			[]string{`http.max_connections: must be at least 1, got 0`}},
+		{"connections as string", "[http]\nmax_connections = \"many\"\n",
+			[]string{`config.toml:2: http.max_connections: want a whole number, e.g. 512`}},
 		{"relative path", "[http]\npath = \"interactions\"\n",
 			[]string{`http.path: want a URL path such as "/interactions", got "interactions"`}},
 		{"path taken", "[http]\npath = \"/metrics\"\n",
@@ -311,6 +323,10 @@ func TestValidate(t *testing.T) {
 		{"ipv6 listen", func(c *config.Config) { c.HTTP.Listen = "[::1]:8080" }, true},
 		{"port too big", func(c *config.Config) { c.HTTP.Listen = "127.0.0.1:65536" }, false},
 		{"port by name", func(c *config.Config) { c.HTTP.Listen = "127.0.0.1:http" }, false},
+		{"admin listen", func(c *config.Config) { c.HTTP.AdminListen = "127.0.0.1:9090" }, true},
+		{"admin listen, no public server", func(c *config.Config) { c.HTTP.Listen, c.HTTP.AdminListen = "", "[::]:9090" }, true},
+		{"one connection", func(c *config.Config) { c.HTTP.MaxConnections = 1 }, true},
+		{"negative connections", func(c *config.Config) { c.HTTP.MaxConnections = -1 }, false},
 		{"root path", func(c *config.Config) { c.HTTP.Path = "/" }, true},
 		{"pattern in path", func(c *config.Config) { c.HTTP.Path = "/{id}" }, false},
 		{"healthz path", func(c *config.Config) { c.HTTP.Path = "/healthz" }, false},
