@@ -101,11 +101,29 @@ func (g *Gateway) Serve(h Handler) {
 	close(g.ready)
 }
 
-// Connected reports whether the gateway session is up.
-func (g *Gateway) Connected() bool {
+// HeartbeatStale is the age past which the last heartbeat acknowledgement
+// means the gateway is down though the session thinks it is up: two of
+// Discord's 41.25 s heartbeat intervals and some slack, so two heartbeats
+// went unanswered. discordgo itself reconnects only after five.
+const HeartbeatStale = 2*41250*time.Millisecond + 10*time.Second
+
+// Health reports, at the time now, whether the gateway session is
+// connected and Discord acknowledges its heartbeats, with the age of the
+// last acknowledgement.
+func (g *Gateway) Health(now time.Time) (string, error) {
+	// discordgo writes these fields under the session's lock.
 	g.s.RLock()
-	defer g.s.RUnlock()
-	return g.s.DataReady
+	ready, ack := g.s.DataReady, g.s.LastHeartbeatAck
+	g.s.RUnlock()
+	age := now.Sub(ack)
+	rounded := age.Round(time.Second)
+	switch {
+	case !ready:
+		return "", fmt.Errorf("not connected (last heartbeat acknowledged %s ago)", rounded)
+	case age > HeartbeatStale:
+		return "", fmt.Errorf("no heartbeat acknowledged for %s", rounded)
+	}
+	return fmt.Sprintf("heartbeat %s ago", rounded), nil
 }
 
 // Close stops taking interactions, waits for those in flight (or ctx), and

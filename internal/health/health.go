@@ -8,30 +8,79 @@ import (
 	"time"
 )
 
-// Check is one dependency the bot needs: Func reports why it is unusable,
-// or nil.
+// Check is one dependency the bot needs. Func returns a short note on its
+// state when it is usable ("heartbeat 12s ago", or "" for nothing to add),
+// else an error that says why not.
 type Check struct {
 	Name string
-	Func func(ctx context.Context) error
+	Func func(ctx context.Context) (string, error)
+}
+
+// Body is the JSON answer of /healthz: Status "ok" or "unavailable", and
+// each check's state, "ok" or "ok, NOTE" when it passes, else its error.
+type Body struct {
+	Status string            `json:"status"`
+	Checks map[string]string `json:"checks"`
 }
 
 // Handler runs the checks in order, each within timeout, and answers 200
-// {"status":"ok"} when all pass, else 503 with the first failure:
-// {"status":"unavailable","reason":"database: ..."}.
+// with Status "ok" when all pass, else 503 with Status "unavailable"; the
+// body names every check's state either way.
 func Handler(timeout time.Duration, checks ...Check) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
+		body := Body{Status: "ok", Checks: make(map[string]string, len(checks))}
 		for _, c := range checks {
 			ctx, cancel := context.WithTimeout(r.Context(), timeout)
-			err := c.Func(ctx)
+			note, err := c.Func(ctx)
 			cancel()
-			if err != nil {
-				w.WriteHeader(http.StatusServiceUnavailable)
-				json.NewEncoder(w).Encode(map[string]string{"status": "unavailable", "reason": c.Name + ": " + err.Error()})
-				return
+			switch {
+			case err != nil:
+				body.Status = "unavailable"
+				body.Checks[c.Name] = err.Error()
+			case note != "":
+				body.Checks[c.Name] = "ok, " + note
+			default:
+				body.Checks[c.Name] = "ok"
 			}
 		}
-		json.NewEncoder(w).Encode(map[string]string{"status": "ok"})
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		if body.Status != "ok" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		json.NewEncoder(w).Encode(body)
 	})
+}
+
+// Cached returns f with each result kept for ttl by the clock now (nil is
+// time.Now), so that a probe runs at most once per ttl however often
+// /healthz is asked; callers meanwhile wait for the one probe in flight. A
+// result that came from the caller's own cancellation is not kept.
+func Cached(ttl time.Duration, now func() time.Time, f func(context.Context) (string, error)) func(context.Context) (string, error) {
+	if now == nil {
+		now = time.Now
+	}
+	lock := make(chan struct{}, 1)
+	var (
+		at   time.Time
+		kept bool
+		note string
+		err  error
+	)
+	return func(ctx context.Context) (string, error) {
+		select {
+		case lock <- struct{}{}:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		defer func() { <-lock }()
+		if kept && now().Sub(at) < ttl {
+			return note, err
+		}
+		n, e := f(ctx)
+		if ctx.Err() == nil {
+			at, kept, note, err = now(), true, n, e
+		}
+		return n, e
+	}
 }

@@ -13,23 +13,25 @@ import (
 )
 
 func TestHandler(t *testing.T) {
-	pass := func(context.Context) error { return nil }
-	fail := func(context.Context) error { return errors.New("not connected") }
-	slow := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
+	pass := func(context.Context) (string, error) { return "", nil }
+	beat := func(context.Context) (string, error) { return "heartbeat 12s ago", nil }
+	fail := func(context.Context) (string, error) { return "", errors.New("not connected") }
+	slow := func(ctx context.Context) (string, error) { <-ctx.Done(); return "", ctx.Err() }
 	tests := []struct {
 		name     string
 		checks   []health.Check
 		wantCode int
 		wantBody string
 	}{
-		{"none", nil, 200, `{"status":"ok"}`},
-		{"all pass", []health.Check{{"database", pass}, {"gateway", pass}}, 200, `{"status":"ok"}`},
+		{"none", nil, 200, `{"status":"ok","checks":{}}`},
+		{"all pass", []health.Check{{"database", pass}, {"gateway", beat}}, 200,
+			`{"status":"ok","checks":{"database":"ok","gateway":"ok, heartbeat 12s ago"}}`},
 		{"gateway down", []health.Check{{"database", pass}, {"gateway", fail}}, 503,
-			`{"reason":"gateway: not connected","status":"unavailable"}`},
-		{"first failure wins", []health.Check{{"database", fail}, {"gateway", fail}}, 503,
-			`{"reason":"database: not connected","status":"unavailable"}`},
+			`{"status":"unavailable","checks":{"database":"ok","gateway":"not connected"}}`},
+		{"every failure named", []health.Check{{"database", fail}, {"gateway", fail}}, 503,
+			`{"status":"unavailable","checks":{"database":"not connected","gateway":"not connected"}}`},
 		{"timeout", []health.Check{{"database", slow}}, 503,
-			`{"reason":"database: context deadline exceeded","status":"unavailable"}`},
+			`{"status":"unavailable","checks":{"database":"context deadline exceeded"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,5 +47,49 @@ func TestHandler(t *testing.T) {
 				t.Errorf("got Content-Type %q, want application/json", got)
 			}
 		})
+	}
+}
+
+func TestCached(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	calls := 0
+	var result error
+	f := health.Cached(time.Second, func() time.Time { return now }, func(ctx context.Context) (string, error) {
+		calls++
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return "", result
+	})
+	steps := []struct {
+		advance   time.Duration
+		result    error
+		wantErr   bool
+		wantCalls int
+	}{
+		{0, nil, false, 1},
+		{500 * time.Millisecond, errors.New("disk full"), false, 1}, // kept
+		{500 * time.Millisecond, errors.New("disk full"), true, 2},  // a second on: probed again
+		{999 * time.Millisecond, nil, true, 2},
+		{time.Millisecond, nil, false, 3}, // the disk freed up
+	}
+	for i, s := range steps {
+		now = now.Add(s.advance)
+		result = s.result
+		_, err := f(t.Context())
+		if (err != nil) != s.wantErr || calls != s.wantCalls {
+			t.Errorf("step %d: got error %v after %d probes, want error %v after %d", i, err, calls, s.wantErr, s.wantCalls)
+		}
+	}
+
+	// A probe cut short by its caller is not kept for the next.
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	now = now.Add(time.Hour)
+	if _, err := f(ctx); err == nil {
+		t.Error("cancelled caller: got no error")
+	}
+	if _, err := f(t.Context()); err != nil {
+		t.Errorf("after a cancelled caller: got %v, want the probe's own result", err)
 	}
 }
