@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/tttbot/tttbot/internal/config"
@@ -15,56 +16,166 @@ import (
 	"github.com/tttbot/tttbot/internal/metrics"
 )
 
-// webServer is the bot's HTTP server on [http] listen: /healthz and
-// /metrics, and in http mode the interactions endpoint.
+// maxHeaderBytes bounds a request's headers, which the server reads before
+// any signature check. Discord's are a few hundred bytes (the signature,
+// its timestamp, content type and length, user agent), and a proxy adds a
+// few more. net/http allows 4 KiB beyond it, and answers 431 past that.
+const maxHeaderBytes = 8 << 10
+
+// listeners are the bot's bound HTTP addresses: public on [http] listen,
+// nil when nothing is served there, and admin on [http] admin_listen, nil
+// when /healthz and /metrics share public.
+type listeners struct {
+	public, admin net.Listener
+}
+
+// listen binds the addresses the configuration asks for, each accepting at
+// most [http] max_connections connections at a time. The bot binds them
+// before it does anything else, so that a busy port stops it at once.
+func listen(cfg config.Config) (listeners, error) {
+	var l listeners
+	httpMode := cfg.Discord.Mode == config.ModeHTTP
+	if cfg.HTTP.Listen != "" && (httpMode || cfg.HTTP.AdminListen == "") {
+		ln, err := net.Listen("tcp", cfg.HTTP.Listen)
+		switch {
+		case err != nil && httpMode:
+			return l, fmt.Errorf("http.listen: %w", err)
+		case err != nil:
+			return l, fmt.Errorf("http.listen: %w (listen = \"\" in [http] turns the server off)", err)
+		}
+		l.public = limitListener(ln, cfg.HTTP.MaxConnections)
+	}
+	if cfg.HTTP.AdminListen != "" {
+		ln, err := net.Listen("tcp", cfg.HTTP.AdminListen)
+		if err != nil {
+			l.close()
+			return listeners{}, fmt.Errorf("http.admin_listen: %w", err)
+		}
+		l.admin = limitListener(ln, cfg.HTTP.MaxConnections)
+	}
+	return l, nil
+}
+
+// close releases listeners that no server has taken.
+func (l listeners) close() {
+	for _, ln := range []net.Listener{l.public, l.admin} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
+}
+
+// webServer is the bot's HTTP servers: on the public listener the
+// interactions endpoint in http mode, and /healthz and /metrics on the
+// admin listener if there is one, else on the public one.
 type webServer struct {
-	srv      *http.Server
+	servers  []*http.Server
 	endpoint *discord.HTTPHandler // nil in gateway mode
 	served   chan error
 }
 
-// startWeb listens on cfg.HTTP.Listen and serves until close. endpoint,
-// when not nil, answers at cfg.HTTP.Path.
-func startWeb(cfg config.Config, m *metrics.Metrics, checks []health.Check, endpoint *discord.HTTPHandler, log *slog.Logger) (*webServer, net.Addr, error) {
-	mux := http.NewServeMux()
-	mux.Handle("GET /healthz", health.Handler(2*time.Second, checks...))
-	mux.Handle("GET /metrics", m.Handler())
+// startWeb serves on l until close. endpoint, when not nil, answers at
+// cfg.HTTP.Path on the public listener.
+func startWeb(l listeners, cfg config.Config, m *metrics.Metrics, checks []health.Check, endpoint *discord.HTTPHandler, log *slog.Logger) *webServer {
+	admin := http.NewServeMux()
+	admin.Handle("GET /healthz", health.Handler(2*time.Second, checks...))
+	admin.Handle("GET /metrics", m.Handler())
+	public := admin
+	if l.admin != nil {
+		public = http.NewServeMux()
+	}
 	if endpoint != nil {
-		mux.Handle(cfg.HTTP.Path, m.InteractionEndpoint(endpoint))
+		public.Handle(cfg.HTTP.Path, m.InteractionEndpoint(endpoint))
 	}
-	ln, err := net.Listen("tcp", cfg.HTTP.Listen)
-	if err != nil {
-		return nil, nil, fmt.Errorf("http server: %w", err)
-	}
-	w := &webServer{
-		srv: &http.Server{
-			Handler:           mux,
+	w := &webServer{endpoint: endpoint, served: make(chan error, 2)}
+	serve := func(ln net.Listener, h http.Handler, name string) {
+		srv := &http.Server{
+			Handler:           h,
 			ReadHeaderTimeout: 5 * time.Second,
 			ReadTimeout:       10 * time.Second,
 			WriteTimeout:      30 * time.Second, // longer than an interaction may take
 			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    maxHeaderBytes,
 			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		},
-		endpoint: endpoint,
-		served:   make(chan error, 1),
+		}
+		w.servers = append(w.servers, srv)
+		go func() { w.served <- srv.Serve(ln) }()
+		log.Info("http server listening", "server", name, "addr", ln.Addr().String(),
+			"interactions", endpoint != nil && h == public, "health", h == admin)
 	}
-	go func() { w.served <- w.srv.Serve(ln) }()
-	log.Info("http server listening", "addr", ln.Addr().String(), "interactions", endpoint != nil)
-	return w, ln.Addr(), nil
+	if l.public != nil {
+		serve(l.public, public, "public")
+	}
+	if l.admin != nil {
+		serve(l.admin, admin, "admin")
+	}
+	return w
 }
 
 // close stops taking requests and waits for those in flight, then for the
 // REST calls that follow their answers.
 func (w *webServer) close(ctx context.Context) error {
-	err := w.srv.Shutdown(ctx)
+	var err error
+	for _, srv := range w.servers {
+		err = errors.Join(err, srv.Shutdown(ctx))
+	}
 	if w.endpoint != nil {
 		err = errors.Join(err, w.endpoint.Close(ctx))
 	}
-	if e := <-w.served; !errors.Is(e, http.ErrServerClosed) {
-		err = errors.Join(err, e)
+	for range w.servers {
+		if e := <-w.served; !errors.Is(e, http.ErrServerClosed) {
+			err = errors.Join(err, e)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("close http server: %w", err)
 	}
 	return nil
+}
+
+// limitListener returns ln accepting at most n connections at a time. A
+// connection over the cap waits in the kernel's accept queue until one
+// closes, so that a flood of slow or idle clients costs a bounded amount of
+// memory and leaves in-flight requests alone; ReadHeaderTimeout frees the
+// slots of clients that never finish their headers.
+func limitListener(ln net.Listener, n int) net.Listener {
+	return &limited{Listener: ln, slots: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+type limited struct {
+	net.Listener
+	slots chan struct{}
+	done  chan struct{} // closed by Close, so that a waiting Accept returns
+	once  sync.Once
+}
+
+func (l *limited) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: sync.OnceFunc(func() { <-l.slots })}, nil
+}
+
+func (l *limited) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+// limitedConn gives its slot back when it is closed, once.
+type limitedConn struct {
+	net.Conn
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.release()
+	return err
 }

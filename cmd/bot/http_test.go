@@ -19,6 +19,7 @@ import (
 
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/health"
 )
 
 // get fetches url and returns its status and body.
@@ -50,8 +51,13 @@ func TestHealthAndMetricsGatewayMode(t *testing.T) {
 	}
 
 	code, body := get(t, "http://"+h.addr+"/healthz")
-	if code != http.StatusOK || strings.TrimSpace(body) != `{"status":"ok"}` {
-		t.Errorf("healthz: got %d %s, want 200 ok", code, body)
+	var hb health.Body
+	if err := json.Unmarshal([]byte(body), &hb); err != nil {
+		t.Fatalf("healthz: %v in %s", err, body)
+	}
+	if code != http.StatusOK || hb.Status != "ok" || hb.Checks["database"] != "ok" ||
+		!strings.HasPrefix(hb.Checks["gateway"], "ok, heartbeat ") {
+		t.Errorf("healthz: got %d %s, want 200 with the database and the gateway ok", code, body)
 	}
 	code, body = get(t, "http://"+h.addr+"/metrics")
 	if code != http.StatusOK {
@@ -84,27 +90,48 @@ func httpBot(t *testing.T) (*discordtest.Server, string, func(body string) *http
 	key := ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-mode-key-0123456"))
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
+	cfg := botConfigFor(t, srv)
+	cfg.Discord.Mode = config.ModeHTTP
+	cfg.Discord.PublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
+	addr, _ := runBot(t, cfg, serveOptions{now: func() time.Time { return now }, seed: 1})
+	sign := func(body string) *http.Request {
+		r, err := http.NewRequest(http.MethodPost, "http://"+addr+cfg.HTTP.Path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := strconv.FormatInt(now.Unix(), 10)
+		r.Header.Set("X-Signature-Timestamp", ts)
+		r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, []byte(ts+body))))
+		return r
+	}
+	return srv, addr, sign
+}
+
+// botConfigFor is the configuration of a bot on srv with a database under
+// t.TempDir and its HTTP server on a free loopback port.
+func botConfigFor(t *testing.T, srv *discordtest.Server) config.Config {
 	cfg := config.Default()
 	cfg.Discord.Token = srv.Token()
 	cfg.Discord.APIURL = srv.URL()
-	cfg.Discord.Mode = config.ModeHTTP
-	cfg.Discord.PublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
 	cfg.Database.Path = filepath.Join(t.TempDir(), "tttbot.db")
 	cfg.HTTP.Listen = "127.0.0.1:0"
+	return cfg
+}
+
+// runBot runs serve on cfg until the test ends and returns the addresses
+// of its public and admin HTTP servers, "" for one it does not run.
+func runBot(t *testing.T, cfg config.Config, o serveOptions) (public, admin string) {
+	t.Helper()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, errc := make(chan struct{}), make(chan error, 1)
-	var addr string
-	go func() {
-		errc <- serve(ctx, cfg, log, serveOptions{
-			now: func() time.Time { return now }, seed: 1,
-			listening: func(a net.Addr) { addr = a.String() },
-			ready:     func() { close(ready) },
-		})
-	}()
+	o.listening = func(a net.Addr) { public = a.String() }
+	o.admin = func(a net.Addr) { admin = a.String() }
+	o.ready = func() { close(ready) }
+	go func() { errc <- serve(ctx, cfg, log, o) }()
 	select {
 	case <-ready:
 	case err := <-errc:
@@ -117,17 +144,7 @@ func httpBot(t *testing.T) (*discordtest.Server, string, func(body string) *http
 			t.Errorf("bot shutdown: %v", err)
 		}
 	})
-	sign := func(body string) *http.Request {
-		r, err := http.NewRequest(http.MethodPost, "http://"+addr+cfg.HTTP.Path, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := strconv.FormatInt(now.Unix(), 10)
-		r.Header.Set("X-Signature-Timestamp", ts)
-		r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, []byte(ts+body))))
-		return r
-	}
-	return srv, addr, sign
+	return public, admin
 }
 
 func TestHTTPMode(t *testing.T) {

@@ -31,6 +31,7 @@ func subcommands() []command {
 		{"register", "register the slash commands and exit", registerCmd},
 		{"migrate", "apply or inspect database migrations: up, status, down", migrateCmd},
 		{"backup", "write a consistent copy of the live database", backupCmd},
+		{"healthcheck", "ask the running bot's /healthz; exit 0 if healthy, else 1", healthcheckCmd},
 		{"analyze", "analyze boards with the solver", analyzeCmd},
 		{"arena", "play AI levels against each other", arenaCmd},
 		{"loadtest", "drive a child bot in http mode with simulated players, then check its database", loadtestCmd},

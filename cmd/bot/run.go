@@ -56,13 +56,15 @@ type serveOptions struct {
 	seed          uint64
 	timerInterval time.Duration
 	ready         func()         // called once the bot answers interactions
-	listening     func(net.Addr) // called with the HTTP server's address
+	listening     func(net.Addr) // called with the public HTTP server's address
+	admin         func(net.Addr) // called with the admin HTTP server's address
 }
 
 // serve runs the bot until ctx ends: database, AI, gateway (or, in http
 // mode, the interactions endpoint), timers, and the HTTP server with
-// /healthz and /metrics. On the way out it finishes in-flight interactions,
-// then closes the gateway and the database.
+// /healthz and /metrics, whose addresses it binds first of all. On the way
+// out it finishes in-flight interactions, then closes the gateway and the
+// database.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOptions) (err error) {
 	if o.timerInterval == 0 {
 		o.timerInterval = time.Second
@@ -74,6 +76,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 			return err
 		}
 	}
+	lns, err := listen(cfg)
+	if err != nil {
+		return err
+	}
+	served := false // once startWeb has them, closing its servers closes them
+	defer func() {
+		if !served {
+			lns.close()
+		}
+	}()
 	db, err := sqlite.Open(ctx, cfg.Database.Path, sqlite.Options{
 		SimultaneousGames: cfg.Game.SimultaneousGames, Logger: log, Now: o.now,
 	})
@@ -98,7 +110,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		}
 		return float64(n)
 	})
-	checks := []health.Check{{Name: "database", Func: db.Ping}}
+	// A write probe for each /healthz would queue behind the moves under
+	// load: one a second tells as much.
+	checks := []health.Check{{Name: "database", Func: health.Cached(time.Second, o.now, func(ctx context.Context) (string, error) {
+		return "", db.Ping(ctx)
+	})}}
 
 	var gw *discord.Gateway
 	var bot *discordgo.User
@@ -118,11 +134,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 			defer cancel()
 			err = errors.Join(err, gw.Close(closeCtx))
 		}()
-		checks = append(checks, health.Check{Name: "gateway", Func: func(context.Context) error {
-			if !gw.Connected() {
-				return errors.New("not connected")
-			}
-			return nil
+		// Real time, not o.now: discordgo stamps heartbeats with time.Now.
+		checks = append(checks, health.Check{Name: "gateway", Func: func(context.Context) (string, error) {
+			return gw.Health(time.Now())
 		}})
 	}
 	if cfg.Discord.ApplicationID != "" {
@@ -149,22 +163,23 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	go func() { h.RunTimers(timersCtx, o.timerInterval); close(timersDone) }()
 	defer func() { stopTimers(); <-timersDone }()
 
-	if cfg.HTTP.Listen != "" {
+	if lns.public != nil || lns.admin != nil {
 		var endpoint *discord.HTTPHandler
 		if httpMode {
 			endpoint = discord.NewHTTPHandler(key, handler, s, discord.HTTPOptions{Now: o.now, Logger: log})
 		}
-		web, addr, werr := startWeb(cfg, m, checks, endpoint, log)
-		if werr != nil {
-			return werr
-		}
+		web := startWeb(lns, cfg, m, checks, endpoint, log)
+		served = true
 		defer func() {
 			closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			err = errors.Join(err, web.close(closeCtx))
 		}()
-		if o.listening != nil {
-			o.listening(addr)
+		if o.listening != nil && lns.public != nil {
+			o.listening(lns.public.Addr())
+		}
+		if o.admin != nil && lns.admin != nil {
+			o.admin(lns.admin.Addr())
 		}
 	}
 

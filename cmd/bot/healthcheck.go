@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/tttbot/tttbot/internal/config"
+)
+
+// healthcheckTimeout bounds the whole query: the bot's own checks take at
+// most 2 s each, and a container runtime waits 30 s by default.
+const healthcheckTimeout = 5 * time.Second
+
+// healthcheckCmd asks the running bot's /healthz and fails unless it says
+// ok, for container health checks on images without curl.
+func healthcheckCmd(ctx context.Context, e env, args []string) error {
+	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: bot healthcheck [-config FILE]\n\n"+
+			"Asks the running bot's /healthz, at [http] admin_listen if set, else listen,\n"+
+			"and exits 0 if it is healthy, else 1 with the reason.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	path := configFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return exitError{}
+	}
+	cfg, err := config.Load(*path, e.getenv)
+	if err != nil {
+		return err
+	}
+	url, err := healthURL(cfg.HTTP)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, healthcheckTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	// No proxy from the environment: the bot is on this host.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	text := strings.TrimSpace(string(body))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: %s: %s", resp.Status, text)
+	}
+	fmt.Fprintln(e.stdout, text)
+	return nil
+}
+
+// healthURL is where the bot serves /healthz: admin_listen if set, else
+// listen, with a wildcard host (every interface) replaced by loopback.
+func healthURL(h config.HTTP) (string, error) {
+	addr := h.AdminListen
+	if addr == "" {
+		addr = h.Listen
+	}
+	if addr == "" {
+		return "", errors.New("healthcheck: the bot serves no /healthz: [http] listen is empty")
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("healthcheck: %w", err)
+	}
+	if port == "0" {
+		return "", fmt.Errorf("healthcheck: %s has no fixed port to ask", addr)
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tttbot/tttbot/internal/config"
+	"github.com/tttbot/tttbot/internal/health"
+)
+
+func TestHealthURL(t *testing.T) {
+	tests := []struct {
+		listen, admin string
+		want          string // or the error's text
+	}{
+		{"127.0.0.1:8080", "", "http://127.0.0.1:8080/healthz"},
+		{"127.0.0.1:8080", "10.0.0.5:9090", "http://10.0.0.5:9090/healthz"},
+		{"0.0.0.0:8080", "", "http://127.0.0.1:8080/healthz"},
+		{":8080", "", "http://127.0.0.1:8080/healthz"},
+		{"[::]:8080", "", "http://[::1]:8080/healthz"},
+		{"", "[::]:9090", "http://[::1]:9090/healthz"},
+		{"[::1]:8080", "", "http://[::1]:8080/healthz"},
+		{"bot.internal:8080", "", "http://bot.internal:8080/healthz"},
+		{"", "", "[http] listen is empty"},
+		{"127.0.0.1:0", "", "no fixed port"},
+	}
+	for _, tt := range tests {
+		got, err := healthURL(config.HTTP{Listen: tt.listen, AdminListen: tt.admin})
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("listen %q, admin_listen %q: got %q, want %q", tt.listen, tt.admin, got, tt.want)
+		}
+	}
+}
+
+// healthConfig writes a config file that puts /healthz at addr.
+func healthConfig(t *testing.T, addr string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "bot.toml")
+	if err := os.WriteFile(path, fmt.Appendf(nil, "[http]\nlisten = %q\n", addr), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// healthcheck runs `bot healthcheck` with the config file at path.
+func healthcheck(t *testing.T, path string) (stdout string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	err = healthcheckCmd(t.Context(), e, []string{"-config", path})
+	return out.String(), err
+}
+
+func TestHealthcheckCmd(t *testing.T) {
+	h := newHarness(t)
+	_, port, _ := net.SplitHostPort(h.addr)
+	for _, listen := range []string{h.addr, "0.0.0.0:" + port} {
+		out, err := healthcheck(t, healthConfig(t, listen))
+		var body health.Body
+		if err != nil || json.Unmarshal([]byte(out), &body) != nil || body.Status != "ok" {
+			t.Errorf("listen %s: got %v and %q, want the ok body", listen, err, out)
+		}
+	}
+	// Nothing listens on the port once the bot has stopped.
+	h.stop()
+	if _, err := healthcheck(t, healthConfig(t, h.addr)); err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("bot stopped: got %v, want connection refused", err)
+	}
+}
