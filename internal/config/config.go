@@ -217,7 +217,7 @@ func (c Config) Validate() error {
 	case a == "":
 	case !isHostPort(a):
 		bad("http.admin_listen", "want host:port, e.g. \"127.0.0.1:9090\", or nothing, got %q", a)
-	case a == c.HTTP.Listen:
+	case a == c.HTTP.Listen && !strings.HasSuffix(a, ":0"): // port 0 picks a free one each
 		bad("http.admin_listen", "must differ from http.listen, or be left out to share it")
 	}
 	if c.HTTP.MaxConnections < 1 {

@@ -325,6 +325,7 @@ func TestValidate(t *testing.T) {
 		{"port by name", func(c *config.Config) { c.HTTP.Listen = "127.0.0.1:http" }, false},
 		{"admin listen", func(c *config.Config) { c.HTTP.AdminListen = "127.0.0.1:9090" }, true},
 		{"admin listen, no public server", func(c *config.Config) { c.HTTP.Listen, c.HTTP.AdminListen = "", "[::]:9090" }, true},
+		{"free ports", func(c *config.Config) { c.HTTP.Listen, c.HTTP.AdminListen = "127.0.0.1:0", "127.0.0.1:0" }, true},
 		{"one connection", func(c *config.Config) { c.HTTP.MaxConnections = 1 }, true},
 		{"negative connections", func(c *config.Config) { c.HTTP.MaxConnections = -1 }, false},
 		{"root path", func(c *config.Config) { c.HTTP.Path = "/" }, true},
