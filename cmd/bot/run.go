@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"math"
 	"net"
@@ -113,7 +114,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	// A write probe for each /healthz would queue behind the moves under
 	// load: one a second tells as much.
 	checks := []health.Check{{Name: "database", Func: health.Cached(time.Second, o.now, func(ctx context.Context) (string, error) {
-		return "", db.Ping(ctx)
+		if err := db.Ping(ctx); err != nil {
+			return "", fmt.Errorf("%s: %w", cfg.Database.Path, err)
+		}
+		return "", nil
 	})}}
 
 	var gw *discord.Gateway

@@ -56,12 +56,12 @@ func TestHealthDatabaseUnwritable(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &hb); err != nil {
 		t.Fatalf("healthz: %v in %s", err, body)
 	}
-	if code != 503 || hb.Status != "unavailable" || !strings.Contains(hb.Checks["database"], "write probe of "+h.db) ||
+	if code != 503 || hb.Status != "unavailable" || !strings.Contains(hb.Checks["database"], h.db+": write probe: ") ||
 		!strings.HasPrefix(hb.Checks["gateway"], "ok") {
 		t.Errorf("healthz on a database that takes no writes: got %d %s, want 503 naming %s", code, body, h.db)
 	}
 	if _, err := healthcheck(t, cfg); err == nil || !strings.Contains(err.Error(), "503") ||
-		!strings.Contains(err.Error(), "write probe of "+h.db) {
+		!strings.Contains(err.Error(), h.db+": write probe: ") {
 		t.Errorf("bot healthcheck: got %v, want the 503 and its body", err)
 	}
 

@@ -130,11 +130,11 @@ func TestAdminListen(t *testing.T) {
 			code int
 			want int
 		}{
-			{"public /healthz", must(get(t, "http://"+public+"/healthz")), http.StatusNotFound},
-			{"public /metrics", must(get(t, "http://"+public+"/metrics")), http.StatusNotFound},
+			{"public /healthz", status(get(t, "http://"+public+"/healthz")), http.StatusNotFound},
+			{"public /metrics", status(get(t, "http://"+public+"/metrics")), http.StatusNotFound},
 			{"public, unsigned interaction", post("http://" + public + cfg.HTTP.Path), http.StatusUnauthorized},
-			{"admin /healthz", must(get(t, "http://"+admin+"/healthz")), http.StatusOK},
-			{"admin /metrics", must(get(t, "http://"+admin+"/metrics")), http.StatusOK},
+			{"admin /healthz", status(get(t, "http://"+admin+"/healthz")), http.StatusOK},
+			{"admin /metrics", status(get(t, "http://"+admin+"/metrics")), http.StatusOK},
 			{"admin, interaction", post("http://" + admin + cfg.HTTP.Path), http.StatusNotFound},
 		} {
 			if tt.code != tt.want {
@@ -155,8 +155,8 @@ func TestAdminListen(t *testing.T) {
 	})
 }
 
-// must keeps the status of get's answer.
-func must(code int, _ string) int { return code }
+// status keeps the status of get's answer.
+func status(code int, _ string) int { return code }
 
 // TestBusyPort checks that the bot binds its HTTP addresses before anything
 // else: a busy port stops it before it connects to Discord, with a message

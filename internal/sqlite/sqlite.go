@@ -73,12 +73,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if _, err := migrateUp(ctx, w, logger); err != nil {
 		w.Close()
-		return nil, err
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	r, err := sql.Open("sqlite3", dsn(path, map[string]string{"_query_only": "1"}))
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	n := max(4, runtime.NumCPU())
 	keepOpen(r, n)
@@ -86,7 +86,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if err != nil {
 		w.Close()
 		r.Close()
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	keepOpen(ckpt, 1)
 	db := &DB{path: path, w: w, r: r, ckpt: ckpt, opts: opts,
@@ -95,7 +95,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	// A database the bot cannot write would fail every move: refuse it.
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	logger.Debug("database opened", "path", path)
 	return db, nil
@@ -107,7 +107,7 @@ func openWriter(path string, create bool) (*sql.DB, error) {
 	params := map[string]string{"_txlock": "immediate"}
 	if !create {
 		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("open database: %w", err)
+			return nil, fmt.Errorf("open database: %w", err) // the error names path
 		}
 		params["mode"] = "rw"
 	}
@@ -123,7 +123,7 @@ func openWriter(path string, create bool) (*sql.DB, error) {
 	keepOpen(w, 1)
 	if err := w.Ping(); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	return w, nil
 }
@@ -248,7 +248,7 @@ func (db *DB) catchUp() error {
 // bot may not write fails it as it fails every move.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.r.PingContext(ctx); err != nil {
-		return fmt.Errorf("read probe of %s: %w", db.path, err)
+		return fmt.Errorf("read probe: %w", err)
 	}
 	err := db.write(ctx, func(ctx context.Context, c *sql.Conn) error {
 		var v int64
@@ -259,7 +259,7 @@ func (db *DB) Ping(ctx context.Context) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("write probe of %s: %w", db.path, err)
+		return fmt.Errorf("write probe: %w", err)
 	}
 	return nil
 }
