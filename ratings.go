@@ -118,4 +118,5 @@ type RatingStore interface {
 type Store interface {
 	GameStore
 	RatingStore
+	InteractionStore
 }

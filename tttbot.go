@@ -4,8 +4,11 @@
 package tttbot
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
+	"time"
 )
 
 // Error codes tell a caller what went wrong without parsing text. The Discord
@@ -18,6 +21,7 @@ const (
 	ENOTYOURS    = "not_yours" // the clicker is not a player of this game, or not the one asked
 	ENOTYOURTURN = "not_your_turn"
 	EFINISHED    = "finished" // the game or challenge is over
+	EREPLAY      = "replay"   // the interaction was handled before: a request sent again
 	EINTERNAL    = "internal"
 )
 
@@ -59,4 +63,59 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "Something went wrong on our side. Please try again."
+}
+
+// Interaction is the Discord interaction a store call serves. A signed
+// request sent again verifies as the original did, so the store records the
+// interaction's ID in the first transaction that changes something on its
+// behalf and refuses (EREPLAY) an interaction it has recorded before. It
+// travels in the context, not as a parameter, because one interaction may
+// run several transactions (a challenge against the bot creates the game,
+// then plays the bot's first move) and only the first records it: the ID
+// must reach the store's single write path whatever method runs it.
+type Interaction struct {
+	ID       string
+	recorded atomic.Bool
+}
+
+// ErrReplay refuses an interaction handled before.
+var ErrReplay = &Error{Code: EREPLAY, Message: "I've handled this interaction already."}
+
+// Recorded reports whether a committed transaction holds the interaction's ID.
+func (in *Interaction) Recorded() bool { return in.recorded.Load() }
+
+// SetRecorded is for stores: a transaction that recorded the ID committed.
+func (in *Interaction) SetRecorded() { in.recorded.Store(true) }
+
+type interactionKey struct{}
+
+// WithInteraction returns ctx carrying in.
+func WithInteraction(ctx context.Context, in *Interaction) context.Context {
+	return context.WithValue(ctx, interactionKey{}, in)
+}
+
+// InteractionFrom returns the interaction ctx carries, or nil.
+func InteractionFrom(ctx context.Context) *Interaction {
+	in, _ := ctx.Value(interactionKey{}).(*Interaction)
+	return in
+}
+
+// InteractionStore remembers the interactions that changed something, so
+// that a replay of one changes nothing. Every write transaction of the
+// store records the Interaction its context carries, unless one has
+// already, and returns EREPLAY, changing nothing, when the ID is recorded.
+type InteractionStore interface {
+	// Seen reports whether interaction id is recorded: a cheap check that
+	// refuses a replay before any work.
+	Seen(ctx context.Context, id string) (bool, error)
+
+	// Remember records ctx's interaction, when no transaction has yet, in a
+	// transaction of its own: for an interaction that changes nothing but
+	// is followed by REST calls (a stale board's refresh). EREPLAY when it
+	// was recorded before.
+	Remember(ctx context.Context) error
+
+	// Forget deletes up to limit recorded interactions seen before before,
+	// oldest first, and reports how many it deleted.
+	Forget(ctx context.Context, before time.Time, limit int) (int, error)
 }

@@ -104,7 +104,8 @@ type Reply struct {
 	Edit *Edit
 	// Code is the tttbot error code when the interaction was refused
 	// (ESTALE, ENOTYOURTURN, ...) or failed (EINTERNAL); "" when it did what
-	// was asked. The adapters count it.
+	// was asked. The adapters count it, and send nothing to Discord for
+	// EREPLAY: Discord has the answer to the original.
 	Code string
 }
 
@@ -126,10 +127,23 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 			r.Code = tttbot.EINTERNAL
 		}
 	}()
+	if i.Type == discordgo.InteractionPing {
+		return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}
+	}
+	var in *tttbot.Interaction
+	if i.ID != "" {
+		in = &tttbot.Interaction{ID: i.ID}
+		ctx = tttbot.WithInteraction(ctx, in)
+		// The store's writes refuse a replay whatever this says; asking
+		// first spares a replay the work, the AI's search included.
+		if seen, err := h.store.Seen(ctx, i.ID); err != nil {
+			log.Error("find interaction", "err", err)
+		} else if seen {
+			return refuseReplay()
+		}
+	}
 	var err error
 	switch i.Type {
-	case discordgo.InteractionPing:
-		return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}
 	case discordgo.InteractionApplicationCommand:
 		r, err = h.command(ctx, i)
 	case discordgo.InteractionMessageComponent:
@@ -137,17 +151,48 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 	default:
 		err = tttbot.Errorf(tttbot.EINVALID, "I don't handle this kind of interaction.")
 	}
-	if err != nil {
-		if tttbot.ErrorCode(err) == tttbot.EINTERNAL {
+	switch code := tttbot.ErrorCode(err); code {
+	case "":
+	case tttbot.EREPLAY:
+		return refuseReplay()
+	default:
+		if code == tttbot.EINTERNAL {
 			log.Error("interaction failed", "err", err)
 		} else {
-			log.Debug("interaction refused", "code", tttbot.ErrorCode(err), "err", err)
+			log.Debug("interaction refused", "code", code, "err", err)
 		}
 		// A refusal may still bring a board up to date.
 		e := ephemeral(tttbot.ErrorMessage(err))
-		e.Code, e.Edit = tttbot.ErrorCode(err), r.Edit
-		return e
+		e.Code, e.Edit = code, r.Edit
+		r = e
 	}
+	return h.remember(ctx, log, in, r)
+}
+
+// remember records an interaction whose reply is followed by REST calls
+// (a board's refresh, a follow-up, fetching a new board's message) before
+// they run, when none of its transactions has: its replay must not run
+// them again.
+func (h *Handler) remember(ctx context.Context, log *slog.Logger, in *tttbot.Interaction, r Reply) Reply {
+	if in == nil || in.Recorded() || (r.TrackGame == 0 && r.Followup == nil && r.Edit == nil) {
+		return r
+	}
+	switch err := h.store.Remember(ctx); tttbot.ErrorCode(err) {
+	case "":
+	case tttbot.EREPLAY:
+		return refuseReplay()
+	default:
+		log.Error("remember interaction", "err", err)
+		r.TrackGame, r.Followup, r.Edit = 0, nil, nil
+	}
+	return r
+}
+
+// refuseReplay is the answer to an interaction handled before: it changes
+// nothing, and the adapters send nothing for it.
+func refuseReplay() Reply {
+	r := ephemeral(tttbot.ErrorMessage(tttbot.ErrReplay))
+	r.Code = tttbot.EREPLAY
 	return r
 }
 

@@ -12,12 +12,16 @@ import (
 // RunTimers fires due deadlines every interval until ctx ends: expired
 // challenges, turns that ran out, and bot moves interrupted by a restart.
 // Deadlines live in the database, so nothing is lost when the process dies.
+// Each tick also forgets the interactions too old to be replayed.
 func (h *Handler) RunTimers(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		if _, err := h.Tick(ctx); err != nil && ctx.Err() == nil {
 			h.log.Error("timers", "err", err)
+		}
+		if _, err := h.Forget(ctx); err != nil && ctx.Err() == nil {
+			h.log.Error("forget interactions", "err", err)
 		}
 		select {
 		case <-ctx.Done():
@@ -98,4 +102,28 @@ func (h *Handler) fire(ctx context.Context, g *tttbot.Game) error {
 		return h.msg.SendMessage(ctx, g.ChannelID, m.rematch.data())
 	}
 	return nil
+}
+
+// replayMemory is how long the store keeps an interaction's ID. A signed
+// request verifies while its timestamp is within 5 minutes of the clock
+// (internal/discord), so its replay comes at most 10 minutes after the
+// original was seen; the rest is margin for the clocks of several
+// instances sharing the database.
+const replayMemory = 15 * time.Minute
+
+// forgetBatch bounds one deletion, so that it holds the writer briefly.
+const forgetBatch = 1000
+
+// Forget deletes the interactions recorded more than replayMemory ago,
+// forgetBatch at a time, and reports how many it deleted.
+func (h *Handler) Forget(ctx context.Context) (int, error) {
+	before := h.opts.Now().Add(-replayMemory)
+	n := 0
+	for {
+		k, err := h.store.Forget(ctx, before, forgetBatch)
+		n += k
+		if err != nil || k < forgetBatch {
+			return n, err
+		}
+	}
 }

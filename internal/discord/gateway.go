@@ -14,6 +14,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/commands"
 )
 
@@ -170,6 +171,12 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 	start := time.Now()
 	r := h.Handle(ctx, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
+	if r.Code == tttbot.EREPLAY {
+		// Delivered again (a resumed session, say): the first delivery
+		// was answered, and Discord refuses a second callback.
+		log.Debug("interaction replayed")
+		return
+	}
 	err := respond(ctx, s, i, r.Response)
 	elapsed := time.Since(start)
 	editBoard(ctx, s, r.Edit, log) // even when the answer was lost

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
 )
 
 // maxSkew is how far a request's signed timestamp may be from now. The
@@ -142,6 +144,13 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	start := time.Now()
 	reply := s.h.Handle(ctx, i)
+	if reply.Code == tttbot.EREPLAY {
+		// A recorded request sent again verifies as the original did: it
+		// is refused as a bad signature is, and nothing goes to Discord.
+		log.Debug("interaction replayed")
+		httpError(w, http.StatusUnauthorized)
+		return
+	}
 	if reply.Response == nil {
 		log.Error("interaction has no response")
 		httpError(w, http.StatusInternalServerError)

@@ -97,3 +97,18 @@ func (s *store) History(ctx context.Context, player, guildID string, limit int) 
 	defer s.done("History", time.Now())
 	return s.next.History(ctx, player, guildID, limit)
 }
+
+func (s *store) Seen(ctx context.Context, id string) (bool, error) {
+	defer s.done("Seen", time.Now())
+	return s.next.Seen(ctx, id)
+}
+
+func (s *store) Remember(ctx context.Context) error {
+	defer s.done("Remember", time.Now())
+	return s.next.Remember(ctx)
+}
+
+func (s *store) Forget(ctx context.Context, before time.Time, limit int) (int, error) {
+	defer s.done("Forget", time.Now())
+	return s.next.Forget(ctx, before, limit)
+}

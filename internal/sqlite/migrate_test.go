@@ -48,7 +48,7 @@ func TestMigrations(t *testing.T) {
 		t.Fatalf("up from empty: got %+v, want 00001_games.sql first", applied)
 	}
 	full := schema(t, path)
-	for _, table := range []string{"guilds", "players", "games", "moves", "results"} {
+	for _, table := range []string{"guilds", "players", "games", "moves", "results", "interactions"} {
 		if !strings.Contains(strings.Join(full, "\n"), "table "+table+":") {
 			t.Errorf("schema lacks table %s", table)
 		}

@@ -265,7 +265,9 @@ func (db *DB) Ping(ctx context.Context) error {
 }
 
 // write runs fn in one IMMEDIATE transaction on the write connection and
-// commits it if fn returns nil. It waits for the connection as long as ctx
+// commits it if fn returns nil. The first write of an interaction (see
+// tttbot.Interaction) records its ID in the same transaction, and refuses
+// the replay of one recorded before with EREPLAY. It waits for the connection as long as ctx
 // allows, then runs the transaction without ctx's cancellation (see
 // uncancelled).
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
@@ -315,6 +317,15 @@ func (db *DB) writeTx(ctx context.Context, fn func(ctx context.Context, tx *sql.
 			return nil
 		})
 	}()
+	in := tttbot.InteractionFrom(ctx)
+	if in != nil && in.Recorded() {
+		in = nil
+	}
+	if in != nil {
+		if err := db.record(ctx, conn, in.ID); err != nil {
+			return err
+		}
+	}
 	if err := fn(ctx, conn); err != nil {
 		return err
 	}
@@ -322,6 +333,9 @@ func (db *DB) writeTx(ctx context.Context, fn func(ctx context.Context, tx *sql.
 		return fmt.Errorf("commit: %w", err)
 	}
 	committed = true
+	if in != nil {
+		in.SetRecorded()
+	}
 	select {
 	case db.wrote <- struct{}{}:
 	default: // a checkpoint is already due

@@ -1,0 +1,161 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// in is ctx serving a fresh Interaction with id: a request as it arrives,
+// or a recorded one sent again.
+func in(ctx context.Context, id string) context.Context {
+	return tttbot.WithInteraction(ctx, &tttbot.Interaction{ID: id})
+}
+
+// games counts the games stored.
+func games(t *testing.T, db *DB) int {
+	t.Helper()
+	var n int
+	if err := db.r.QueryRow("SELECT count(*) FROM games").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestReplayRefused: the first transaction of an interaction records it; a
+// replay's transaction is refused and changes nothing, whichever method
+// runs it; later transactions of the interaction itself go through.
+func TestReplayRefused(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	first := in(ctx, "9001")
+	if err := db.CreateGame(first, challenge("c1", "alice", "bob")); err != nil {
+		t.Fatalf("create game: %v", err)
+	}
+	if !tttbot.InteractionFrom(first).Recorded() {
+		t.Error("got the interaction unrecorded after its commit")
+	}
+	// The same interaction goes on: accepting is its second transaction.
+	g, err := db.Accept(first, 1, "bob", 1, "alice", t0, t0.Add(time.Minute))
+	if err != nil {
+		t.Fatalf("accept in the same interaction: %v", err)
+	}
+
+	replays := []struct {
+		name string
+		run  func(ctx context.Context) error
+	}{
+		{"create game", func(ctx context.Context) error { return db.CreateGame(ctx, challenge("c2", "carol", "dave")) }},
+		{"play", func(ctx context.Context) error { _, err := db.Play(ctx, move(g, "alice", 0)); return err }},
+		{"resign", func(ctx context.Context) error { _, err := db.Resign(ctx, g.ID, "alice", t0); return err }},
+		{"set message", func(ctx context.Context) error { return db.SetMessage(ctx, g.ID, "m1") }},
+		{"settings", func(ctx context.Context) error { return db.SetSimultaneousGames(ctx, "guild", true) }},
+		{"remember", func(ctx context.Context) error { return db.Remember(ctx) }},
+	}
+	for _, tt := range replays {
+		t.Run(tt.name, func(t *testing.T) {
+			wantCode(t, tt.run(in(ctx, "9001")), tttbot.EREPLAY)
+		})
+	}
+	after, err := db.Game(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Version != g.Version || after.MessageID != "" || games(t, db) != 1 {
+		t.Errorf("after the replays: got version %d, message %q, %d games; want %d, none, 1",
+			after.Version, after.MessageID, games(t, db), g.Version)
+	}
+}
+
+// TestRefusedWriteRecordsNothing: a transaction that fails records no
+// interaction, so the interaction may still be remembered.
+func TestRefusedWriteRecordsNothing(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	startGame(t, db, "c1", "alice", "bob")
+	busy := in(ctx, "9002")
+	wantCode(t, db.CreateGame(busy, challenge("c1", "alice", "carol")), tttbot.ECONFLICT)
+	if seen, err := db.Seen(ctx, "9002"); err != nil || seen {
+		t.Fatalf("after a refused write: got seen %v, %v; want unseen", seen, err)
+	}
+	if err := db.Remember(busy); err != nil {
+		t.Fatalf("remember: %v", err)
+	}
+	if err := db.Remember(busy); err != nil {
+		t.Errorf("remember again in the same interaction: got %v, want nil", err)
+	}
+	if seen, err := db.Seen(ctx, "9002"); err != nil || !seen {
+		t.Errorf("after remember: got seen %v, %v; want seen", seen, err)
+	}
+	if err := db.Remember(ctx); err != nil {
+		t.Errorf("remember without an interaction: got %v, want nil", err)
+	}
+}
+
+// TestReplayAfterReopen: the record is in the database, so a replay right
+// after a restart is still refused.
+func TestReplayAfterReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tttbot.db")
+	db, err := Open(t.Context(), path, Options{Now: (&clock{t0}).Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateGame(in(t.Context(), "9003"), challenge("c1", "alice", "bob")); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(t.Context(), path, Options{Now: (&clock{t0}).Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	wantCode(t, db.CreateGame(in(t.Context(), "9003"), challenge("c2", "alice", "bob")), tttbot.EREPLAY)
+	if n := games(t, db); n != 1 {
+		t.Errorf("got %d games, want 1", n)
+	}
+}
+
+// TestForget: interactions seen before the cut-off go, oldest first and at
+// most limit at a time; later ones stay.
+func TestForget(t *testing.T) {
+	c := &clock{t0}
+	db, _ := newDB(t, Options{Now: c.Now})
+	ctx := t.Context()
+	for i := range 5 {
+		c.t = t0.Add(time.Duration(i) * time.Minute)
+		if err := db.Remember(in(ctx, fmt.Sprint(100+i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cut := t0.Add(3 * time.Minute) // 100, 101 and 102 are older
+	tests := []struct {
+		limit, want int
+		gone        []string
+	}{
+		{2, 2, []string{"100", "101"}},
+		{2, 1, []string{"102"}},
+		{2, 0, nil},
+	}
+	for _, tt := range tests {
+		n, err := db.Forget(ctx, cut, tt.limit)
+		if err != nil || n != tt.want {
+			t.Fatalf("forget: got %d, %v; want %d", n, err, tt.want)
+		}
+		for _, id := range tt.gone {
+			if seen, _ := db.Seen(ctx, id); seen {
+				t.Errorf("got %s remembered, want it forgotten", id)
+			}
+		}
+	}
+	for _, id := range []string{"103", "104"} {
+		if seen, _ := db.Seen(ctx, id); !seen {
+			t.Errorf("got %s forgotten, want it remembered", id)
+		}
+	}
+}
