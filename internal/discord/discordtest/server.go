@@ -100,6 +100,9 @@ type Server struct {
 	calls        []Call
 	faults       []*fault
 
+	endpoint *endpoint // set by UseEndpoint
+	holds    []*Hold
+
 	sessions   map[string]*session
 	current    *session // the newest identified session
 	conns      map[*conn]bool
@@ -450,6 +453,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	if rt != nil {
 		req.Route = rt.name
+		s.hold(r.Context(), req.Call)
 	}
 	if rt == nil {
 		rep = apiError(http.StatusNotFound, 0, "404: Not Found")
