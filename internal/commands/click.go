@@ -71,7 +71,7 @@ func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *
 		mv := moves[len(moves)-1]
 		last = &lastMove{player: mv.Player, cell: mv.Cell}
 	}
-	return &Edit{GameID: id, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(g, last).data()}
+	return &Edit{GameID: id, Version: g.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(g, last).data()}
 }
 
 func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c customID) (Reply, error) {

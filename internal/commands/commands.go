@@ -109,9 +109,11 @@ type Reply struct {
 	Code string
 }
 
-// Edit replaces the content and components of game GameID's board message.
+// Edit replaces the content and components of game GameID's board message
+// with Data, the game at Version.
 type Edit struct {
 	GameID               int64
+	Version              int
 	ChannelID, MessageID string
 	Data                 *discordgo.InteractionResponseData
 }

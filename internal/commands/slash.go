@@ -292,7 +292,7 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 				Data: message{content: text}.data(),
 			},
 			Followup: followup(m),
-			Edit:     &Edit{GameID: g.ID, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()},
+			Edit:     &Edit{GameID: g.ID, Version: g.Version, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()},
 		}, nil
 	}
 	return newMessage(m, 0), nil

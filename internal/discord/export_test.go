@@ -1,7 +1,35 @@
 package discord
 
+import (
+	"context"
+	"log/slog"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/commands"
+)
+
 // The decoder, for the tests in package discord_test.
 var (
 	DecodeInteraction = decodeInteraction
 	DecodeWith        = decodeWith
 )
+
+// Respond is how the gateway answers an interaction, with edits merged
+// within the call alone.
+func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, log *slog.Logger) {
+	answer(ctx, s, newBoardEdits(s), h, i, log)
+}
+
+// BoardEdits are the edits of board messages an adapter merges.
+type BoardEdits struct{ b *boardEdits }
+
+func NewBoardEdits(s *discordgo.Session) BoardEdits { return BoardEdits{newBoardEdits(s)} }
+
+// Add queues e before the interaction's answer; true: call Flush.
+func (e BoardEdits) Add(ed *commands.Edit) bool { return e.b.add(ed) }
+
+// Flush sends the queued edits of a message, after the answer.
+func (e BoardEdits) Flush(ctx context.Context, messageID string) {
+	e.b.flush(ctx, messageID, slog.New(slog.DiscardHandler))
+}

@@ -57,6 +57,8 @@ type Gateway struct {
 	s   *discordgo.Session
 	log *slog.Logger
 
+	edits *boardEdits
+
 	mu      sync.Mutex
 	handler Handler
 	ready   chan struct{} // closed once Serve has a handler
@@ -66,7 +68,7 @@ type Gateway struct {
 
 // NewGateway wraps a session; Open connects it.
 func NewGateway(s *discordgo.Session, log *slog.Logger) *Gateway {
-	g := &Gateway{s: s, log: log, ready: make(chan struct{})}
+	g := &Gateway{s: s, log: log, edits: newBoardEdits(s), ready: make(chan struct{})}
 	s.AddHandler(g.onInteraction)
 	return g
 }
@@ -161,13 +163,13 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 	case <-ctx.Done(): // the bot never got to serving: it failed at start-up
 		return
 	}
-	Respond(ctx, s, g.handler, ic.Interaction, g.log)
+	answer(ctx, s, g.edits, g.handler, ic.Interaction, g.log)
 }
 
-// Respond runs h on an interaction and sends its reply through REST: the
-// callback, then the edit of a board, then the board message's ID for the
-// timers, then any follow-up.
-func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, log *slog.Logger) {
+// answer runs h on an interaction and sends its reply through REST: the
+// callback, then the edit of a board (merged with others of the board by
+// edits), then the board message's ID for the timers, then any follow-up.
+func answer(ctx context.Context, s *discordgo.Session, edits *boardEdits, h Handler, i *discordgo.Interaction, log *slog.Logger) {
 	start := time.Now()
 	r := h.Handle(ctx, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
@@ -177,9 +179,12 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 		log.Debug("interaction replayed")
 		return
 	}
+	flush := r.Edit != nil && edits.add(r.Edit)
 	err := respond(ctx, s, i, r.Response)
 	elapsed := time.Since(start)
-	editBoard(ctx, s, r.Edit, log) // even when the answer was lost
+	if flush { // even when the answer was lost
+		edits.flush(ctx, r.Edit.MessageID, log)
+	}
 	if err != nil {
 		log.Error("interaction callback", "err", redact(err, i.Token))
 		return
@@ -187,17 +192,6 @@ func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.
 	log.Debug("interaction answered", "type", i.Type, "elapsed", elapsed)
 	// The callback has returned, so the message exists: no retries needed.
 	afterResponse(ctx, s, h, i, r, log, func(_ context.Context, f func() error) error { return f() })
-}
-
-// editBoard brings a board message up to date after an interaction's
-// response, even one that was lost.
-func editBoard(ctx context.Context, s *discordgo.Session, e *commands.Edit, log *slog.Logger) {
-	if e == nil {
-		return
-	}
-	if err := (Messenger{s}).EditMessage(ctx, e.ChannelID, e.MessageID, e.Data); err != nil {
-		log.Error("edit board", "game", e.GameID, "err", err)
-	}
 }
 
 // afterResponse does the REST work that follows an interaction's response:

@@ -74,11 +74,12 @@ type HTTPOptions struct {
 // follow-up message — goes through REST after the response, in the
 // background.
 type HTTPHandler struct {
-	key  ed25519.PublicKey
-	h    Handler
-	rest *discordgo.Session
-	opts HTTPOptions
-	log  *slog.Logger
+	key   ed25519.PublicKey
+	h     Handler
+	rest  *discordgo.Session
+	edits *boardEdits
+	opts  HTTPOptions
+	log   *slog.Logger
 
 	mu     sync.Mutex
 	closed bool
@@ -100,7 +101,7 @@ func NewHTTPHandler(key ed25519.PublicKey, h Handler, rest *discordgo.Session, o
 		opts.MaxBody = DefaultMaxBody
 	}
 	bg, cancel := context.WithCancel(context.Background())
-	return &HTTPHandler{key: key, h: h, rest: rest, opts: opts, log: opts.Logger, bg: bg, cancel: cancel}
+	return &HTTPHandler{key: key, h: h, rest: rest, edits: newBoardEdits(rest), opts: opts, log: opts.Logger, bg: bg, cancel: cancel}
 }
 
 func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -156,15 +157,18 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError)
 		return
 	}
+	flush := reply.Edit != nil && s.edits.add(reply.Edit)
 	writeJSON(w, reply.Response)
 	log.Debug("interaction answered", "type", i.Type, "code", reply.Code, "elapsed", time.Since(start))
-	if reply.TrackGame != 0 || reply.Followup != nil || reply.Edit != nil {
+	if reply.TrackGame != 0 || reply.Followup != nil || flush {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
 			ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
 			defer cancel()
-			editBoard(ctx, s.rest, reply.Edit, log)
+			if flush {
+				s.edits.flush(ctx, reply.Edit.MessageID, log)
+			}
 			// Discord creates the message only once it has read the HTTP
 			// response, which can be a moment after it was written: a 404
 			// is retried.
