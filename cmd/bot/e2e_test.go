@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"log/slog"
 	"net"
 	"net/http"
@@ -45,6 +47,9 @@ type harness struct {
 	db    string
 	addr  string // the HTTP server's, for /healthz and /metrics
 	stop  func()
+	// key, when set, runs the bot in http mode: the local Discord POSTs
+	// interactions to its endpoint, signed with key.
+	key ed25519.PrivateKey
 }
 
 func newHarness(t *testing.T) *harness {
@@ -59,6 +64,20 @@ func newHarness(t *testing.T) *harness {
 	return h
 }
 
+// newHTTPHarness is newHarness with the bot in http mode.
+func newHTTPHarness(t *testing.T) *harness {
+	h := &harness{
+		t:     t,
+		srv:   discordtest.NewServer(t),
+		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
+		db:    filepath.Join(t.TempDir(), "tttbot.db"),
+		key:   ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-harness-key-0123")),
+	}
+	h.start()
+	t.Cleanup(func() { h.stop() })
+	return h
+}
+
 // start runs the bot until stop; stop waits for a clean shutdown.
 func (h *harness) start() {
 	t := h.t
@@ -67,6 +86,10 @@ func (h *harness) start() {
 	cfg.Discord.APIURL = h.srv.URL()
 	cfg.Database.Path = h.db
 	cfg.HTTP.Listen = "127.0.0.1:0"
+	if h.key != nil {
+		cfg.Discord.Mode = config.ModeHTTP
+		cfg.Discord.PublicKey = hex.EncodeToString(h.key.Public().(ed25519.PublicKey))
+	}
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, errc := make(chan struct{}), make(chan error, 1)
@@ -81,6 +104,9 @@ func (h *harness) start() {
 	case err := <-errc:
 		cancel()
 		t.Fatalf("bot did not start: %v", err)
+	}
+	if h.key != nil {
+		h.srv.UseEndpoint("http://"+h.addr+cfg.HTTP.Path, h.key, h.clock.Now)
 	}
 	stopped := false
 	h.stop = func() {
