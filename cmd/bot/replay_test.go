@@ -41,12 +41,19 @@ func TestReplaysChangeNothing(t *testing.T) {
 	wantReplayRefused(t, "/ttt challenge after a resign", challenge1)
 
 	rematch := h.srv.Click(t, alice, board1, board1.Button(t, "Rematch").CustomID)
-	rematch.Result(t) // game 2
+	// Game 2: the bot, X now, moves first in the rematch's own second
+	// transaction, which its record of the interaction must not refuse.
+	if board2 := rematch.Result(t); len(freeCells(board2)) != 8 {
+		t.Fatalf("got no move by the bot on the rematch's board:\n%s", board2)
+	}
 	h.srv.Slash(t, alice, ch, "ttt resign").Wait(t)
 	// The rematch, run again three times, would start another game.
 	wantReplayRefused(t, "rematch", rematch, rematch, rematch)
 
 	board3 := h.srv.Slash(t, alice, ch, "ttt challenge", first).Result(t)
+	if len(freeCells(board3)) != 9 {
+		t.Fatalf("got no new board for game 3:\n%s", board3)
+	}
 	// The first resign, run again, would end game 3.
 	wantReplayRefused(t, "/ttt resign", resign1)
 

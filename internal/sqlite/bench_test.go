@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -59,6 +60,44 @@ func BenchmarkPlay(b *testing.B) {
 			b.StartTimer()
 		}
 		if err := p.move(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// BenchmarkPlayRecorded is BenchmarkPlay with each move an interaction
+// whose ID the move's transaction records, as every click's is: IDs grow,
+// as Discord's snowflakes do, with the 15 minutes kept of them in the
+// table.
+func BenchmarkPlayRecorded(b *testing.B) {
+	db, _ := newDB(b, Options{})
+	ctx := b.Context()
+	const kept = 100_000
+	id := int64(1) << 60
+	for range kept / 1000 {
+		_, err := db.w.ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+			INSERT INTO interactions (id, seen_at) SELECT ? + i, ? FROM n`, id, t0.UnixMilli())
+		if err != nil {
+			b.Fatal(err)
+		}
+		id += 1000
+	}
+	p := &player{db: db, channel: "c", rng: rand.New(rand.NewPCG(1, 2))}
+	if err := p.newGame(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if p.g.Status != tttbot.StatusActive {
+			b.StopTimer()
+			if err := p.newGame(ctx); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		id++
+		if err := p.move(tttbot.WithInteraction(ctx, &tttbot.Interaction{ID: strconv.FormatInt(id, 10)})); err != nil {
 			b.Fatal(err)
 		}
 	}

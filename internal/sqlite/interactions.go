@@ -4,36 +4,57 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/tttbot/tttbot"
 )
 
-// queryForget deletes the oldest interactions, walking seen_at's index (see
-// TestQueryPlans).
+// queryForget deletes the interactions seen before ?1 among the ?2 with the
+// lowest IDs: a walk of ?2 rows from the table's left edge however large
+// it is (see TestQueryPlans). IDs grow with time, so these are the oldest;
+// one recorded out of order is deleted once it is old itself.
 const queryForget = `DELETE FROM interactions WHERE id IN
-	(SELECT id FROM interactions WHERE seen_at < ? ORDER BY seen_at LIMIT ?)`
+	(SELECT id FROM (SELECT id, seen_at FROM interactions ORDER BY id LIMIT ?2) WHERE seen_at < ?1)`
+
+// snowflake reads an interaction's ID as stored.
+func snowflake(id string) (int64, error) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, tttbot.Errorf(tttbot.EINVALID, "I can't read this interaction's ID.")
+	}
+	return n, nil
+}
 
 // record inserts interaction id, inside the caller's transaction; a second
 // insert of one ID is a replay.
 func (db *DB) record(ctx context.Context, tx *sql.Conn, id string) error {
+	n, err := snowflake(id)
+	if err != nil {
+		return err
+	}
 	res, err := tx.ExecContext(ctx, "INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-		id, toMS(db.now(time.Time{})))
+		n, toMS(db.now(time.Time{})))
 	if err != nil {
 		return fmt.Errorf("record interaction: %w", err)
 	}
-	if n, err := res.RowsAffected(); err != nil {
+	if k, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("record interaction: %w", err)
-	} else if n == 0 {
+	} else if k == 0 {
 		return tttbot.ErrReplay
 	}
 	return nil
 }
 
-// Seen reports whether interaction id is recorded.
+// Seen reports whether interaction id is recorded; an ID that is no
+// snowflake cannot be.
 func (db *DB) Seen(ctx context.Context, id string) (bool, error) {
+	n, err := snowflake(id)
+	if err != nil {
+		return false, nil
+	}
 	var seen bool
-	err := db.r.QueryRowContext(uncancelled(ctx), "SELECT EXISTS (SELECT 1 FROM interactions WHERE id = ?)", id).Scan(&seen)
+	err = db.r.QueryRowContext(uncancelled(ctx), "SELECT EXISTS (SELECT 1 FROM interactions WHERE id = ?)", n).Scan(&seen)
 	if err != nil {
 		return false, fmt.Errorf("find interaction: %w", err)
 	}
@@ -50,8 +71,9 @@ func (db *DB) Remember(ctx context.Context) error {
 	return db.write(ctx, func(context.Context, *sql.Conn) error { return nil })
 }
 
-// Forget deletes up to limit interactions seen before before, oldest
-// first, through seen_at's index.
+// Forget deletes interactions seen before before, at most limit, oldest
+// first. Fewer than limit means none is left, or the oldest IDs include
+// some seen later: the next call goes on.
 func (db *DB) Forget(ctx context.Context, before time.Time, limit int) (int, error) {
 	var n int64
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
@@ -59,8 +81,7 @@ func (db *DB) Forget(ctx context.Context, before time.Time, limit int) (int, err
 		if err != nil {
 			return fmt.Errorf("forget interactions: %w", err)
 		}
-		n, err = res.RowsAffected()
-		if err != nil {
+		if n, err = res.RowsAffected(); err != nil {
 			return fmt.Errorf("forget interactions: %w", err)
 		}
 		return nil

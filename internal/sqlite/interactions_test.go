@@ -121,8 +121,9 @@ func TestReplayAfterReopen(t *testing.T) {
 	}
 }
 
-// TestForget: interactions seen before the cut-off go, oldest first and at
-// most limit at a time; later ones stay.
+// TestForget: interactions seen before the cut-off go, oldest first, from
+// among the limit lowest IDs at a time; later ones stay, and so does one
+// recorded out of order, seen late with a low ID.
 func TestForget(t *testing.T) {
 	c := &clock{t0}
 	db, _ := newDB(t, Options{Now: c.Now})
@@ -133,29 +134,46 @@ func TestForget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := db.Remember(in(ctx, "1")); err != nil { // seen at t0+4m
+		t.Fatal(err)
+	}
 	cut := t0.Add(3 * time.Minute) // 100, 101 and 102 are older
 	tests := []struct {
 		limit, want int
-		gone        []string
+		gone        string
 	}{
-		{2, 2, []string{"100", "101"}},
-		{2, 1, []string{"102"}},
-		{2, 0, nil},
+		{2, 1, "100"},
+		{2, 1, "101"},
+		{2, 1, "102"},
+		{2, 0, ""},
 	}
 	for _, tt := range tests {
 		n, err := db.Forget(ctx, cut, tt.limit)
 		if err != nil || n != tt.want {
 			t.Fatalf("forget: got %d, %v; want %d", n, err, tt.want)
 		}
-		for _, id := range tt.gone {
-			if seen, _ := db.Seen(ctx, id); seen {
-				t.Errorf("got %s remembered, want it forgotten", id)
-			}
+		if seen, _ := db.Seen(ctx, tt.gone); tt.gone != "" && seen {
+			t.Errorf("got %s remembered, want it forgotten", tt.gone)
 		}
 	}
-	for _, id := range []string{"103", "104"} {
+	for _, id := range []string{"1", "103", "104"} {
 		if seen, _ := db.Seen(ctx, id); !seen {
 			t.Errorf("got %s forgotten, want it remembered", id)
 		}
+	}
+}
+
+// TestInteractionIDNotASnowflake: an ID that is no snowflake is never
+// seen, and a write that would record it is refused.
+func TestInteractionIDNotASnowflake(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	for _, id := range []string{"abc", "-5", "0", "99999999999999999999"} {
+		wantCode(t, db.CreateGame(in(t.Context(), id), challenge("c1", "alice", "bob")), tttbot.EINVALID)
+		if seen, err := db.Seen(t.Context(), id); err != nil || seen {
+			t.Errorf("%q: got seen %v, %v; want unseen", id, seen, err)
+		}
+	}
+	if n := games(t, db); n != 0 {
+		t.Errorf("got %d games, want none", n)
 	}
 }

@@ -1,0 +1,60 @@
+package commands
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/sqlite"
+)
+
+// TestForget: interactions are forgotten once replayMemory has passed by
+// the handler's clock, however many, and not before.
+func TestForget(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	now := t0
+	clock := func() time.Time { return now }
+	ctx := t.Context()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	remember := func(id string) {
+		t.Helper()
+		if err := db.Remember(tttbot.WithInteraction(ctx, &tttbot.Interaction{ID: id})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := forgetBatch + 10 // more than one batch
+	const later = "900000"
+	for i := range old {
+		remember(fmt.Sprint(1000 + i))
+	}
+	now = t0.Add(10 * time.Minute)
+	remember(later)
+	h := New(db, ai.New(ai.Options{}), &edits{}, "1", Options{Now: clock, Seed: 1})
+
+	tests := []struct {
+		at   time.Duration // after t0
+		want int
+		kept bool // whether "later" is still remembered
+	}{
+		{replayMemory, 0, true},
+		{replayMemory + time.Millisecond, old, true},
+		{10*time.Minute + replayMemory + time.Millisecond, 1, false},
+	}
+	for _, tt := range tests {
+		now = t0.Add(tt.at)
+		got, err := h.Forget(ctx)
+		if err != nil || got != tt.want {
+			t.Fatalf("at t0+%v: got %d forgotten, %v; want %d", tt.at, got, err, tt.want)
+		}
+		if seen, err := db.Seen(ctx, later); err != nil || seen != tt.kept {
+			t.Errorf("at t0+%v: got the later one remembered %v, %v; want %v", tt.at, seen, err, tt.kept)
+		}
+	}
+}
