@@ -34,12 +34,12 @@ func TestMigrateCmd(t *testing.T) {
 		action string
 		want   []string // in stdout
 	}{
-		{"up", []string{"applied 00001_games.sql", "applied 00002_ratings.sql", "bot.db is at version 2"}},
-		{"up", []string{"bot.db is at version 2"}},
-		{"status", []string{"is at version 2; this binary knows up to 2", "applied", "00001_games.sql", "00002_ratings.sql"}},
-		{"down", []string{"rolled back 00002_ratings.sql"}},
-		{"status", []string{"is at version 1", "pending", "00002_ratings.sql"}},
-		{"up", []string{"applied 00002_ratings.sql"}},
+		{"up", []string{"applied 00001_games.sql", "applied 00002_ratings.sql", "applied 00003_interactions.sql", "bot.db is at version 3"}},
+		{"up", []string{"bot.db is at version 3"}},
+		{"status", []string{"is at version 3; this binary knows up to 3", "applied", "00001_games.sql", "00003_interactions.sql"}},
+		{"down", []string{"rolled back 00003_interactions.sql"}},
+		{"status", []string{"is at version 2", "pending", "00003_interactions.sql"}},
+		{"up", []string{"applied 00003_interactions.sql"}},
 	}
 	for i, s := range steps {
 		out, errOut, err := invoke(t, migrateCmd, dir, s.action)
