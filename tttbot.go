@@ -65,6 +65,9 @@ func ErrorMessage(err error) string {
 	return "Something went wrong on our side. Please try again."
 }
 
+// ErrReplay refuses an interaction handled before.
+var ErrReplay = &Error{Code: EREPLAY, Message: "I've handled this interaction already."}
+
 // Interaction is the Discord interaction a store call serves. A signed
 // request sent again verifies as the original did, so the store records the
 // interaction's ID in the first transaction that changes something on its
@@ -77,9 +80,6 @@ type Interaction struct {
 	ID       string
 	recorded atomic.Bool
 }
-
-// ErrReplay refuses an interaction handled before.
-var ErrReplay = &Error{Code: EREPLAY, Message: "I've handled this interaction already."}
 
 // Recorded reports whether a committed transaction holds the interaction's ID.
 func (in *Interaction) Recorded() bool { return in.recorded.Load() }
@@ -115,7 +115,8 @@ type InteractionStore interface {
 	// was recorded before.
 	Remember(ctx context.Context) error
 
-	// Forget deletes up to limit recorded interactions seen before before,
-	// oldest first, and reports how many it deleted.
+	// Forget deletes interactions seen before before, at most limit,
+	// oldest first, and reports how many it deleted; fewer than limit
+	// when it found no more among the oldest.
 	Forget(ctx context.Context, before time.Time, limit int) (int, error)
 }

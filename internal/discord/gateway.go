@@ -179,6 +179,8 @@ func answer(ctx context.Context, s *discordgo.Session, edits *boardEdits, h Hand
 		log.Debug("interaction replayed")
 		return
 	}
+	// Queued before the answer, so that the edits of the board's clicks
+	// answered meanwhile merge into it.
 	flush := r.Edit != nil && edits.add(r.Edit)
 	err := respond(ctx, s, i, r.Response)
 	elapsed := time.Since(start)

@@ -157,6 +157,8 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError)
 		return
 	}
+	// Queued before the answer, so that the edits of the board's clicks
+	// answered meanwhile merge into it.
 	flush := reply.Edit != nil && s.edits.add(reply.Edit)
 	writeJSON(w, reply.Response)
 	log.Debug("interaction answered", "type", i.Type, "code", reply.Code, "elapsed", time.Since(start))

@@ -267,9 +267,9 @@ func (db *DB) Ping(ctx context.Context) error {
 // write runs fn in one IMMEDIATE transaction on the write connection and
 // commits it if fn returns nil. The first write of an interaction (see
 // tttbot.Interaction) records its ID in the same transaction, and refuses
-// the replay of one recorded before with EREPLAY. It waits for the connection as long as ctx
-// allows, then runs the transaction without ctx's cancellation (see
-// uncancelled).
+// the replay of one recorded before with EREPLAY. It waits for the
+// connection as long as ctx allows, then runs the transaction without
+// ctx's cancellation (see uncancelled).
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
 	db.writers.Add(1)
 	defer func() {
@@ -319,7 +319,7 @@ func (db *DB) writeTx(ctx context.Context, fn func(ctx context.Context, tx *sql.
 	}()
 	in := tttbot.InteractionFrom(ctx)
 	if in != nil && in.Recorded() {
-		in = nil
+		in = nil // an earlier transaction of the interaction recorded it
 	}
 	if in != nil {
 		if err := db.record(ctx, conn, in.ID); err != nil {
