@@ -52,26 +52,20 @@ type harness struct {
 	key ed25519.PrivateKey
 }
 
-func newHarness(t *testing.T) *harness {
-	h := &harness{
-		t:     t,
-		srv:   discordtest.NewServer(t),
-		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
-		db:    filepath.Join(t.TempDir(), "tttbot.db"),
-	}
-	h.start()
-	t.Cleanup(func() { h.stop() })
-	return h
-}
+func newHarness(t *testing.T) *harness { return startHarness(t, nil) }
 
 // newHTTPHarness is newHarness with the bot in http mode.
 func newHTTPHarness(t *testing.T) *harness {
+	return startHarness(t, ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-harness-key-0123")))
+}
+
+func startHarness(t *testing.T, key ed25519.PrivateKey) *harness {
 	h := &harness{
 		t:     t,
 		srv:   discordtest.NewServer(t),
 		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
 		db:    filepath.Join(t.TempDir(), "tttbot.db"),
-		key:   ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-harness-key-0123")),
+		key:   key,
 	}
 	h.start()
 	t.Cleanup(func() { h.stop() })
