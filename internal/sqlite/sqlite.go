@@ -55,7 +55,22 @@ type DB struct {
 	once  sync.Once     // for Close
 
 	writers atomic.Int32 // writes holding or waiting for the connection
+
+	// failed is the last write's storage failure, cleared by a write that
+	// commits. Ping reports it: on a nearly full disk its own small probe
+	// can still commit while the moves, which need new pages, fail.
+	failed atomic.Pointer[writeFailure]
 }
+
+// writeFailure is a write that failed for want of storage, and when.
+type writeFailure struct {
+	at  time.Time
+	err error
+}
+
+// failureMemory is how long Ping reports a failed write that no commit has
+// followed: a quiet bot whose disk was freed turns healthy again by itself.
+const failureMemory = 30 * time.Second
 
 // Open opens (creating if needed) the database at path and migrates it to
 // the latest schema. It refuses a database written by a newer binary.
@@ -250,7 +265,9 @@ func (db *DB) Ping(ctx context.Context) error {
 	if err := db.r.PingContext(ctx); err != nil {
 		return fmt.Errorf("read probe: %w", err)
 	}
-	err := db.write(ctx, func(ctx context.Context, c *sql.Conn) error {
+	// writeTx rather than write: the probe's commit says nothing of the
+	// failed moves that Ping must go on reporting.
+	err := db.writeTx(ctx, func(ctx context.Context, c *sql.Conn) error {
 		var v int64
 		if err := c.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 			return err
@@ -261,7 +278,26 @@ func (db *DB) Ping(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("write probe: %w", err)
 	}
+	if f := db.failed.Load(); f != nil {
+		if age := time.Since(f.at); age < failureMemory {
+			return fmt.Errorf("a write failed %s ago: %w", age.Round(time.Second), f.err)
+		}
+	}
 	return nil
+}
+
+// storageFailure reports whether err is SQLite failing to store: a full
+// disk, an I/O error, a file it may not write or open.
+func storageFailure(err error) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code {
+	case sqlite3.ErrFull, sqlite3.ErrIoErr, sqlite3.ErrReadonly, sqlite3.ErrCantOpen:
+		return true
+	}
+	return false
 }
 
 // write runs fn in one IMMEDIATE transaction on the write connection and
@@ -282,7 +318,16 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Co
 			runtime.Gosched()
 		}
 	}()
-	return db.writeTx(ctx, fn)
+	err := db.writeTx(ctx, fn)
+	switch {
+	case err == nil:
+		if db.failed.Load() != nil {
+			db.failed.Store(nil)
+		}
+	case storageFailure(err):
+		db.failed.Store(&writeFailure{at: time.Now(), err: err})
+	}
+	return err
 }
 
 // writeTx is write's transaction, from waiting for the connection to

@@ -3,6 +3,8 @@
 package sqlite
 
 import (
+	"context"
+	"database/sql"
 	"os"
 	"strings"
 	"syscall"
@@ -58,5 +60,35 @@ func TestPingWrites(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPingReportsFailedWrites checks that Ping fails while the writes that
+// need new pages fail, even though its own probe, which rewrites a page in
+// place, still commits; and that it passes again after a write commits.
+func TestPingReportsFailedWrites(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	exec := func(query string) error {
+		return db.write(ctx, func(ctx context.Context, c *sql.Conn) error {
+			_, err := c.ExecContext(ctx, query)
+			return err
+		})
+	}
+	// A max_page_count below the file's size holds the file at its size:
+	// a disk that is full.
+	ok(t, exec("PRAGMA max_page_count = 1"))
+	grow := "INSERT INTO interactions (id, seen_at) " +
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000) SELECT i, i FROM n"
+	if err := exec(grow); !storageFailure(err) {
+		t.Fatalf("a write past max_page_count: got %v, want SQLITE_FULL", err)
+	}
+	if err := db.Ping(ctx); err == nil || !strings.Contains(err.Error(), "a write failed") {
+		t.Errorf("ping after a write failed for want of space: got %v, want the failed write", err)
+	}
+	ok(t, exec("PRAGMA max_page_count = 1073741823"))
+	ok(t, exec(grow))
+	if err := db.Ping(ctx); err != nil {
+		t.Errorf("ping after a write committed again: %v", err)
 	}
 }
