@@ -64,7 +64,7 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts []
 		row := rows[len(rows)-1].(discordgo.ActionsRow)
 		row.Components = append(row.Components, discordgo.Button{
 			Label: fmt.Sprintf("Replay %d", n+1), Style: discordgo.SecondaryButton,
-			CustomID: customID{Action: actReplay, GameID: e.GameID}.String(),
+			CustomID: CustomID{Action: actReplay, GameID: e.GameID}.String(),
 		})
 		rows[len(rows)-1] = row
 	}
@@ -147,7 +147,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 	b.WriteString("\n" + textBoard(r.geo, r.positions[ply], last))
 	step := func(label string, to, slot int, disabled bool) discordgo.Button {
 		return discordgo.Button{Label: label, Style: discordgo.SecondaryButton, Disabled: disabled,
-			CustomID: customID{Action: actReplayStep, GameID: g.ID, Page: to, Slot: slot}.String()}
+			CustomID: CustomID{Action: actReplayStep, GameID: g.ID, Page: to, Slot: slot}.String()}
 	}
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		step("⏮", 0, 0, ply == 0),
@@ -166,7 +166,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 }
 
 func reviewButton(id int64) discordgo.Button {
-	return discordgo.Button{Label: "Review", Style: discordgo.SecondaryButton, CustomID: customID{Action: actReview, GameID: id}.String()}
+	return discordgo.Button{Label: "Review", Style: discordgo.SecondaryButton, CustomID: CustomID{Action: actReview, GameID: id}.String()}
 }
 
 // textBoard draws a position in a code block, with column letters and row

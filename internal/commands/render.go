@@ -105,7 +105,7 @@ func (h *Handler) render(g *tttbot.Game, last *lastMove) message {
 	if g.Status == tttbot.StatusFinished {
 		after := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
 			Label: "Rematch", Style: discordgo.PrimaryButton,
-			CustomID: customID{Action: actRematch, GameID: g.ID}.String(),
+			CustomID: CustomID{Action: ActRematch, GameID: g.ID}.String(),
 		}}}
 		text := "Play again? Sides swap."
 		if pos.Ply() > 0 {
@@ -155,7 +155,7 @@ func (h *Handler) board(g *tttbot.Game, geo *game.Geometry, pos game.Position, w
 			btn := discordgo.Button{
 				Label:    blank,
 				Style:    discordgo.SecondaryButton,
-				CustomID: customID{Action: actMove, GameID: g.ID, Version: g.Version, Cell: cell}.String(),
+				CustomID: CustomID{Action: ActMove, GameID: g.ID, Version: g.Version, Cell: cell}.String(),
 				Disabled: !active,
 			}
 			switch pos.At(cell) {
@@ -178,8 +178,8 @@ func (h *Handler) renderChallenge(g *tttbot.Game) message {
 	content := fmt.Sprintf("⚔️ %s challenges %s to tic-tac-toe (%s). %s plays ❌ and moves first.\n%s, do you accept? The challenge expires %s.",
 		mention(g.Challenger), mention(g.Opponent), shape(g), mention(g.XPlayer), mention(g.Opponent), relTime(g.Deadline))
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: customID{Action: actAccept, GameID: g.ID, Version: g.Version}.String()},
-		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: customID{Action: actDecline, GameID: g.ID, Version: g.Version}.String()},
+		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: CustomID{Action: ActAccept, GameID: g.ID, Version: g.Version}.String()},
+		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: CustomID{Action: ActDecline, GameID: g.ID, Version: g.Version}.String()},
 	}}
 	return message{content: content, components: []discordgo.MessageComponent{row}}
 }

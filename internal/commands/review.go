@@ -81,12 +81,12 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 	if pages > 1 {
 		row.Components = append(row.Components,
 			discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, Disabled: page == 0,
-				CustomID: customID{Action: actReviewPage, GameID: g.ID, Page: max(page-1, 0)}.String()},
+				CustomID: CustomID{Action: actReviewPage, GameID: g.ID, Page: max(page-1, 0)}.String()},
 			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, Disabled: page == pages-1,
-				CustomID: customID{Action: actReviewPage, GameID: g.ID, Page: min(page+1, pages-1)}.String()})
+				CustomID: CustomID{Action: actReviewPage, GameID: g.ID, Page: min(page+1, pages-1)}.String()})
 	}
 	row.Components = append(row.Components, discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton,
-		CustomID: customID{Action: actReplay, GameID: g.ID}.String()})
+		CustomID: CustomID{Action: actReplay, GameID: g.ID}.String()})
 	m := message{content: b.String(), components: []discordgo.MessageComponent{row}}
 	if open {
 		return post(m, true), nil
