@@ -151,7 +151,7 @@ func (h *Handler) reply(ctx context.Context, g *tttbot.Game, m tttbot.MoveReques
 	if g.Status != tttbot.StatusActive || g.Turn != m.Player || g.Version != m.Version {
 		return nil
 	}
-	_, pos, err := position(g)
+	pos, err := g.Position()
 	if err != nil {
 		return nil
 	}
@@ -186,7 +186,7 @@ func (h *Handler) botMove(ctx context.Context, g *tttbot.Game) (*tttbot.Game, *l
 	if g.Status != tttbot.StatusActive || !g.VsBot() || g.Turn != h.botID {
 		return g, nil, fmt.Errorf("game %d: not the bot's turn", g.ID)
 	}
-	_, pos, err := position(g)
+	pos, err := g.Position()
 	if err != nil {
 		return g, nil, err
 	}

@@ -57,7 +57,7 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts []
 		case tttbot.ReasonTimeout:
 			how += " on time"
 		}
-		fmt.Fprintf(&b, "**%d.** %s · %s · game #%d · %s\n", n+1, how, shapeText(e.Shape), e.GameID, relTime(e.FinishedAt))
+		fmt.Fprintf(&b, "**%d.** %s · %s · game #%d · %s\n", n+1, how, e.Shape, e.GameID, relTime(e.FinishedAt))
 		if n%5 == 0 {
 			rows = append(rows, discordgo.ActionsRow{})
 		}
@@ -132,7 +132,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "🎞️ **Replay of game #%d** · %s · %s\n❌ %s vs ⭕ %s\n",
-		g.ID, shape(g), relTime(g.FinishedAt), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
+		g.ID, g.Shape(), relTime(g.FinishedAt), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
 	last := -1
 	if ply == 0 {
 		fmt.Fprintf(&b, "The empty board; %d move%s to go.", n, plural(n))

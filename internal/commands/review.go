@@ -64,7 +64,7 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "🔍 **Review of game #%d** · %s\n❌ %s vs ⭕ %s · %s\n%s\n",
-		g.ID, shape(g), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer), h.outcome(g),
+		g.ID, g.Shape(), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer), h.outcome(g),
 		textBoard(r.geo, r.positions[n], r.moves[n-1].Cell))
 	unproven := false
 	for k, j := range js {

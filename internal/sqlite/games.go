@@ -145,12 +145,10 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 // checkNew validates a game about to be created and sets its empty board
 // and, for an active game, its first turn.
 func checkNew(g *tttbot.Game) error {
-	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
-	if err != nil {
-		return tttbot.Errorf(tttbot.EINVALID, "Boards are %d×%d to %d×%d, with %d up to the longer side in a row.",
-			game.MinSize, game.MinSize, game.MaxSize, game.MaxSize, game.MinK)
+	if err := g.Shape().Validate(); err != nil {
+		return err
 	}
-	empty := game.NewPosition(geo).String()
+	empty := game.NewPosition(game.MustGeometry(g.Rows, g.Cols, g.K)).String()
 	switch {
 	case g.ChannelID == "" || g.Challenger == "" || g.Opponent == "":
 		return tttbot.Errorf(tttbot.EINVALID, "A game needs a channel and two players.")
@@ -377,13 +375,9 @@ func (db *DB) play(ctx context.Context, tx *sql.Conn, g *tttbot.Game, m tttbot.M
 	case g.Version != m.Version:
 		return errStale
 	}
-	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+	pos, err := g.Position()
 	if err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	pos, err := game.ParseIn(geo, g.Board)
-	if err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
+		return err
 	}
 	if (pos.ToMove() == game.X) != (g.Turn == g.XPlayer) {
 		return fmt.Errorf("game %d: turn of %s does not match board %s", g.ID, g.Turn, g.Board)

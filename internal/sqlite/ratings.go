@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/rating"
 )
 
@@ -204,20 +203,12 @@ func scanStanding(row scanner, extra ...any) (tttbot.Standing, error) {
 	return s, nil
 }
 
-// checkShape refuses a shape no game can have, which would only read an
-// empty leaderboard.
-func (db *DB) checkShape(s tttbot.Shape) error {
-	if _, err := game.NewGeometry(s.Rows, s.Cols, s.K); err != nil {
-		return tttbot.Errorf(tttbot.EINVALID, "There is no %d×%d board with %d in a row.", s.Rows, s.Cols, s.K)
-	}
-	return nil
-}
-
 // Leaderboard returns up to limit ranked players of scope and shape from
 // the offset-th, best first. See tttbot.RatingStore.
 func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape, offset, limit int) (tttbot.LeaderboardPage, error) {
 	var page tttbot.LeaderboardPage
-	if err := db.checkShape(shape); err != nil {
+	// A shape no game can have would only read an empty leaderboard.
+	if err := shape.Validate(); err != nil {
 		return page, err
 	}
 	if offset < 0 || limit <= 0 {

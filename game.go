@@ -1,8 +1,14 @@
+// Package tttbot is the domain of the bot: games and their moves, players,
+// board shapes, outcomes and ratings, the errors a player can cause, and the
+// interfaces of the store that keeps them. It imports nothing of the project
+// but the rules of a position in internal/game.
 package tttbot
 
 import (
-	"context"
+	"fmt"
 	"time"
+
+	"github.com/tttbot/tttbot/internal/game"
 )
 
 // Status is where a game is in its life.
@@ -107,54 +113,15 @@ type MoveRequest struct {
 	Reply *MoveRequest
 }
 
-// GameStore keeps games and their moves. Every method that changes a game
-// does it in one transaction that checks the game's state first, so racing
-// clicks produce exactly one change and the losers get an *Error (ESTALE,
-// ENOTYOURTURN, EFINISHED, ...). Methods return ENOTFOUND for an unknown game.
-type GameStore interface {
-	// CreateGame inserts g (StatusPending for a challenge, StatusActive for a
-	// game against the bot) and sets its ID, Version, CreatedAt and UpdatedAt.
-	// ECONFLICT when the channel already has an open game (unless its guild
-	// allows simultaneous games) or a player already has one in the channel.
-	// players are display names to record in the same transaction.
-	CreateGame(ctx context.Context, g *Game, players ...Player) error
-
-	// Game returns a game by ID.
-	Game(ctx context.Context, id int64) (*Game, error)
-
-	// OpenGame returns user's pending or active game in channel.
-	OpenGame(ctx context.Context, channelID, user string) (*Game, error)
-
-	// SetMessage records the board message of a game.
-	SetMessage(ctx context.Context, id int64, messageID string) error
-
-	// Accept starts a pending challenge: only its Opponent may accept. The
-	// game gets its X and O players, the first turn and its deadline.
-	Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*Game, error)
-
-	// Decline ends a pending challenge: declined by the Opponent, or
-	// cancelled by the Challenger.
-	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*Game, error)
-
-	// Play applies a move and, when it ends the game, the result; then its
-	// Reply, if any.
-	Play(ctx context.Context, m MoveRequest) (*Game, error)
-
-	// Resign ends user's active game as a loss for user.
-	Resign(ctx context.Context, id int64, user string, at time.Time) (*Game, error)
-
-	// Expire ends a game whose deadline has passed at time at: a pending
-	// challenge expires; in an active game the player to move loses on time.
-	// EINVALID when the deadline has not passed, ESTALE when version moved on.
-	Expire(ctx context.Context, id int64, version int, at time.Time) (*Game, error)
-
-	// Due lists open games whose deadline is at or before at, oldest first.
-	Due(ctx context.Context, at time.Time, limit int) ([]*Game, error)
-
-	// Moves lists the moves of a game in order.
-	Moves(ctx context.Context, id int64) ([]Move, error)
-
-	// SetSimultaneousGames sets whether a guild allows more than one open
-	// game per channel (the store's default applies until it is set).
-	SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error
+// Position reads g's stored board.
+func (g *Game) Position() (game.Position, error) {
+	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+	if err != nil {
+		return game.Position{}, fmt.Errorf("game %d geometry: %w", g.ID, err)
+	}
+	pos, err := game.ParseIn(geo, g.Board)
+	if err != nil {
+		return game.Position{}, fmt.Errorf("game %d board: %w", g.ID, err)
+	}
+	return pos, nil
 }

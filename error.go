@@ -1,6 +1,3 @@
-// Package tttbot holds the domain types of the bot — games, moves, players,
-// the errors a player can cause — and the interfaces that storage and Discord
-// implement. It imports nothing of the project but the rules in internal/game.
 package tttbot
 
 import (
