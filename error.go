@@ -18,8 +18,9 @@ const (
 	EINTERNAL    = "internal"
 )
 
-// Error is an error a player or caller can act on. Message is written for the
-// player and is safe to show in Discord.
+// Error is an error a player or caller can act on. Its Message says what
+// happened and is safe to show: internal/commands words the refusals below
+// for players itself, and shows the Message of the errors it makes.
 type Error struct {
 	Code    string
 	Message string
@@ -45,15 +46,26 @@ func ErrorCode(err error) string {
 	return EINTERNAL
 }
 
-// ErrorMessage returns the player-facing message of err; internal errors get a
-// generic text so that no detail (or secret) leaks to Discord.
-func ErrorMessage(err error) string {
-	var e *Error
-	switch {
-	case err == nil:
-		return ""
-	case errors.As(err, &e):
-		return e.Message
-	}
-	return "Something went wrong on our side. Please try again."
-}
+// The refusals of a game's rules, each with the code a caller acts on. A
+// message says what happened, for logs; internal/commands words each
+// refusal for players.
+var (
+	ErrNotFound      = &Error{Code: ENOTFOUND, Message: "no such game"}
+	ErrBadShape      = &Error{Code: EINVALID, Message: "no board has this shape"}
+	ErrSelfChallenge = &Error{Code: EINVALID, Message: "a player cannot challenge themselves"}
+	ErrPlayerBusy    = &Error{Code: ECONFLICT, Message: "the player has a game in the channel already"}
+	ErrOpponentBusy  = &Error{Code: ECONFLICT, Message: "the opponent has a game in the channel already"}
+	ErrChannelBusy   = &Error{Code: ECONFLICT, Message: "the channel has a game already"}
+	ErrNotForYou     = &Error{Code: ENOTYOURS, Message: "the challenge is not for this user"}
+	ErrClosed        = &Error{Code: EFINISHED, Message: "the challenge is closed"}
+	ErrExpired       = &Error{Code: EFINISHED, Message: "the challenge has expired"}
+	ErrBadX          = &Error{Code: EINVALID, Message: "X is not one of the players"}
+	ErrStale         = &Error{Code: ESTALE, Message: "the game has moved on from this version"}
+	ErrNotAPlayer    = &Error{Code: ENOTYOURS, Message: "not a player of the game"}
+	ErrNotStarted    = &Error{Code: EINVALID, Message: "the game has not started"}
+	ErrNotYourTurn   = &Error{Code: ENOTYOURTURN, Message: "not the player's turn"}
+	ErrGameOver      = &Error{Code: EFINISHED, Message: "the game is over"}
+	ErrOffBoard      = &Error{Code: EINVALID, Message: "the cell is not on the board"}
+	ErrCellTaken     = &Error{Code: EINVALID, Message: "the cell is taken"}
+	ErrNotDue        = &Error{Code: EINVALID, Message: "the deadline has not passed"}
+)

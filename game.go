@@ -5,6 +5,7 @@
 package tttbot
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -124,4 +125,184 @@ func (g *Game) Position() (game.Position, error) {
 		return game.Position{}, fmt.Errorf("game %d board: %w", g.ID, err)
 	}
 	return pos, nil
+}
+
+// Create checks a game about to be stored — a pending challenge, or an
+// active game against the bot — and sets its empty board and, when active,
+// its first turn.
+func (g *Game) Create() error {
+	if err := g.Shape().Validate(); err != nil {
+		return err
+	}
+	empty := game.NewPosition(game.MustGeometry(g.Rows, g.Cols, g.K)).String()
+	switch {
+	case g.ChannelID == "" || g.Challenger == "" || g.Opponent == "":
+		return Errorf(EINVALID, "a new game needs a channel and two players")
+	case g.Challenger == g.Opponent:
+		return ErrSelfChallenge
+	case g.Board != "" && g.Board != empty:
+		return Errorf(EINVALID, "a new game starts from the empty board")
+	case g.ID != 0 || g.Winner != "" || g.Reason != "" || !g.FinishedAt.IsZero():
+		return Errorf(EINVALID, "a new game has no ID or result yet")
+	}
+	switch g.Status {
+	case StatusPending:
+		// X and O may be planned (the challenger's "first" option); Accept
+		// settles them and starts the clock.
+		if g.Turn != "" || (g.XPlayer != "" || g.OPlayer != "") && (!g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer)) {
+			return Errorf(EINVALID, "a challenge has no turn yet, and its planned X and O are its two players")
+		}
+	case StatusActive:
+		if !g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer) || (g.Turn != "" && g.Turn != g.XPlayer) {
+			return Errorf(EINVALID, "X and O must be the two players, and X moves first")
+		}
+		g.Turn = g.XPlayer
+	default:
+		return Errorf(EINVALID, "a new game is pending or active, not %s", g.Status)
+	}
+	g.Board = empty
+	return nil
+}
+
+// Accept starts pending challenge g at time at, made against version, with
+// xPlayer to move first until deadline: only its Opponent may accept, and
+// only before the challenge expires.
+func (g *Game) Accept(user string, version int, xPlayer string, at, deadline time.Time) error {
+	switch {
+	case user != g.Opponent:
+		return ErrNotForYou
+	case g.Status != StatusPending:
+		return ErrClosed
+	case g.Version != version:
+		return ErrStale
+	case !g.Deadline.IsZero() && !at.Before(g.Deadline):
+		return ErrExpired
+	case !g.HasPlayer(xPlayer):
+		return ErrBadX
+	}
+	g.Status = StatusActive
+	g.XPlayer, g.OPlayer = xPlayer, g.Other(xPlayer)
+	g.Turn = xPlayer
+	g.Deadline = deadline
+	return nil
+}
+
+// Decline ends pending challenge g at time at, made against version:
+// declined by its Opponent, withdrawn by its Challenger.
+func (g *Game) Decline(user string, version int, at time.Time) error {
+	switch {
+	case !g.HasPlayer(user):
+		return ErrNotForYou
+	case g.Status != StatusPending:
+		return ErrClosed
+	case g.Version != version:
+		return ErrStale
+	}
+	if user == g.Opponent {
+		g.close(StatusDeclined, at)
+	} else {
+		g.close(StatusCancelled, at)
+	}
+	return nil
+}
+
+// Play makes move m at time at, which m.Version must have seen, and returns
+// it as stored. A move that ends the game finishes it with its result;
+// otherwise the other player's turn runs until m.Deadline.
+func (g *Game) Play(m MoveRequest, at time.Time) (Move, error) {
+	switch {
+	case !g.HasPlayer(m.Player):
+		return Move{}, ErrNotAPlayer
+	case g.Status == StatusPending:
+		return Move{}, ErrNotStarted
+	case g.Status != StatusActive:
+		return Move{}, ErrGameOver
+	case g.Turn != m.Player:
+		return Move{}, ErrNotYourTurn
+	case g.Version != m.Version:
+		return Move{}, ErrStale
+	}
+	pos, err := g.Position()
+	if err != nil {
+		return Move{}, err
+	}
+	if (pos.ToMove() == game.X) != (g.Turn == g.XPlayer) {
+		return Move{}, fmt.Errorf("game %d: turn of %s does not match board %s", g.ID, g.Turn, g.Board)
+	}
+	next, err := pos.Play(m.Cell)
+	switch {
+	case errors.Is(err, game.ErrOutOfRange):
+		return Move{}, ErrOffBoard
+	case errors.Is(err, game.ErrCellTaken):
+		return Move{}, ErrCellTaken
+	case errors.Is(err, game.ErrGameOver):
+		return Move{}, ErrGameOver
+	case err != nil:
+		return Move{}, fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	g.Board = next.String()
+	res := next.Result()
+	switch {
+	case res.Winner == game.X:
+		g.finish(g.XPlayer, ReasonLine, at)
+	case res.Winner == game.O:
+		g.finish(g.OPlayer, ReasonLine, at)
+	case res.Over:
+		g.finish("", ReasonDraw, at)
+	default:
+		g.Turn = g.Other(m.Player)
+		g.Deadline = m.Deadline
+	}
+	return Move{GameID: g.ID, Ply: next.Ply(), Cell: m.Cell, Player: m.Player, At: at}, nil
+}
+
+// Resign ends user's active game g at time at as a loss for user.
+func (g *Game) Resign(user string, at time.Time) error {
+	switch {
+	case !g.HasPlayer(user):
+		return ErrNotAPlayer
+	case g.Status == StatusPending:
+		return ErrNotStarted
+	case g.Status != StatusActive:
+		return ErrGameOver
+	}
+	g.finish(g.Other(user), ReasonResign, at)
+	return nil
+}
+
+// Expire ends g, seen at version, once its deadline has passed at time at:
+// a pending challenge expires; in an active game the player to move loses
+// on time.
+func (g *Game) Expire(version int, at time.Time) error {
+	switch {
+	case !g.Status.Open():
+		return ErrGameOver
+	case g.Version != version:
+		return ErrStale
+	case g.Deadline.IsZero() || at.Before(g.Deadline):
+		return ErrNotDue
+	}
+	if g.Status == StatusPending {
+		g.close(StatusExpired, at)
+	} else {
+		g.finish(g.Other(g.Turn), ReasonTimeout, at)
+	}
+	return nil
+}
+
+// finish ends an active game.
+func (g *Game) finish(winner string, reason Reason, at time.Time) {
+	g.Status = StatusFinished
+	g.Winner = winner
+	g.Reason = reason
+	g.FinishedAt = at
+	g.Turn = ""
+	g.Deadline = time.Time{}
+}
+
+// close ends a challenge that never became a game.
+func (g *Game) close(s Status, at time.Time) {
+	g.Status = s
+	g.FinishedAt = at
+	g.Deadline = time.Time{}
 }

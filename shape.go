@@ -16,10 +16,10 @@ func (g *Game) Shape() Shape { return Shape{Rows: g.Rows, Cols: g.Cols, K: g.K} 
 // String names the shape as players read it: "3×3, 3 in a row".
 func (s Shape) String() string { return fmt.Sprintf("%d×%d, %d in a row", s.Rows, s.Cols, s.K) }
 
-// Validate returns an EINVALID *Error when no game can have shape s.
+// Validate returns ErrBadShape when no game can have shape s.
 func (s Shape) Validate() error {
 	if _, err := game.NewGeometry(s.Rows, s.Cols, s.K); err != nil {
-		return Errorf(EINVALID, "There is no %d×%d board with %d in a row.", s.Rows, s.Cols, s.K)
+		return ErrBadShape
 	}
 	return nil
 }

@@ -122,7 +122,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			r = ephemeral(tttbot.ErrorMessage(fmt.Errorf("panic")))
+			r = ephemeral(internalText)
 			r.Code = tttbot.EINTERNAL
 		}
 	}()
@@ -144,7 +144,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 			log.Debug("interaction refused", "code", tttbot.ErrorCode(err), "err", err)
 		}
 		// A refusal may still bring a board up to date.
-		e := ephemeral(tttbot.ErrorMessage(err))
+		e := ephemeral(errorText(err))
 		e.Code, e.Edit = tttbot.ErrorCode(err), r.Edit
 		return e
 	}

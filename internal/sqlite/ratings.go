@@ -212,7 +212,7 @@ func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape,
 		return page, err
 	}
 	if offset < 0 || limit <= 0 {
-		return page, tttbot.Errorf(tttbot.EINVALID, "A leaderboard page starts at 0 and holds at least one player.")
+		return page, tttbot.Errorf(tttbot.EINVALID, "a leaderboard page starts at 0 and holds at least one player")
 	}
 	// One read transaction: the bands and the page must be one snapshot.
 	ctx = uncancelled(ctx)
@@ -302,7 +302,7 @@ func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, e
 // History returns player's last finished games in guildID, newest first.
 func (db *DB) History(ctx context.Context, player, guildID string, limit int) ([]tttbot.HistoryEntry, error) {
 	if limit <= 0 {
-		return nil, tttbot.Errorf(tttbot.EINVALID, "A history lists at least one game.")
+		return nil, tttbot.Errorf(tttbot.EINVALID, "a history lists at least one game")
 	}
 	rows, err := db.r.QueryContext(uncancelled(ctx), queryHistory, player, nullString(guildID), limit)
 	if err != nil {
