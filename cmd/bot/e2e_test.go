@@ -76,7 +76,7 @@ func startHarness(t *testing.T, key ed25519.PrivateKey) *harness {
 func (h *harness) start() {
 	t := h.t
 	cfg := config.Default()
-	cfg.Discord.Token = h.srv.Token()
+	cfg.Discord.Token = config.Secret(h.srv.Token())
 	cfg.Discord.APIURL = h.srv.URL()
 	cfg.Database.Path = h.db
 	cfg.HTTP.Listen = "127.0.0.1:0"

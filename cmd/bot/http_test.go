@@ -111,7 +111,7 @@ func httpBot(t *testing.T) (*discordtest.Server, string, func(body string) *http
 // t.TempDir and its HTTP server on a free loopback port.
 func botConfigFor(t *testing.T, srv *discordtest.Server) config.Config {
 	cfg := config.Default()
-	cfg.Discord.Token = srv.Token()
+	cfg.Discord.Token = config.Secret(srv.Token())
 	cfg.Discord.APIURL = srv.URL()
 	cfg.Database.Path = filepath.Join(t.TempDir(), "tttbot.db")
 	cfg.HTTP.Listen = "127.0.0.1:0"

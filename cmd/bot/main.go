@@ -34,7 +34,6 @@ func subcommands() []command {
 		{"healthcheck", "ask the running bot's /healthz; exit 0 if healthy, else 1", healthcheckCmd},
 		{"analyze", "analyze boards with the solver", analyzeCmd},
 		{"arena", "play AI levels against each other", arenaCmd},
-		{"loadtest", "drive a child bot in http mode with simulated players, then check its database", loadtestCmd},
 	}
 }
 

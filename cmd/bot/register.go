@@ -19,7 +19,7 @@ func registerCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := discord.NewSession(cfg.Discord.Token, cfg.Discord.APIURL)
+	s, err := discord.NewSession(string(cfg.Discord.Token), cfg.Discord.APIURL)
 	if err != nil {
 		return err
 	}

@@ -95,7 +95,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}
 	defer func() { err = errors.Join(err, db.Close()) }()
 
-	s, err := discord.NewSession(cfg.Discord.Token, cfg.Discord.APIURL)
+	s, err := discord.NewSession(string(cfg.Discord.Token), cfg.Discord.APIURL)
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func applicationID(ctx context.Context, cfg config.Config) (string, error) {
 	if cfg.Discord.ApplicationID != "" {
 		return cfg.Discord.ApplicationID, nil
 	}
-	s, err := discord.NewSession(cfg.Discord.Token, cfg.Discord.APIURL)
+	s, err := discord.NewSession(string(cfg.Discord.Token), cfg.Discord.APIURL)
 	if err != nil {
 		return "", err
 	}

@@ -11,7 +11,9 @@ import (
 // first moves are slow to find: in self-play from a cold table, up to
 // 200 ms of search for the first two and 50 ms for the fifth, against 17 ms
 // at most from the sixth on and 8 ms on any other board. book5x5k4.go is
-// written by TestBook with -update.
+// written by TestBook with -update, which go generate runs.
+
+//go:generate go test -run TestBook -update
 
 // bookPlies is how many moves deep the book goes.
 const bookPlies = 4

@@ -19,7 +19,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 	if strings.HasPrefix(data.CustomID, "ttt:"+actBoard+":") {
 		return h.leaderboardPage(ctx, i, data.CustomID)
 	}
-	c, err := parseCustomID(data.CustomID)
+	c, err := ParseCustomID(data.CustomID)
 	if err != nil {
 		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Start a new game with `/ttt challenge`.")
 	}
@@ -49,7 +49,7 @@ func shownVersion(m *discordgo.Message) int {
 		}
 		for _, c := range r.Components {
 			if b, ok := c.(*discordgo.Button); ok {
-				if id, err := parseCustomID(b.CustomID); err == nil && id.Version > 0 {
+				if id, err := ParseCustomID(b.CustomID); err == nil && id.Version > 0 {
 					return id.Version
 				}
 			}
@@ -74,24 +74,24 @@ func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *
 	return &Edit{GameID: id, Version: g.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(g, last).data()}
 }
 
-func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c customID) (Reply, error) {
+func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (Reply, error) {
 	var err error
 	switch c.Action {
-	case actMove:
+	case ActMove:
 		return h.move(ctx, g, me, c)
-	case actAccept:
+	case ActAccept:
 		g, err = h.store.Accept(ctx, g.ID, me, c.Version, g.XPlayer, h.opts.Now(), h.opts.Now().Add(h.opts.TurnTimeout))
 		if err != nil {
 			return Reply{}, err
 		}
 		return updateMessage(h.render(g, nil)), nil
-	case actDecline:
+	case ActDecline:
 		g, err = h.store.Decline(ctx, g.ID, me, c.Version, h.opts.Now())
 		if err != nil {
 			return Reply{}, err
 		}
 		return updateMessage(h.render(g, nil)), nil
-	case actRematch:
+	case ActRematch:
 		return h.rematch(ctx, i, g, me)
 	case actReview, actReviewPage:
 		return h.reviewPage(ctx, i, g, c.Page, c.Action == actReview)
@@ -105,7 +105,7 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 
 // move plays a human's click and, against the bot, the bot's reply, so both
 // arrive in the same board update and are stored in one transaction.
-func (h *Handler) move(ctx context.Context, g *tttbot.Game, me string, c customID) (Reply, error) {
+func (h *Handler) move(ctx context.Context, g *tttbot.Game, me string, c CustomID) (Reply, error) {
 	if !g.HasPlayer(me) || (g.VsBot() && me == h.botID) {
 		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "This isn't your game — start your own with `/ttt challenge`.")
 	}
@@ -151,7 +151,7 @@ func (h *Handler) reply(ctx context.Context, g *tttbot.Game, m tttbot.MoveReques
 	if g.Status != tttbot.StatusActive || g.Turn != m.Player || g.Version != m.Version {
 		return nil
 	}
-	_, pos, err := position(g)
+	pos, err := g.Position()
 	if err != nil {
 		return nil
 	}
@@ -186,7 +186,7 @@ func (h *Handler) botMove(ctx context.Context, g *tttbot.Game) (*tttbot.Game, *l
 	if g.Status != tttbot.StatusActive || !g.VsBot() || g.Turn != h.botID {
 		return g, nil, fmt.Errorf("game %d: not the bot's turn", g.ID)
 	}
-	_, pos, err := position(g)
+	pos, err := g.Position()
 	if err != nil {
 		return g, nil, err
 	}

@@ -125,7 +125,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			r = ephemeral(tttbot.ErrorMessage(fmt.Errorf("panic")))
+			r = ephemeral(internalText)
 			r.Code = tttbot.EINTERNAL
 		}
 	}()
@@ -164,7 +164,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 			log.Debug("interaction refused", "code", code, "err", err)
 		}
 		// A refusal may still bring a board up to date.
-		e := ephemeral(tttbot.ErrorMessage(err))
+		e := ephemeral(errorText(err))
 		e.Code, e.Edit = code, r.Edit
 		r = e
 	}
@@ -193,7 +193,7 @@ func (h *Handler) remember(ctx context.Context, log *slog.Logger, in *tttbot.Int
 // refuseReplay is the answer to an interaction handled before: it changes
 // nothing, and the adapters send nothing for it.
 func refuseReplay() Reply {
-	r := ephemeral(tttbot.ErrorMessage(tttbot.ErrReplay))
+	r := ephemeral(errorText(tttbot.ErrReplay))
 	r.Code = tttbot.EREPLAY
 	return r
 }

@@ -6,12 +6,18 @@ import (
 	"strings"
 )
 
-// Button actions, the second field of a custom_id.
+// The actions of a game's buttons, the second field of a custom_id. They
+// are exported, with CustomID and ParseCustomID, for programs that drive the
+// bot as players would (cmd/loadtest).
 const (
-	actMove       = "m"  // ttt:m:GAME:VERSION:CELL
-	actAccept     = "a"  // ttt:a:GAME:VERSION
-	actDecline    = "d"  // ttt:d:GAME:VERSION
-	actRematch    = "r"  // ttt:r:GAME
+	ActMove    = "m" // ttt:m:GAME:VERSION:CELL
+	ActAccept  = "a" // ttt:a:GAME:VERSION
+	ActDecline = "d" // ttt:d:GAME:VERSION
+	ActRematch = "r" // ttt:r:GAME
+)
+
+// The actions of the other buttons.
+const (
 	actReview     = "v"  // ttt:v:GAME — opens a game's review in a message of its own
 	actReviewPage = "vp" // ttt:vp:GAME:PAGE — turns a review's page
 	actReplay     = "h"  // ttt:h:GAME — opens a game's replay in a message of its own
@@ -19,11 +25,11 @@ const (
 	actBoard      = "l"  // ttt:l:SCOPE:ROWS:COLS:K:PAGE — a leaderboard page (see boardID)
 )
 
-// customID is what a button click on a game needs to know, carried in the
+// CustomID is what a button click on a game needs to know, carried in the
 // button's custom_id (at most 100 characters, unique within a message). The
 // version is the one the board showed, so a click on an outdated board is
 // refused.
-type customID struct {
+type CustomID struct {
 	Action  string
 	GameID  int64
 	Version int
@@ -35,11 +41,11 @@ type customID struct {
 // fields lists what follows the game ID in each action's custom_id.
 func fields(action string) ([]string, bool) {
 	switch action {
-	case actMove:
+	case ActMove:
 		return []string{"version", "cell"}, true
-	case actAccept, actDecline:
+	case ActAccept, ActDecline:
 		return []string{"version"}, true
-	case actRematch, actReview, actReplay:
+	case ActRematch, actReview, actReplay:
 		return nil, true
 	case actReviewPage:
 		return []string{"page"}, true
@@ -49,7 +55,7 @@ func fields(action string) ([]string, bool) {
 	return nil, false
 }
 
-func (c customID) String() string {
+func (c CustomID) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ttt:%s:%d", c.Action, c.GameID)
 	fs, _ := fields(c.Action)
@@ -59,7 +65,7 @@ func (c customID) String() string {
 	return b.String()
 }
 
-func (c *customID) field(name string) *int {
+func (c *CustomID) field(name string) *int {
 	switch name {
 	case "version":
 		return &c.Version
@@ -71,21 +77,21 @@ func (c *customID) field(name string) *int {
 	return &c.Slot
 }
 
-// parseCustomID reads a custom_id written by customID.String.
-func parseCustomID(s string) (customID, error) {
+// ParseCustomID reads a custom_id written by CustomID.String.
+func ParseCustomID(s string) (CustomID, error) {
 	bad := fmt.Errorf("malformed button id %q", s)
 	f := strings.Split(s, ":")
 	if len(f) < 3 || f[0] != "ttt" {
-		return customID{}, bad
+		return CustomID{}, bad
 	}
 	names, ok := fields(f[1])
 	if !ok || len(f) != 3+len(names) {
-		return customID{}, bad
+		return CustomID{}, bad
 	}
-	c := customID{Action: f[1]}
+	c := CustomID{Action: f[1]}
 	var err error
 	if c.GameID, err = strconv.ParseInt(f[2], 10, 64); err != nil || c.GameID <= 0 {
-		return customID{}, bad
+		return CustomID{}, bad
 	}
 	for i, name := range names {
 		v, err := strconv.Atoi(f[3+i])
@@ -101,7 +107,7 @@ func parseCustomID(s string) (customID, error) {
 			hi = 3
 		}
 		if err != nil || v < lo || v > hi || strconv.Itoa(v) != f[3+i] {
-			return customID{}, bad
+			return CustomID{}, bad
 		}
 		*c.field(name) = v
 	}

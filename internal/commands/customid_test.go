@@ -3,12 +3,12 @@ package commands
 import "testing"
 
 func TestCustomIDRoundTrip(t *testing.T) {
-	tests := []customID{
-		{Action: actMove, GameID: 1, Version: 1, Cell: 0},
-		{Action: actMove, GameID: 9223372036854775807, Version: 2147483647, Cell: 24},
-		{Action: actAccept, GameID: 42, Version: 1},
-		{Action: actDecline, GameID: 42, Version: 3},
-		{Action: actRematch, GameID: 7},
+	tests := []CustomID{
+		{Action: ActMove, GameID: 1, Version: 1, Cell: 0},
+		{Action: ActMove, GameID: 9223372036854775807, Version: 2147483647, Cell: 24},
+		{Action: ActAccept, GameID: 42, Version: 1},
+		{Action: ActDecline, GameID: 42, Version: 3},
+		{Action: ActRematch, GameID: 7},
 		{Action: actReview, GameID: 7},
 		{Action: actReviewPage, GameID: 7, Page: 2},
 		{Action: actReplay, GameID: 7},
@@ -19,12 +19,12 @@ func TestCustomIDRoundTrip(t *testing.T) {
 		if len(s) > 100 {
 			t.Errorf("%q: %d characters, Discord allows 100", s, len(s))
 		}
-		got, err := parseCustomID(s)
+		got, err := ParseCustomID(s)
 		if err != nil {
-			t.Fatalf("parseCustomID(%q): %v", s, err)
+			t.Fatalf("ParseCustomID(%q): %v", s, err)
 		}
 		if got != want {
-			t.Errorf("parseCustomID(%q) = %+v, want %+v", s, got, want)
+			t.Errorf("ParseCustomID(%q) = %+v, want %+v", s, got, want)
 		}
 	}
 }
@@ -36,8 +36,8 @@ func TestParseCustomIDRejects(t *testing.T) {
 		"ttt:r:1:1", "ttt:m:1:1:1:1", "ttt:m:+1:1:1 ", "ttt:a:99999999999999999999:1",
 		"ttt:v:1:0", "ttt:vp:1", "ttt:vp:1:-1", "ttt:vp:1:01", "ttt:hp:1:0", "ttt:hp:1:0:4", "ttt:h:1:2", "ttt:l:1",
 	} {
-		if c, err := parseCustomID(s); err == nil {
-			t.Errorf("parseCustomID(%q) = %+v, want an error", s, c)
+		if c, err := ParseCustomID(s); err == nil {
+			t.Errorf("ParseCustomID(%q) = %+v, want an error", s, c)
 		}
 	}
 }
@@ -47,12 +47,12 @@ func FuzzParseCustomID(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := parseCustomID(s)
+		c, err := ParseCustomID(s)
 		if err != nil {
 			return
 		}
 		// Anything accepted must be canonical: re-encoding parses to the same value.
-		again, err := parseCustomID(c.String())
+		again, err := ParseCustomID(c.String())
 		if err != nil || again != c {
 			t.Errorf("%q parsed to %+v, re-encoded %q parsed to %+v, %v", s, c, c.String(), again, err)
 		}

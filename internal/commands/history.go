@@ -57,14 +57,14 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts []
 		case tttbot.ReasonTimeout:
 			how += " on time"
 		}
-		fmt.Fprintf(&b, "**%d.** %s · %s · game #%d · %s\n", n+1, how, shapeText(e.Shape), e.GameID, relTime(e.FinishedAt))
+		fmt.Fprintf(&b, "**%d.** %s · %s · game #%d · %s\n", n+1, how, e.Shape, e.GameID, relTime(e.FinishedAt))
 		if n%5 == 0 {
 			rows = append(rows, discordgo.ActionsRow{})
 		}
 		row := rows[len(rows)-1].(discordgo.ActionsRow)
 		row.Components = append(row.Components, discordgo.Button{
 			Label: fmt.Sprintf("Replay %d", n+1), Style: discordgo.SecondaryButton,
-			CustomID: customID{Action: actReplay, GameID: e.GameID}.String(),
+			CustomID: CustomID{Action: actReplay, GameID: e.GameID}.String(),
 		})
 		rows[len(rows)-1] = row
 	}
@@ -132,7 +132,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "🎞️ **Replay of game #%d** · %s · %s\n❌ %s vs ⭕ %s\n",
-		g.ID, shape(g), relTime(g.FinishedAt), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
+		g.ID, g.Shape(), relTime(g.FinishedAt), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
 	last := -1
 	if ply == 0 {
 		fmt.Fprintf(&b, "The empty board; %d move%s to go.", n, plural(n))
@@ -147,7 +147,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 	b.WriteString("\n" + textBoard(r.geo, r.positions[ply], last))
 	step := func(label string, to, slot int, disabled bool) discordgo.Button {
 		return discordgo.Button{Label: label, Style: discordgo.SecondaryButton, Disabled: disabled,
-			CustomID: customID{Action: actReplayStep, GameID: g.ID, Page: to, Slot: slot}.String()}
+			CustomID: CustomID{Action: actReplayStep, GameID: g.ID, Page: to, Slot: slot}.String()}
 	}
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		step("⏮", 0, 0, ply == 0),
@@ -166,7 +166,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 }
 
 func reviewButton(id int64) discordgo.Button {
-	return discordgo.Button{Label: "Review", Style: discordgo.SecondaryButton, CustomID: customID{Action: actReview, GameID: id}.String()}
+	return discordgo.Button{Label: "Review", Style: discordgo.SecondaryButton, CustomID: CustomID{Action: actReview, GameID: id}.String()}
 }
 
 // textBoard draws a position in a code block, with column letters and row

@@ -75,20 +75,17 @@ func (h *Handler) leaderboardPage(ctx context.Context, i *discordgo.Interaction,
 // boardShape checks a size and win length given as options; k 0 is the
 // size's default.
 func boardShape(size, k int) (tttbot.Shape, error) {
-	if size < game.MinSize || size > game.MaxSize {
-		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "The board can be 3×3, 4×4 or 5×5.")
-	}
 	if k == 0 {
 		k = game.DefaultK(size, size)
 	}
-	if k < game.MinK || k > size {
-		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: pick a win length from 3 to %d.", k, size, size, size)
+	s := tttbot.Shape{Rows: size, Cols: size, K: k}
+	switch {
+	case s.Validate() == nil:
+		return s, nil
+	case tttbot.Shape{Rows: size, Cols: size, K: game.MinK}.Validate() != nil: // no K fits: the size is wrong
+		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "The board can be 3×3, 4×4 or 5×5.")
 	}
-	return tttbot.Shape{Rows: size, Cols: size, K: k}, nil
-}
-
-func shapeText(s tttbot.Shape) string {
-	return fmt.Sprintf("%d×%d, %d in a row", s.Rows, s.Cols, s.K)
+	return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: pick a win length from 3 to %d.", k, size, size, size)
 }
 
 // renderLeaderboard draws page b.Page of a leaderboard, or its last page
@@ -111,7 +108,7 @@ func (h *Handler) renderLeaderboard(ctx context.Context, guildID string, b board
 		}
 	}
 	var s strings.Builder
-	fmt.Fprintf(&s, "🏆 **Leaderboard** · %s · %s\n", where, shapeText(shape))
+	fmt.Fprintf(&s, "🏆 **Leaderboard** · %s · %s\n", where, shape)
 	if page.Total == 0 {
 		fmt.Fprintf(&s, "Nobody is ranked here yet: a player shows up after %d rated games against people.", tttbot.MinRatedGames)
 		return message{content: s.String()}, nil

@@ -63,10 +63,6 @@ func (h *Handler) playerName(g *tttbot.Game, id string) string {
 	return mention(id)
 }
 
-func shape(g *tttbot.Game) string {
-	return fmt.Sprintf("%d×%d, %d in a row", g.Rows, g.Cols, g.K)
-}
-
 // render draws a game in any state. last may be nil.
 func (h *Handler) render(g *tttbot.Game, last *lastMove) message {
 	switch g.Status {
@@ -79,12 +75,13 @@ func (h *Handler) render(g *tttbot.Game, last *lastMove) message {
 	case tttbot.StatusExpired:
 		return message{content: fmt.Sprintf("The challenge from %s to %s expired unanswered.", mention(g.Challenger), mention(g.Opponent))}
 	}
-	geo, pos, err := position(g)
+	pos, err := g.Position()
 	if err != nil {
 		return message{content: "This game's board could not be read."}
 	}
+	geo := pos.Geometry()
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Tic-tac-toe** · %s\n❌ %s vs ⭕ %s\n", shape(g), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
+	fmt.Fprintf(&b, "**Tic-tac-toe** · %s\n❌ %s vs ⭕ %s\n", g.Shape(), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
 	if last != nil {
 		fmt.Fprintf(&b, "Last move: %s played %s.\n", h.playerName(g, last.player), cellName(geo, last.cell))
 	}
@@ -105,7 +102,7 @@ func (h *Handler) render(g *tttbot.Game, last *lastMove) message {
 	if g.Status == tttbot.StatusFinished {
 		after := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
 			Label: "Rematch", Style: discordgo.PrimaryButton,
-			CustomID: customID{Action: actRematch, GameID: g.ID}.String(),
+			CustomID: CustomID{Action: ActRematch, GameID: g.ID}.String(),
 		}}}
 		text := "Play again? Sides swap."
 		if pos.Ply() > 0 {
@@ -155,7 +152,7 @@ func (h *Handler) board(g *tttbot.Game, geo *game.Geometry, pos game.Position, w
 			btn := discordgo.Button{
 				Label:    blank,
 				Style:    discordgo.SecondaryButton,
-				CustomID: customID{Action: actMove, GameID: g.ID, Version: g.Version, Cell: cell}.String(),
+				CustomID: CustomID{Action: ActMove, GameID: g.ID, Version: g.Version, Cell: cell}.String(),
 				Disabled: !active,
 			}
 			switch pos.At(cell) {
@@ -176,25 +173,12 @@ func (h *Handler) board(g *tttbot.Game, geo *game.Geometry, pos game.Position, w
 
 func (h *Handler) renderChallenge(g *tttbot.Game) message {
 	content := fmt.Sprintf("⚔️ %s challenges %s to tic-tac-toe (%s). %s plays ❌ and moves first.\n%s, do you accept? The challenge expires %s.",
-		mention(g.Challenger), mention(g.Opponent), shape(g), mention(g.XPlayer), mention(g.Opponent), relTime(g.Deadline))
+		mention(g.Challenger), mention(g.Opponent), g.Shape(), mention(g.XPlayer), mention(g.Opponent), relTime(g.Deadline))
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: customID{Action: actAccept, GameID: g.ID, Version: g.Version}.String()},
-		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: customID{Action: actDecline, GameID: g.ID, Version: g.Version}.String()},
+		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: CustomID{Action: ActAccept, GameID: g.ID, Version: g.Version}.String()},
+		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: CustomID{Action: ActDecline, GameID: g.ID, Version: g.Version}.String()},
 	}}
 	return message{content: content, components: []discordgo.MessageComponent{row}}
-}
-
-// position reads a stored game's board.
-func position(g *tttbot.Game) (*game.Geometry, game.Position, error) {
-	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
-	if err != nil {
-		return nil, game.Position{}, fmt.Errorf("game %d geometry: %w", g.ID, err)
-	}
-	pos, err := game.ParseIn(geo, g.Board)
-	if err != nil {
-		return nil, game.Position{}, fmt.Errorf("game %d board: %w", g.ID, err)
-	}
-	return geo, pos, nil
 }
 
 // emptyBoard is the notation of g's empty board; g's shape is already checked.

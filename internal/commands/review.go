@@ -64,7 +64,7 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "🔍 **Review of game #%d** · %s\n❌ %s vs ⭕ %s · %s\n%s\n",
-		g.ID, shape(g), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer), h.outcome(g),
+		g.ID, g.Shape(), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer), h.outcome(g),
 		textBoard(r.geo, r.positions[n], r.moves[n-1].Cell))
 	unproven := false
 	for k, j := range js {
@@ -81,12 +81,12 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 	if pages > 1 {
 		row.Components = append(row.Components,
 			discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, Disabled: page == 0,
-				CustomID: customID{Action: actReviewPage, GameID: g.ID, Page: max(page-1, 0)}.String()},
+				CustomID: CustomID{Action: actReviewPage, GameID: g.ID, Page: max(page-1, 0)}.String()},
 			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, Disabled: page == pages-1,
-				CustomID: customID{Action: actReviewPage, GameID: g.ID, Page: min(page+1, pages-1)}.String()})
+				CustomID: CustomID{Action: actReviewPage, GameID: g.ID, Page: min(page+1, pages-1)}.String()})
 	}
 	row.Components = append(row.Components, discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton,
-		CustomID: customID{Action: actReplay, GameID: g.ID}.String()})
+		CustomID: CustomID{Action: actReplay, GameID: g.ID}.String()})
 	m := message{content: b.String(), components: []discordgo.MessageComponent{row}}
 	if open {
 		return post(m, true), nil

@@ -34,7 +34,7 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts []*d
 		fmt.Fprintf(&b, "No rated games yet: games against people count.\n")
 	}
 	for _, s := range st.Ratings {
-		fmt.Fprintf(&b, "**%s** — **%.0f** ± %.0f · ", shapeText(s.Shape), s.R, s.RD)
+		fmt.Fprintf(&b, "**%s** — **%.0f** ± %.0f · ", s.Shape, s.R, s.RD)
 		if s.Rank > 0 {
 			fmt.Fprintf(&b, "#%d %s", s.Rank, rank)
 		} else {

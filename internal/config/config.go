@@ -40,9 +40,9 @@ type Config struct {
 	Log      Log      `toml:"log"`
 }
 
-// Discord is how the bot reaches Discord. It never prints or logs its token.
+// Discord is how the bot reaches Discord.
 type Discord struct {
-	Token         string   `toml:"token" json:"-"`
+	Token         Secret   `toml:"token"`
 	ApplicationID string   `toml:"application_id"` // empty: learned from Discord at start-up
 	GuildIDs      []string `toml:"guild_ids"`      // register commands here instead of globally
 	APIURL        string   `toml:"api_url"`        // REST base; the gateway URL is discovered from it
@@ -128,7 +128,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	if getenv != nil {
 		if v := strings.TrimSpace(getenv("DISCORD_TOKEN")); v != "" {
-			cfg.Discord.Token = v
+			cfg.Discord.Token = Secret(v)
 		}
 		if v := getenv("TTTBOT_DATABASE_PATH"); v != "" {
 			cfg.Database.Path = v
@@ -149,7 +149,7 @@ func parse(name string, data []byte) (Config, error) {
 	var decode *toml.DecodeError
 	switch {
 	case err == nil:
-		cfg.Discord.Token = strings.TrimSpace(cfg.Discord.Token)
+		cfg.Discord.Token = Secret(strings.TrimSpace(string(cfg.Discord.Token)))
 		return cfg, nil
 	case errors.As(err, &strict):
 		errs := make([]error, len(strict.Errors))
@@ -288,8 +288,16 @@ func (c Config) NewLogger(w io.Writer) *slog.Logger {
 
 // LogValue logs every setting, the token redacted.
 func (c Config) LogValue() slog.Value {
+	d := c.Discord
 	return slog.GroupValue(
-		slog.Any("discord", c.Discord),
+		slog.Group("discord",
+			slog.Any("token", d.Token),
+			slog.String("application_id", d.ApplicationID),
+			slog.Any("guild_ids", d.GuildIDs),
+			slog.String("api_url", d.APIURL),
+			slog.String("mode", d.Mode),
+			slog.String("public_key", d.PublicKey),
+		),
 		slog.String("http.listen", c.HTTP.Listen),
 		slog.String("http.path", c.HTTP.Path),
 		slog.String("http.admin_listen", c.HTTP.AdminListen),
@@ -302,33 +310,6 @@ func (c Config) LogValue() slog.Value {
 		slog.String("log.level", c.Log.Level),
 		slog.String("log.format", c.Log.Format),
 	)
-}
-
-// LogValue logs d with its token redacted.
-func (d Discord) LogValue() slog.Value {
-	return slog.GroupValue(
-		slog.String("token", redact(d.Token)),
-		slog.String("application_id", d.ApplicationID),
-		slog.Any("guild_ids", d.GuildIDs),
-		slog.String("api_url", d.APIURL),
-		slog.String("mode", d.Mode),
-		slog.String("public_key", d.PublicKey),
-	)
-}
-
-// Format prints d with its token redacted, whatever the verb, so neither
-// %v of a Config nor a stray %d or %#v can leak it.
-func (d Discord) Format(f fmt.State, verb rune) {
-	type redactedDiscord Discord // no methods, so no recursion
-	d.Token = redact(d.Token)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), redactedDiscord(d))
-}
-
-func redact(token string) string {
-	if token == "" {
-		return ""
-	}
-	return "[redacted]"
 }
 
 // Duration is a time.Duration written in TOML as a string, e.g. "2m".

@@ -187,8 +187,8 @@ func TestLoadEnv(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if got.Discord.Token != tt.wantToken || got.Database.Path != tt.want {
-			t.Errorf("%s: got token %q path %q, want %q %q", tt.name, got.Discord.Token, got.Database.Path, tt.wantToken, tt.want)
+		if string(got.Discord.Token) != tt.wantToken || got.Database.Path != tt.want {
+			t.Errorf("%s: got token %q path %q, want %q %q", tt.name, string(got.Discord.Token), got.Database.Path, tt.wantToken, tt.want)
 		}
 		if got.Log.Level != "info" {
 			t.Errorf("%s: got level %q, want info", tt.name, got.Log.Level)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/game"
 )
 
 // open is the condition of the games_open_* partial indexes; queries repeat
@@ -36,18 +35,6 @@ const (
 	queryDue         = "SELECT " + gameColumns + " FROM games WHERE " + open + " AND deadline <= ? ORDER BY deadline, id LIMIT ?"
 )
 
-// Player-facing errors, shared by several methods.
-var (
-	errNotFound    = tttbot.Errorf(tttbot.ENOTFOUND, "That game doesn't exist.")
-	errStale       = tttbot.Errorf(tttbot.ESTALE, "This board was out of date — the game had moved on. It shows the current game now.")
-	errGameOver    = tttbot.Errorf(tttbot.EFINISHED, "This game is over.")
-	errNotStarted  = tttbot.Errorf(tttbot.EINVALID, "This game hasn't started yet.")
-	errNotAPlayer  = tttbot.Errorf(tttbot.ENOTYOURS, "You're not playing in this game.")
-	errNotYourTurn = tttbot.Errorf(tttbot.ENOTYOURTURN, "It's not your turn.")
-	errClosed      = tttbot.Errorf(tttbot.EFINISHED, "This challenge is no longer open.")
-	errNotForYou   = tttbot.Errorf(tttbot.ENOTYOURS, "This challenge isn't for you.")
-)
-
 type scanner interface{ Scan(dest ...any) error }
 
 // scanGame reads the gameColumns of a row, then any extra columns into extra.
@@ -60,7 +47,7 @@ func scanGame(row scanner, extra ...any) (*tttbot.Game, error) {
 		&g.Version, &deadline, &g.Winner, &g.Reason,
 		&created, &updated, &finished}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errNotFound
+		return nil, tttbot.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read game: %w", err)
@@ -77,11 +64,7 @@ func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
 // OpenGame returns user's pending or active game in channel; the oldest if
 // user is the bot, which may play several.
 func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
-	g, err := scanGame(db.r.QueryRowContext(uncancelled(ctx), queryOpenGame, channelID, user))
-	if errors.Is(err, errNotFound) {
-		return nil, tttbot.Errorf(tttbot.ENOTFOUND, "You have no game in this channel.")
-	}
-	return g, err
+	return scanGame(db.r.QueryRowContext(uncancelled(ctx), queryOpenGame, channelID, user))
 }
 
 // CreateGame inserts g as a pending challenge or, against the bot, an active
@@ -89,7 +72,7 @@ func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Gam
 // See tttbot.GameStore.
 func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
 	n := *g
-	if err := checkNew(&n); err != nil {
+	if err := n.Create(); err != nil {
 		return err
 	}
 	n.Version = 1
@@ -142,44 +125,6 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 	return nil
 }
 
-// checkNew validates a game about to be created and sets its empty board
-// and, for an active game, its first turn.
-func checkNew(g *tttbot.Game) error {
-	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
-	if err != nil {
-		return tttbot.Errorf(tttbot.EINVALID, "Boards are %d×%d to %d×%d, with %d up to the longer side in a row.",
-			game.MinSize, game.MinSize, game.MaxSize, game.MaxSize, game.MinK)
-	}
-	empty := game.NewPosition(geo).String()
-	switch {
-	case g.ChannelID == "" || g.Challenger == "" || g.Opponent == "":
-		return tttbot.Errorf(tttbot.EINVALID, "A game needs a channel and two players.")
-	case g.Challenger == g.Opponent:
-		return tttbot.Errorf(tttbot.EINVALID, "You can't challenge yourself.")
-	case g.Board != "" && g.Board != empty:
-		return tttbot.Errorf(tttbot.EINVALID, "A game starts from the empty board.")
-	case g.ID != 0 || g.Winner != "" || g.Reason != "" || !g.FinishedAt.IsZero():
-		return tttbot.Errorf(tttbot.EINVALID, "A new game has no ID or result yet.")
-	}
-	switch g.Status {
-	case tttbot.StatusPending:
-		// X and O may be planned (the challenger's "first" option); Accept
-		// settles them and starts the clock.
-		if g.Turn != "" || (g.XPlayer != "" || g.OPlayer != "") && (!g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer)) {
-			return tttbot.Errorf(tttbot.EINVALID, "A challenge has no turn yet, and its planned X and O are its two players.")
-		}
-	case tttbot.StatusActive:
-		if !g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer) || (g.Turn != "" && g.Turn != g.XPlayer) {
-			return tttbot.Errorf(tttbot.EINVALID, "X and O must be the two players, and X moves first.")
-		}
-		g.Turn = g.XPlayer
-	default:
-		return tttbot.Errorf(tttbot.EINVALID, "A new game is pending or active, not %s.", g.Status)
-	}
-	g.Board = empty
-	return nil
-}
-
 // checkRoom enforces, inside the caller's transaction, that neither player
 // (the bot aside: it may play many people at once) is in another open game in
 // the channel, and that the channel has no other open game unless its guild
@@ -193,9 +138,9 @@ func (db *DB) checkRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game, actor
 	err := tx.QueryRowContext(ctx, queryPlayerBusy, g.ChannelID, g.ID, g.Challenger, human).Scan(&c, &o)
 	switch {
 	case err == nil && (c == actor || o == actor):
-		return tttbot.Errorf(tttbot.ECONFLICT, "You already have a game in this channel.")
+		return tttbot.ErrPlayerBusy
 	case err == nil:
-		return tttbot.Errorf(tttbot.ECONFLICT, "Your opponent already has a game in this channel.")
+		return tttbot.ErrOpponentBusy
 	case !errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("find player's games: %w", err)
 	}
@@ -219,15 +164,15 @@ func (db *DB) checkRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game, actor
 		return fmt.Errorf("find channel's games: %w", err)
 	}
 	if busy {
-		return tttbot.Errorf(tttbot.ECONFLICT, "There's already a game in this channel.")
+		return tttbot.ErrChannelBusy
 	}
 	return nil
 }
 
 // change runs fn on game id in one write transaction, then saves the game
 // with its version bumped and, if fn finished it, its results and the
-// ratings or records they change. fn checks the game's state before
-// changing it, and returns an *tttbot.Error to refuse.
+// ratings or records they change. fn changes the game through its domain
+// methods, which refuse with an *tttbot.Error.
 func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
@@ -299,23 +244,6 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 	return nil
 }
 
-// finish ends an active game.
-func finish(g *tttbot.Game, winner string, reason tttbot.Reason, at time.Time) {
-	g.Status = tttbot.StatusFinished
-	g.Winner = winner
-	g.Reason = reason
-	g.FinishedAt = at
-	g.Turn = ""
-	g.Deadline = time.Time{}
-}
-
-// closeChallenge ends a challenge that never became a game.
-func closeChallenge(g *tttbot.Game, s tttbot.Status, at time.Time) {
-	g.Status = s
-	g.FinishedAt = at
-	g.Deadline = time.Time{}
-}
-
 // writeResults records the result of a finished game once per player.
 func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 	outcome := func(p string) string {
@@ -343,7 +271,7 @@ func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
 	at := db.now(m.At)
 	return db.change(ctx, m.GameID, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-		if err := db.play(ctx, tx, g, m, at); err != nil {
+		if err := makeMove(ctx, tx, g, m, at); err != nil {
 			return err
 		}
 		r := m.Reply
@@ -352,7 +280,7 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		}
 		next := *g
 		next.Version++ // for the first move; change bumps it again for the reply
-		switch err := db.play(ctx, tx, &next, *r, db.now(r.At)); {
+		switch err := makeMove(ctx, tx, &next, *r, db.now(r.At)); {
 		case err == nil:
 			*g = next
 		case tttbot.ErrorCode(err) == tttbot.EINTERNAL:
@@ -363,58 +291,16 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 	})
 }
 
-// play checks move m against g, stores it, and applies it to g.
-func (db *DB) play(ctx context.Context, tx *sql.Conn, g *tttbot.Game, m tttbot.MoveRequest, at time.Time) error {
-	switch {
-	case !g.HasPlayer(m.Player):
-		return errNotAPlayer
-	case g.Status == tttbot.StatusPending:
-		return errNotStarted
-	case g.Status != tttbot.StatusActive:
-		return errGameOver
-	case g.Turn != m.Player:
-		return errNotYourTurn
-	case g.Version != m.Version:
-		return errStale
-	}
-	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+// makeMove makes move m on g and stores it.
+func makeMove(ctx context.Context, tx *sql.Conn, g *tttbot.Game, m tttbot.MoveRequest, at time.Time) error {
+	m.Deadline = round(m.Deadline)
+	mv, err := g.Play(m, at)
 	if err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	pos, err := game.ParseIn(geo, g.Board)
-	if err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	if (pos.ToMove() == game.X) != (g.Turn == g.XPlayer) {
-		return fmt.Errorf("game %d: turn of %s does not match board %s", g.ID, g.Turn, g.Board)
-	}
-	next, err := pos.Play(m.Cell)
-	switch {
-	case errors.Is(err, game.ErrOutOfRange):
-		return tttbot.Errorf(tttbot.EINVALID, "That cell is not on the board.")
-	case errors.Is(err, game.ErrCellTaken):
-		return tttbot.Errorf(tttbot.EINVALID, "That cell is already taken.")
-	case errors.Is(err, game.ErrGameOver):
-		return errGameOver
-	case err != nil:
-		return fmt.Errorf("game %d: %w", g.ID, err)
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
-		VALUES (?, ?, ?, ?, ?)`, g.ID, next.Ply(), m.Cell, m.Player, toMS(at)); err != nil {
+		VALUES (?, ?, ?, ?, ?)`, mv.GameID, mv.Ply, mv.Cell, mv.Player, toMS(mv.At)); err != nil {
 		return fmt.Errorf("insert move: %w", err)
-	}
-	g.Board = next.String()
-	res := next.Result()
-	switch {
-	case res.Winner == game.X:
-		finish(g, g.XPlayer, tttbot.ReasonLine, at)
-	case res.Winner == game.O:
-		finish(g, g.OPlayer, tttbot.ReasonLine, at)
-	case res.Over:
-		finish(g, "", tttbot.ReasonDraw, at)
-	default:
-		g.Turn = g.Other(m.Player)
-		g.Deadline = round(m.Deadline)
 	}
 	return nil
 }
@@ -423,26 +309,10 @@ func (db *DB) play(ctx context.Context, tx *sql.Conn, g *tttbot.Game, m tttbot.M
 func (db *DB) Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-		switch {
-		case user != g.Opponent:
-			return errNotForYou
-		case g.Status != tttbot.StatusPending:
-			return errClosed
-		case g.Version != version:
-			return errStale
-		case !g.Deadline.IsZero() && !at.Before(g.Deadline):
-			return tttbot.Errorf(tttbot.EFINISHED, "This challenge has expired.")
-		case !g.HasPlayer(xPlayer):
-			return tttbot.Errorf(tttbot.EINVALID, "X must be one of the two players.")
-		}
-		if err := db.checkRoom(ctx, tx, g, user); err != nil {
+		if err := g.Accept(user, version, xPlayer, at, round(deadline)); err != nil {
 			return err
 		}
-		g.Status = tttbot.StatusActive
-		g.XPlayer, g.OPlayer = xPlayer, g.Other(xPlayer)
-		g.Turn = xPlayer
-		g.Deadline = round(deadline)
-		return nil
+		return db.checkRoom(ctx, tx, g, user)
 	})
 }
 
@@ -451,20 +321,7 @@ func (db *DB) Accept(ctx context.Context, id int64, user string, version int, xP
 func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-		switch {
-		case !g.HasPlayer(user):
-			return errNotForYou
-		case g.Status != tttbot.StatusPending:
-			return errClosed
-		case g.Version != version:
-			return errStale
-		}
-		if user == g.Opponent {
-			closeChallenge(g, tttbot.StatusDeclined, at)
-		} else {
-			closeChallenge(g, tttbot.StatusCancelled, at)
-		}
-		return nil
+		return g.Decline(user, version, at)
 	})
 }
 
@@ -472,16 +329,7 @@ func (db *DB) Decline(ctx context.Context, id int64, user string, version int, a
 func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-		switch {
-		case !g.HasPlayer(user):
-			return errNotAPlayer
-		case g.Status == tttbot.StatusPending:
-			return errNotStarted
-		case g.Status != tttbot.StatusActive:
-			return errGameOver
-		}
-		finish(g, g.Other(user), tttbot.ReasonResign, at)
-		return nil
+		return g.Resign(user, at)
 	})
 }
 
@@ -492,20 +340,7 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-		switch {
-		case !g.Status.Open():
-			return errGameOver
-		case g.Version != version:
-			return errStale
-		case g.Deadline.IsZero() || at.Before(g.Deadline):
-			return tttbot.Errorf(tttbot.EINVALID, "This game's time has not run out yet.")
-		}
-		if g.Status == tttbot.StatusPending {
-			closeChallenge(g, tttbot.StatusExpired, at)
-		} else {
-			finish(g, g.Other(g.Turn), tttbot.ReasonTimeout, at)
-		}
-		return nil
+		return g.Expire(version, at)
 	})
 }
 
@@ -560,7 +395,7 @@ func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 		return nil, fmt.Errorf("read moves: %w", err)
 	}
 	if !found {
-		return nil, errNotFound
+		return nil, tttbot.ErrNotFound
 	}
 	return moves, nil
 }
@@ -578,7 +413,7 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("set message: %w", err)
 		} else if n == 0 {
-			return errNotFound
+			return tttbot.ErrNotFound
 		}
 		return nil
 	})
@@ -587,7 +422,7 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 // SavePlayer records a user's current display name.
 func (db *DB) SavePlayer(ctx context.Context, p tttbot.Player) error {
 	if p.ID == "" {
-		return tttbot.Errorf(tttbot.EINVALID, "A player needs an ID.")
+		return tttbot.Errorf(tttbot.EINVALID, "a player needs an ID")
 	}
 	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		return savePlayer(ctx, tx, p, db.now(time.Time{}))
@@ -611,7 +446,7 @@ func savePlayer(ctx context.Context, tx *sql.Conn, p tttbot.Player, at time.Time
 // per channel.
 func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
 	if guildID == "" {
-		return tttbot.Errorf(tttbot.EINVALID, "Only a server has settings.")
+		return tttbot.Errorf(tttbot.EINVALID, "only a guild has settings")
 	}
 	at := db.now(time.Time{})
 	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/rating"
 )
 
@@ -204,24 +203,16 @@ func scanStanding(row scanner, extra ...any) (tttbot.Standing, error) {
 	return s, nil
 }
 
-// checkShape refuses a shape no game can have, which would only read an
-// empty leaderboard.
-func (db *DB) checkShape(s tttbot.Shape) error {
-	if _, err := game.NewGeometry(s.Rows, s.Cols, s.K); err != nil {
-		return tttbot.Errorf(tttbot.EINVALID, "There is no %d×%d board with %d in a row.", s.Rows, s.Cols, s.K)
-	}
-	return nil
-}
-
 // Leaderboard returns up to limit ranked players of scope and shape from
 // the offset-th, best first. See tttbot.RatingStore.
 func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape, offset, limit int) (tttbot.LeaderboardPage, error) {
 	var page tttbot.LeaderboardPage
-	if err := db.checkShape(shape); err != nil {
+	// A shape no game can have would only read an empty leaderboard.
+	if err := shape.Validate(); err != nil {
 		return page, err
 	}
 	if offset < 0 || limit <= 0 {
-		return page, tttbot.Errorf(tttbot.EINVALID, "A leaderboard page starts at 0 and holds at least one player.")
+		return page, tttbot.Errorf(tttbot.EINVALID, "a leaderboard page starts at 0 and holds at least one player")
 	}
 	// One read transaction: the bands and the page must be one snapshot.
 	ctx = uncancelled(ctx)
@@ -311,7 +302,7 @@ func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, e
 // History returns player's last finished games in guildID, newest first.
 func (db *DB) History(ctx context.Context, player, guildID string, limit int) ([]tttbot.HistoryEntry, error) {
 	if limit <= 0 {
-		return nil, tttbot.Errorf(tttbot.EINVALID, "A history lists at least one game.")
+		return nil, tttbot.Errorf(tttbot.EINVALID, "a history lists at least one game")
 	}
 	rows, err := db.r.QueryContext(uncancelled(ctx), queryHistory, player, nullString(guildID), limit)
 	if err != nil {

@@ -14,14 +14,15 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	json127 "github.com/go-json-experiment/json/v1"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/commands"
 )
 
 // The simulated players of the load test. Each worker plays one game at a
@@ -254,7 +255,7 @@ func (w *worker) run(ctx context.Context) {
 			// The game is in an unknown state: end it so its players can
 			// play again in this channel.
 			for _, h := range s.humans {
-				if _, r, err := w.command(ctx, kRecover, s, h, "resign", nil); err == nil && r.Type != 4 {
+				if _, r, err := w.command(ctx, kRecover, s, h, "resign", nil); err == nil && r.Type != discordgo.InteractionResponseChannelMessageWithSource {
 					w.fail(kRecover, "got %s, want a message", r)
 				}
 			}
@@ -314,7 +315,7 @@ func (w *worker) play(ctx context.Context, s *session) error {
 			return err
 		}
 		b, berr := parseBoard(r)
-		if berr != nil || r.Type != 4 || r.ephemeral() || b.game == 0 {
+		if berr != nil || r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.ephemeral() || b.game == 0 {
 			return w.fail(k, "got %s (%v), want a new game", r, berr)
 		}
 		s.game, s.msg, s.cur, s.prev = b.game, strconv.FormatInt(messageID(n), 10), b, nil
@@ -365,13 +366,13 @@ func (w *worker) create(ctx context.Context, s *session) (kind, int64, *response
 		size = 4 + btoi(w.rng.IntN(3) == 0)
 	}
 	w.big = size > 3
-	opts := []jsonOption{{Name: "size", Type: 4, Value: size}, {Name: "first", Type: 3, Value: first}}
+	opts := []jsonOption{{Name: "size", Type: discordgo.ApplicationCommandOptionInteger, Value: size}, {Name: "first", Type: discordgo.ApplicationCommandOptionString, Value: first}}
 	k := kChallenge
 	if s.vsBot {
 		k = kBotGame
-		opts = append(opts, jsonOption{Name: "difficulty", Type: 3, Value: "perfect"})
+		opts = append(opts, jsonOption{Name: "difficulty", Type: discordgo.ApplicationCommandOptionString, Value: "perfect"})
 	} else {
-		opts = append([]jsonOption{{Name: "opponent", Type: 6, Value: s.humans[1]}}, opts...)
+		opts = append([]jsonOption{{Name: "opponent", Type: discordgo.ApplicationCommandOptionUser, Value: s.humans[1]}}, opts...)
 	}
 	n, r, err := w.command(ctx, k, s, s.humans[0], "challenge", opts)
 	return k, n, r, err
@@ -390,7 +391,7 @@ func (w *worker) challenge(ctx context.Context, s *session) (done bool, err erro
 		if err != nil {
 			return true, err
 		}
-		if b, err := parseBoard(r); err != nil || r.Type != 7 || r.ephemeral() || b.accept != "" {
+		if b, err := parseBoard(r); err != nil || r.Type != discordgo.InteractionResponseUpdateMessage || r.ephemeral() || b.accept != "" {
 			return true, w.fail(kDecline, "got %s, want the declined challenge", r)
 		}
 		w.sessions["declined"]++
@@ -400,7 +401,7 @@ func (w *worker) challenge(ctx context.Context, s *session) (done bool, err erro
 		if err != nil {
 			return true, err
 		}
-		if r.Type != 4 || r.ephemeral() {
+		if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.ephemeral() {
 			return true, w.fail(kWithdraw, "got %s, want the withdrawn challenge", r)
 		}
 		w.sessions["withdrawn"]++
@@ -411,7 +412,7 @@ func (w *worker) challenge(ctx context.Context, s *session) (done bool, err erro
 		return true, err
 	}
 	b, err := parseBoard(r)
-	if err != nil || r.Type != 7 || r.ephemeral() || b.game != s.game || b.version != s.cur.version+1 || b.count() != 0 || len(b.free) == 0 {
+	if err != nil || r.Type != discordgo.InteractionResponseUpdateMessage || r.ephemeral() || b.game != s.game || b.version != s.cur.version+1 || b.count() != 0 || len(b.free) == 0 {
 		return true, w.fail(kAccept, "got %s, want the empty board at version %d", r, s.cur.version+1)
 	}
 	s.cur = b
@@ -427,7 +428,7 @@ func (w *worker) moves(ctx context.Context, s *session) error {
 			if err != nil {
 				return err
 			}
-			if r.Type != 4 || r.ephemeral() {
+			if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.ephemeral() {
 				return w.fail(kResign, "got %s, want the resignation", r)
 			}
 			w.sessions["resigned"]++
@@ -459,7 +460,7 @@ func (w *worker) move(ctx context.Context, s *session) error {
 		return err
 	}
 	b, err := parseBoard(r)
-	if err != nil || r.Type != 7 || r.ephemeral() || b.game != s.game || len(b.marks) != len(s.cur.marks) {
+	if err != nil || r.Type != discordgo.InteractionResponseUpdateMessage || r.ephemeral() || b.game != s.game || len(b.marks) != len(s.cur.marks) {
 		return w.fail(k, "got %s (%v), want the board after cell %d", r, err, cell)
 	}
 	ply := s.cur.count() + 1
@@ -535,7 +536,7 @@ func (w *worker) bad(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	if r.Type != 4 || !r.ephemeral() {
+	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || !r.ephemeral() {
 		return w.fail(k, "got %s, want an ephemeral refusal", r)
 	}
 	return nil
@@ -560,34 +561,34 @@ func (w *worker) fail(k kind, format string, args ...any) error {
 // command sends /ttt sub by user in the session's channel; a challenge
 // names its opponent in the resolved users, as Discord does.
 func (w *worker) command(ctx context.Context, k kind, s *session, user, sub string, opts []jsonOption) (int64, *response, error) {
-	data := commandData{ID: "1100000000000000002", Name: "ttt", Type: 1,
-		Options: []jsonOption{{Name: sub, Type: 1, Options: opts}}}
+	data := commandData{ID: "1100000000000000002", Name: "ttt", Type: discordgo.ChatApplicationCommand,
+		Options: []jsonOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
 	for _, o := range opts {
-		if o.Type == 6 {
+		if o.Type == discordgo.ApplicationCommandOptionUser {
 			id := o.Value.(string)
 			data.Resolved = &resolved{Users: map[string]jsonUser{id: userJSON(id)},
 				Members: map[string]memberJSON{id: {Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00", Permissions: "2248473465835073"}}}
 		}
 	}
-	return w.interact(ctx, k, s, user, 2, data, nil)
+	return w.interact(ctx, k, s, user, discordgo.InteractionApplicationCommand, data, nil)
 }
 
 // click sends a button click on the message showing b.
 func (w *worker) click(ctx context.Context, k kind, s *session, user, customID string, b *board) (int64, *response, error) {
-	return w.interact(ctx, k, s, user, 3, componentData{CustomID: customID, ComponentType: 2}, w.message(s, b))
+	return w.interact(ctx, k, s, user, discordgo.InteractionMessageComponent, componentData{CustomID: customID, ComponentType: discordgo.ButtonComponent}, w.message(s, b))
 }
 
 func (w *worker) message(s *session, b *board) *messageJSON {
-	return &messageJSON{ID: s.msg, ChannelID: s.channel, Type: 20, Content: b.content, Author: botJSON,
+	return &messageJSON{ID: s.msg, ChannelID: s.channel, Type: discordgo.MessageTypeChatInputCommand, Content: b.content, Author: botJSON,
 		Components: b.components, Timestamp: "2025-01-02T03:04:05.000000+00:00", ApplicationID: appID}
 }
 
 func (w *worker) clickBody(s *session, user, customID string, b *board) []byte {
-	body, _ := w.body(s, user, 3, componentData{CustomID: customID, ComponentType: 2}, w.message(s, b))
+	body, _ := w.body(s, user, discordgo.InteractionMessageComponent, componentData{CustomID: customID, ComponentType: discordgo.ButtonComponent}, w.message(s, b))
 	return body
 }
 
-func (w *worker) interact(ctx context.Context, k kind, s *session, user string, typ int, data any, m *messageJSON) (int64, *response, error) {
+func (w *worker) interact(ctx context.Context, k kind, s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) (int64, *response, error) {
 	body, n := w.body(s, user, typ, data, m)
 	var r response
 	code, err := w.send(ctx, k, body, false, &r)
@@ -602,12 +603,12 @@ func (w *worker) interact(ctx context.Context, k kind, s *session, user string, 
 
 // body is a new interaction from user in the session's channel, and its
 // sequence number.
-func (w *worker) body(s *session, user string, typ int, data any, m *messageJSON) ([]byte, int64) {
+func (w *worker) body(s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) ([]byte, int64) {
 	n := w.d.seq.Add(1)
 	i := interactionJSON{
 		ID: strconv.FormatInt(idInteractions+2*n, 10), ApplicationID: appID, Type: typ,
 		Token: tokenPrefix + strconv.FormatInt(n, 10), Version: 1,
-		GuildID: s.guild, ChannelID: s.channel, Channel: channelJSON{ID: s.channel, Type: 0, GuildID: s.guild},
+		GuildID: s.guild, ChannelID: s.channel, Channel: channelJSON{ID: s.channel, Type: discordgo.ChannelTypeGuildText, GuildID: s.guild},
 		Member: memberJSON{User: ptr(userJSON(user)), Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00",
 			Permissions: "2248473465835073"},
 		AppPermissions: "2248473465835073", Locale: "en-US", GuildLocale: "en-US", Entitlements: []any{},
@@ -718,26 +719,26 @@ func (w *worker) hangUp() {
 // Interactions as Discord sends them, with the fields a bot may read.
 type (
 	interactionJSON struct {
-		ID             string       `json:"id"`
-		ApplicationID  string       `json:"application_id"`
-		Type           int          `json:"type"`
-		Token          string       `json:"token"`
-		Version        int          `json:"version"`
-		GuildID        string       `json:"guild_id"`
-		ChannelID      string       `json:"channel_id"`
-		Channel        channelJSON  `json:"channel"`
-		Member         memberJSON   `json:"member"`
-		AppPermissions string       `json:"app_permissions"`
-		Locale         string       `json:"locale"`
-		GuildLocale    string       `json:"guild_locale"`
-		Entitlements   []any        `json:"entitlements"`
-		Data           any          `json:"data"`
-		Message        *messageJSON `json:"message,omitempty"`
+		ID             string                    `json:"id"`
+		ApplicationID  string                    `json:"application_id"`
+		Type           discordgo.InteractionType `json:"type"`
+		Token          string                    `json:"token"`
+		Version        int                       `json:"version"`
+		GuildID        string                    `json:"guild_id"`
+		ChannelID      string                    `json:"channel_id"`
+		Channel        channelJSON               `json:"channel"`
+		Member         memberJSON                `json:"member"`
+		AppPermissions string                    `json:"app_permissions"`
+		Locale         string                    `json:"locale"`
+		GuildLocale    string                    `json:"guild_locale"`
+		Entitlements   []any                     `json:"entitlements"`
+		Data           any                       `json:"data"`
+		Message        *messageJSON              `json:"message,omitempty"`
 	}
 	channelJSON struct {
-		ID      string `json:"id"`
-		Type    int    `json:"type"`
-		GuildID string `json:"guild_id"`
+		ID      string                `json:"id"`
+		Type    discordgo.ChannelType `json:"type"`
+		GuildID string                `json:"guild_id"`
 	}
 	jsonUser struct {
 		ID            string  `json:"id"`
@@ -754,35 +755,35 @@ type (
 		Permissions string    `json:"permissions"`
 	}
 	jsonOption struct {
-		Name    string       `json:"name"`
-		Type    int          `json:"type"`
-		Value   any          `json:"value,omitempty"`
-		Options []jsonOption `json:"options,omitempty"`
+		Name    string                                 `json:"name"`
+		Type    discordgo.ApplicationCommandOptionType `json:"type"`
+		Value   any                                    `json:"value,omitempty"`
+		Options []jsonOption                           `json:"options,omitempty"`
 	}
 	commandData struct {
-		ID       string       `json:"id"`
-		Name     string       `json:"name"`
-		Type     int          `json:"type"`
-		Options  []jsonOption `json:"options"`
-		Resolved *resolved    `json:"resolved,omitempty"`
+		ID       string                           `json:"id"`
+		Name     string                           `json:"name"`
+		Type     discordgo.ApplicationCommandType `json:"type"`
+		Options  []jsonOption                     `json:"options"`
+		Resolved *resolved                        `json:"resolved,omitempty"`
 	}
 	resolved struct {
 		Users   map[string]jsonUser   `json:"users"`
 		Members map[string]memberJSON `json:"members"`
 	}
 	componentData struct {
-		CustomID      string `json:"custom_id"`
-		ComponentType int    `json:"component_type"`
+		CustomID      string                  `json:"custom_id"`
+		ComponentType discordgo.ComponentType `json:"component_type"`
 	}
 	messageJSON struct {
-		ID            string          `json:"id"`
-		ChannelID     string          `json:"channel_id"`
-		Type          int             `json:"type"`
-		Content       string          `json:"content"`
-		Author        jsonUser        `json:"author"`
-		Components    json.RawMessage `json:"components"`
-		Timestamp     string          `json:"timestamp"`
-		ApplicationID string          `json:"application_id"`
+		ID            string                `json:"id"`
+		ChannelID     string                `json:"channel_id"`
+		Type          discordgo.MessageType `json:"type"`
+		Content       string                `json:"content"`
+		Author        jsonUser              `json:"author"`
+		Components    json.RawMessage       `json:"components"`
+		Timestamp     string                `json:"timestamp"`
+		ApplicationID string                `json:"application_id"`
 	}
 )
 
@@ -796,15 +797,17 @@ func userJSON(id string) jsonUser {
 
 // response is the bot's inline answer.
 type response struct {
-	Type int `json:"type"`
+	Type discordgo.InteractionResponseType `json:"type"`
 	Data *struct {
-		Content    string          `json:"content"`
-		Flags      int             `json:"flags"`
-		Components json.RawMessage `json:"components"`
+		Content    string                 `json:"content"`
+		Flags      discordgo.MessageFlags `json:"flags"`
+		Components json.RawMessage        `json:"components"`
 	} `json:"data"`
 }
 
-func (r *response) ephemeral() bool { return r.Data != nil && r.Data.Flags&64 != 0 }
+func (r *response) ephemeral() bool {
+	return r.Data != nil && r.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+}
 
 func (r *response) String() string {
 	if r == nil {
@@ -860,8 +863,8 @@ func diff(a, b []byte) []int {
 	return out
 }
 
-// parseBoard reads the buttons of an answer (ttt:m:GAME:VERSION:CELL,
-// ttt:a:GAME:VERSION, ttt:d:GAME:VERSION, ttt:r:GAME).
+// parseBoard reads the buttons of an answer: a board's cells, a challenge's
+// Accept and Decline, a finished game's Rematch.
 func parseBoard(r *response) (board, error) {
 	var b board
 	if r == nil || r.Data == nil {
@@ -883,27 +886,23 @@ func parseBoard(r *response) (board, error) {
 	}
 	for _, row := range rows {
 		for _, btn := range row.Components {
-			f := strings.Split(btn.CustomID, ":")
-			if len(f) < 3 || f[0] != "ttt" {
-				return b, fmt.Errorf("custom_id %q", btn.CustomID)
+			c, err := commands.ParseCustomID(btn.CustomID)
+			if err != nil {
+				return b, err
 			}
-			b.game, _ = strconv.ParseInt(f[2], 10, 64)
-			if len(f) > 3 {
-				b.version, _ = strconv.Atoi(f[3])
+			b.game = c.GameID
+			if c.Version > 0 {
+				b.version = c.Version
 			}
-			switch f[1] {
-			case "a":
+			switch c.Action {
+			case commands.ActAccept:
 				b.accept = btn.CustomID
-			case "d":
+			case commands.ActDecline:
 				b.decline = btn.CustomID
-			case "r":
+			case commands.ActRematch:
 				b.rematch = btn.CustomID
-			case "m":
-				if len(f) != 5 {
-					return b, fmt.Errorf("custom_id %q", btn.CustomID)
-				}
-				cell, err := strconv.Atoi(f[4])
-				if err != nil || cell != len(b.marks) {
+			case commands.ActMove:
+				if c.Cell != len(b.marks) {
 					return b, fmt.Errorf("custom_id %q out of order", btn.CustomID)
 				}
 				var m byte
@@ -913,7 +912,7 @@ func parseBoard(r *response) (board, error) {
 				b.marks = append(b.marks, m)
 				b.ids = append(b.ids, btn.CustomID)
 				if !btn.Disabled {
-					b.free = append(b.free, cell)
+					b.free = append(b.free, c.Cell)
 				}
 			}
 		}

@@ -1,20 +1,10 @@
 package tttbot
 
-import (
-	"context"
-	"time"
-)
+import "time"
 
 // MinRatedGames is how many rated games a player needs in a scope and shape
 // before the leaderboard lists them: a handful of games is not yet a rating.
 const MinRatedGames = 5
-
-// Shape is a board's size and win length. Ratings are kept per shape: a
-// strong 3×3 player may be a weak 5×5 one.
-type Shape struct{ Rows, Cols, K int }
-
-// Shape returns the shape of g's board.
-func (g *Game) Shape() Shape { return Shape{Rows: g.Rows, Cols: g.Cols, K: g.K} }
 
 // Outcome is a finished game's result for one player.
 type Outcome string
@@ -91,32 +81,4 @@ type HistoryEntry struct {
 	Outcome    Outcome
 	Reason     Reason
 	FinishedAt time.Time
-}
-
-// RatingStore reads the ratings, records and history that finished games
-// leave behind. The store writes them itself, in the transaction that
-// finishes a game: a game between two people updates both players' ratings
-// in its guild and globally, exactly once; a game against the bot counts in
-// the human's record at that difficulty; a challenge that never became a
-// game counts for nothing.
-type RatingStore interface {
-	// Leaderboard returns up to limit ranked players of scope ("" for the
-	// global board, else a guild ID) and shape, from the offset-th (0 is the
-	// best).
-	Leaderboard(ctx context.Context, scope string, shape Shape, offset, limit int) (LeaderboardPage, error)
-
-	// Stats returns player's ratings in scope, with their ranks, and their
-	// record against the bot. A player who never played gets empty Stats.
-	Stats(ctx context.Context, scope, player string) (*Stats, error)
-
-	// History returns player's last finished games in guildID ("" for those
-	// played in DMs), newest first.
-	History(ctx context.Context, player, guildID string, limit int) ([]HistoryEntry, error)
-}
-
-// Store is all the bot keeps: the games and what they leave behind.
-type Store interface {
-	GameStore
-	RatingStore
-	InteractionStore
 }

@@ -2,24 +2,11 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 )
-
-// runMainEnv makes the test binary run main instead of the tests, so the
-// load test can start it as the bot: os.Executable() is then this binary.
-const runMainEnv = "TTTBOT_TEST_RUN_MAIN"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(runMainEnv) == "1" {
-		main()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
 
 // TestLoadtestKill runs a short load test with a kill -9 halfway: every
 // answer must be as expected, and the database must pass the check after
@@ -29,10 +16,13 @@ func TestLoadtestKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the bot twice")
 	}
-	t.Setenv(runMainEnv, "1")
 	var stdout, stderr bytes.Buffer
-	err := dispatch(t.Context(), env{strings.NewReader(""), &stdout, &stderr, os.Getenv}, []string{
-		"loadtest", "-duration", "3s", "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "40",
+	// The bot runs under the race detector, as the tests do.
+	bot, err := buildBot(t.Context(), t.TempDir(), &stderr, "-race")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	err = run(t.Context(), &stdout, &stderr, []string{"-bot", bot, "-duration", "3s", "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "40",
 		"-channels", "4", "-bad", "0.2", "-seed", "1", "-kill"})
 	out := stdout.String()
 	if err != nil {
@@ -67,7 +57,7 @@ func TestLoadtestFlags(t *testing.T) {
 		{"extra"},
 	} {
 		var stderr bytes.Buffer
-		err := dispatch(t.Context(), env{strings.NewReader(""), &stderr, &stderr, os.Getenv}, append([]string{"loadtest"}, args...))
+		err := run(t.Context(), &stderr, &stderr, args)
 		if err == nil {
 			t.Errorf("loadtest %q: got no error", args)
 		}

@@ -7,12 +7,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
 	"math"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -28,108 +26,24 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
-// The load test plays Discord: it runs the bot as a child process in http
-// mode, signs interactions with a key of its own, serves the bot's REST calls
-// from a stub, and checks the database when the load is over.
-
-type loadOptions struct {
-	duration    time.Duration
-	warmup      time.Duration // load before measuring starts
-	rate        int           // interactions per second; 0: as fast as the bot answers
-	concurrency int           // simulated tables, each one request at a time
-	players     int
-	channels    int
-	seed        uint64
-	bad         float64 // chance of a bad request before each step
-	big         float64 // share of games on 4×4 and 5×5
-	kill        bool
-	restLatency time.Duration // how long the REST stub takes to answer
-	db          string
-	bot         string
-}
-
-func loadtestCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: bot loadtest [flags]\n\n"+
-			"Runs the bot in http mode as a child process on loopback, drives it with signed\n"+
-			"interactions from simulated players, reports throughput, latency and the bot's\n"+
-			"memory, then checks the database.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	var o loadOptions
-	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to send load and measure it, after the warm-up")
-	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long to send load before measuring: a just-started bot grows its heap, caches and connections")
-	fs.IntVar(&o.rate, "rate", 2000, "interactions per second to send; 0 sends the next as soon as one is answered")
-	fs.IntVar(&o.concurrency, "concurrency", 64, "games played at once, each one request at a time")
-	fs.IntVar(&o.players, "players", 4096, "simulated players")
-	fs.IntVar(&o.channels, "channels", 256, "channels the games spread over")
-	fs.Uint64Var(&o.seed, "seed", 0, "random seed (0: random)")
-	fs.Float64Var(&o.bad, "bad", 0.1, "chance of a bad request (bad signature, stale board, stranger, out of turn, conflict) before each step")
-	fs.Float64Var(&o.big, "big", 0.1, "share of games on 4×4 or 5×5 boards (the rest are 3×3)")
-	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot halfway, restart it on the same database and carry on")
-	fs.DurationVar(&o.restLatency, "rest-latency", 50*time.Millisecond, "how long the REST stub takes to answer each of the bot's calls, as Discord's REST does")
-	fs.StringVar(&o.db, "db", "", "database `file` (default: a new one in a temporary directory)")
-	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: this one)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	switch {
-	case fs.NArg() > 0:
-		return fmt.Errorf("loadtest: unexpected arguments %q", fs.Args())
-	case o.duration <= 0 || o.warmup < 0 || o.restLatency < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
-		return errors.New("loadtest: -duration, -concurrency and -channels must be positive, -warmup, -rate and -rest-latency not negative, -bad and -big from 0 to 1")
-	case o.players < 3*o.concurrency:
-		return fmt.Errorf("loadtest: -players must be at least 3 × -concurrency (%d)", 3*o.concurrency)
-	}
-	if o.seed == 0 {
-		o.seed = rand.Uint64()
-	}
-	if o.bot == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("loadtest: find the bot binary: %w", err)
-		}
-		o.bot = exe
-	}
-	dir, err := os.MkdirTemp("", "tttbot-loadtest-")
-	if err != nil {
-		return fmt.Errorf("loadtest: %w", err)
-	}
-	if o.db == "" {
-		o.db = filepath.Join(dir, "loadtest.db")
-	}
-	rep, err := loadtest(ctx, e, o, dir)
-	if rep != nil {
-		rep.print(e.stdout)
-	}
-	if err == nil && rep.failed() {
-		err = exitError{}
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "loadtest: files kept in %s\n", dir)
-		return err
-	}
-	return os.RemoveAll(dir)
-}
-
 // loadtest runs the load and the check. The report is nil when the bot never
 // started.
-func loadtest(ctx context.Context, e env, o loadOptions, dir string) (*report, error) {
+func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) (*report, error) {
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
-		return nil, fmt.Errorf("loadtest: %w", err)
+		return nil, fmt.Errorf("generate a key: %w", err)
 	}
 	speed := machineSpeed()
 	stub := newRESTStub(o.restLatency)
 	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, fmt.Errorf("loadtest: rest stub: %w", err)
+		return nil, fmt.Errorf("rest stub: %w", err)
 	}
 	api := &http.Server{Handler: stub, ReadHeaderTimeout: 5 * time.Second}
 	go api.Serve(apiLn)
@@ -158,10 +72,10 @@ simultaneous_games = true
 level = "warn"
 `, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen, o.db)
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		return nil, fmt.Errorf("loadtest: write config: %w", err)
+		return nil, fmt.Errorf("write config: %w", err)
 	}
 	start := func() (*child, error) {
-		return startChild(ctx, o.bot, cfgPath, "http://"+listen, e.stderr)
+		return startChild(ctx, o.bot, cfgPath, "http://"+listen, stderr)
 	}
 	bot, err := start()
 	if err != nil {
@@ -229,7 +143,7 @@ level = "warn"
 		return nil, ctx.Err()
 	}
 	if err := bot.exited(); err != nil {
-		return nil, fmt.Errorf("loadtest: the bot died: %w", err)
+		return nil, fmt.Errorf("the bot died: %w", err)
 	}
 	rep.rss = max(rep.rss, bot.peakRSS())
 	rep.cpu += bot.cpuTime() - cpu0
@@ -241,7 +155,7 @@ level = "warn"
 	rep.gather(d, workers, stub)
 	rep.problems, err = sqlite.Check(ctx, o.db, rep.acked)
 	if err != nil {
-		return rep, fmt.Errorf("loadtest: %w", err)
+		return rep, fmt.Errorf("check the database: %w", err)
 	}
 	return rep, nil
 }
@@ -270,7 +184,7 @@ func machineSpeed() time.Duration {
 func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", fmt.Errorf("loadtest: find a free port: %w", err)
+		return "", fmt.Errorf("find a free port: %w", err)
 	}
 	defer ln.Close()
 	return ln.Addr().String(), nil
@@ -297,7 +211,7 @@ func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*
 	cmd.Env, cmd.Stderr = env, stderr
 	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("loadtest: start the bot: %w", err)
+		return nil, fmt.Errorf("start the bot: %w", err)
 	}
 	c := &child{cmd: cmd, done: make(chan struct{})}
 	go func() { c.err = cmd.Wait(); close(c.done) }()
@@ -313,7 +227,7 @@ func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*
 		}
 		select {
 		case <-c.done:
-			return nil, fmt.Errorf("loadtest: the bot exited at start-up: %v", c.err)
+			return nil, fmt.Errorf("the bot exited at start-up: %v", c.err)
 		case <-ctx.Done():
 			c.kill()
 			return nil, ctx.Err()
@@ -321,7 +235,7 @@ func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*
 		}
 		if time.Now().After(deadline) {
 			c.kill()
-			return nil, errors.New("loadtest: the bot was not healthy within a minute")
+			return nil, errors.New("the bot was not healthy within a minute")
 		}
 	}
 }
@@ -348,17 +262,17 @@ func (c *child) kill() {
 // stop asks the bot to shut down (SIGTERM) and waits for it.
 func (c *child) stop() error {
 	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		return fmt.Errorf("loadtest: stop the bot: %w", err)
+		return fmt.Errorf("stop the bot: %w", err)
 	}
 	select {
 	case <-c.done:
 		if c.err != nil {
-			return fmt.Errorf("loadtest: the bot's shutdown: %w", c.err)
+			return fmt.Errorf("the bot's shutdown: %w", c.err)
 		}
 		return nil
 	case <-time.After(30 * time.Second):
 		c.kill()
-		return errors.New("loadtest: the bot did not stop within 30s")
+		return errors.New("the bot did not stop within 30s")
 	}
 }
 
@@ -439,7 +353,7 @@ func newRESTStub(latency time.Duration) *restStub {
 			http.NotFound(w, r)
 			return
 		}
-		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(messageID(n), 10), "author": user, "type": 20})
+		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(messageID(n), 10), "author": user, "type": discordgo.MessageTypeChatInputCommand})
 	})
 	s.route("POST /api/v9/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONBody(w, map[string]any{"id": s.id(), "author": user, "webhook_id": appID})

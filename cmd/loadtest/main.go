@@ -1,0 +1,137 @@
+// Command loadtest plays Discord to a tttbot under load: it runs the bot as a
+// child process in http mode, signs interactions with a key of its own,
+// serves the bot's REST calls from a stub, reports throughput, latency and
+// the bot's CPU and memory, and checks the database when the load is over.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+type loadOptions struct {
+	duration    time.Duration
+	warmup      time.Duration // load before measuring starts
+	rate        int           // interactions per second; 0: as fast as the bot answers
+	concurrency int           // simulated tables, each one request at a time
+	players     int
+	channels    int
+	seed        uint64
+	bad         float64 // chance of a bad request before each step
+	big         float64 // share of games on 4×4 and 5×5
+	kill        bool
+	restLatency time.Duration // how long the REST stub takes to answer
+	db          string
+	bot         string
+}
+
+// errReported ends the process with status 1 once the report has said what
+// went wrong.
+var errReported = errors.New("the load test failed")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errReported):
+		os.Exit(1)
+	default:
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: loadtest [flags]\n\n"+
+			"Runs the bot in http mode as a child process on loopback, drives it with signed\n"+
+			"interactions from simulated players, reports throughput, latency and the bot's\n"+
+			"memory, then checks the database.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	var o loadOptions
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to send load and measure it, after the warm-up")
+	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long to send load before measuring: a just-started bot grows its heap, caches and connections")
+	fs.IntVar(&o.rate, "rate", 2000, "interactions per second to send; 0 sends the next as soon as one is answered")
+	fs.IntVar(&o.concurrency, "concurrency", 64, "games played at once, each one request at a time")
+	fs.IntVar(&o.players, "players", 4096, "simulated players")
+	fs.IntVar(&o.channels, "channels", 256, "channels the games spread over")
+	fs.Uint64Var(&o.seed, "seed", 0, "random seed (0: random)")
+	fs.Float64Var(&o.bad, "bad", 0.1, "chance of a bad request (bad signature, stale board, stranger, out of turn, conflict) before each step")
+	fs.Float64Var(&o.big, "big", 0.1, "share of games on 4×4 or 5×5 boards (the rest are 3×3)")
+	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot halfway, restart it on the same database and carry on")
+	fs.DurationVar(&o.restLatency, "rest-latency", 50*time.Millisecond, "how long the REST stub takes to answer each of the bot's calls, as Discord's REST does")
+	fs.StringVar(&o.db, "db", "", "database `file` (default: a new one in a temporary directory)")
+	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	case o.duration <= 0 || o.warmup < 0 || o.restLatency < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
+		return errors.New("-duration, -concurrency and -channels must be positive, -warmup, -rate and -rest-latency not negative, -bad and -big from 0 to 1")
+	case o.players < 3*o.concurrency:
+		return fmt.Errorf("-players must be at least 3 × -concurrency (%d)", 3*o.concurrency)
+	}
+	if o.seed == 0 {
+		o.seed = rand.Uint64()
+	}
+	dir, err := os.MkdirTemp("", "tttbot-loadtest-")
+	if err != nil {
+		return err
+	}
+	if o.db == "" {
+		o.db = filepath.Join(dir, "loadtest.db")
+	}
+	if o.bot == "" {
+		o.bot, err = buildBot(ctx, dir, stderr)
+		if err != nil {
+			os.RemoveAll(dir)
+			return err
+		}
+	}
+	rep, err := loadtest(ctx, stderr, o, dir)
+	if rep != nil {
+		rep.print(stdout)
+	}
+	if err == nil && rep.failed() {
+		err = errReported
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "loadtest: files kept in %s\n", dir)
+		return err
+	}
+	return os.RemoveAll(dir)
+}
+
+// botPackage is the bot's main package, which buildBot builds.
+const botPackage = "github.com/tttbot/tttbot/cmd/bot"
+
+// buildBot builds the bot into dir with the go command, so that a run
+// measures the source it is run from rather than a binary left over from an
+// older one. flags go to go build.
+func buildBot(ctx context.Context, dir string, stderr io.Writer, flags ...string) (string, error) {
+	bin := filepath.Join(dir, "bot")
+	args := append(append([]string{"build", "-o", bin}, flags...), botPackage)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("build the bot (or name one with -bot): %w", err)
+	}
+	return bin, nil
+}

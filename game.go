@@ -1,0 +1,308 @@
+// Package tttbot is the domain of the bot: games and their moves, players,
+// board shapes, outcomes and ratings, the errors a player can cause, and the
+// interfaces of the store that keeps them. It imports nothing of the project
+// but the rules of a position in internal/game.
+package tttbot
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// Status is where a game is in its life.
+type Status string
+
+const (
+	StatusPending   Status = "pending"   // a challenge waiting for an answer
+	StatusActive    Status = "active"    // being played
+	StatusFinished  Status = "finished"  // won, drawn, resigned or timed out
+	StatusDeclined  Status = "declined"  // the challenged player said no
+	StatusExpired   Status = "expired"   // the challenge was not answered in time
+	StatusCancelled Status = "cancelled" // the challenger withdrew
+)
+
+// Open reports whether the game still takes part in the one-game-per-channel
+// and one-game-per-player rules.
+func (s Status) Open() bool { return s == StatusPending || s == StatusActive }
+
+// Reason says how a finished game ended.
+type Reason string
+
+const (
+	ReasonLine    Reason = "line"    // a player completed K in a row
+	ReasonDraw    Reason = "draw"    // the board filled with no line
+	ReasonResign  Reason = "resign"  // a player resigned
+	ReasonTimeout Reason = "timeout" // a player did not move in time
+)
+
+// Game is a challenge and the match that follows it. Players are Discord user
+// IDs; the bot itself plays under its own user ID, with BotLevel set.
+type Game struct {
+	ID        int64
+	GuildID   string // "" in a DM
+	ChannelID string
+	MessageID string // the board message, once known
+
+	Rows, Cols, K int
+
+	Challenger string
+	Opponent   string
+	BotLevel   string // the bot's difficulty when it is a player, else ""
+
+	XPlayer, OPlayer string // set when the game starts
+
+	Status   Status
+	Board    string    // the position in game notation, e.g. "XO./.X./..O"
+	Turn     string    // the user to move while active, else ""
+	Version  int       // bumped by every change; clicks carry it to detect stale boards
+	Deadline time.Time // challenge expiry or turn timeout; zero when none runs
+
+	Winner string // user ID; "" for a draw or an unfinished game
+	Reason Reason // set when finished
+
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt time.Time // zero until the game ends
+}
+
+// VsBot reports whether one of the players is the bot.
+func (g *Game) VsBot() bool { return g.BotLevel != "" }
+
+// HasPlayer reports whether user plays in g.
+func (g *Game) HasPlayer(user string) bool { return user == g.Challenger || user == g.Opponent }
+
+// Other returns the other player of g.
+func (g *Game) Other(user string) string {
+	if user == g.Challenger {
+		return g.Opponent
+	}
+	return g.Challenger
+}
+
+// Move is one ply of a game, in order from 1.
+type Move struct {
+	GameID int64
+	Ply    int
+	Cell   int
+	Player string
+	At     time.Time
+}
+
+// Player is a Discord user as last seen by the bot.
+type Player struct {
+	ID   string
+	Name string
+}
+
+// MoveRequest is a click on a cell: who, where, and which board version the
+// click was made against. Deadline is the next player's turn deadline.
+type MoveRequest struct {
+	GameID   int64
+	Player   string
+	Cell     int
+	Version  int
+	At       time.Time
+	Deadline time.Time
+
+	// Reply, when set, is the answer to this move (the bot's), chosen in
+	// advance against the version this move makes. It is played in the
+	// same transaction when the game goes on with Reply.Player to move; if
+	// it is refused, this move stands alone.
+	Reply *MoveRequest
+}
+
+// Position reads g's stored board.
+func (g *Game) Position() (game.Position, error) {
+	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+	if err != nil {
+		return game.Position{}, fmt.Errorf("game %d geometry: %w", g.ID, err)
+	}
+	pos, err := game.ParseIn(geo, g.Board)
+	if err != nil {
+		return game.Position{}, fmt.Errorf("game %d board: %w", g.ID, err)
+	}
+	return pos, nil
+}
+
+// Create checks a game about to be stored — a pending challenge, or an
+// active game against the bot — and sets its empty board and, when active,
+// its first turn.
+func (g *Game) Create() error {
+	if err := g.Shape().Validate(); err != nil {
+		return err
+	}
+	empty := game.NewPosition(game.MustGeometry(g.Rows, g.Cols, g.K)).String()
+	switch {
+	case g.ChannelID == "" || g.Challenger == "" || g.Opponent == "":
+		return Errorf(EINVALID, "a new game needs a channel and two players")
+	case g.Challenger == g.Opponent:
+		return ErrSelfChallenge
+	case g.Board != "" && g.Board != empty:
+		return Errorf(EINVALID, "a new game starts from the empty board")
+	case g.ID != 0 || g.Winner != "" || g.Reason != "" || !g.FinishedAt.IsZero():
+		return Errorf(EINVALID, "a new game has no ID or result yet")
+	}
+	switch g.Status {
+	case StatusPending:
+		// X and O may be planned (the challenger's "first" option); Accept
+		// settles them and starts the clock.
+		if g.Turn != "" || (g.XPlayer != "" || g.OPlayer != "") && (!g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer)) {
+			return Errorf(EINVALID, "a challenge has no turn yet, and its planned X and O are its two players")
+		}
+	case StatusActive:
+		if !g.HasPlayer(g.XPlayer) || g.OPlayer != g.Other(g.XPlayer) || (g.Turn != "" && g.Turn != g.XPlayer) {
+			return Errorf(EINVALID, "X and O must be the two players, and X moves first")
+		}
+		g.Turn = g.XPlayer
+	default:
+		return Errorf(EINVALID, "a new game is pending or active, not %s", g.Status)
+	}
+	g.Board = empty
+	return nil
+}
+
+// Accept starts pending challenge g at time at, made against version, with
+// xPlayer to move first until deadline: only its Opponent may accept, and
+// only before the challenge expires.
+func (g *Game) Accept(user string, version int, xPlayer string, at, deadline time.Time) error {
+	switch {
+	case user != g.Opponent:
+		return ErrNotForYou
+	case g.Status != StatusPending:
+		return ErrClosed
+	case g.Version != version:
+		return ErrStale
+	case !g.Deadline.IsZero() && !at.Before(g.Deadline):
+		return ErrExpired
+	case !g.HasPlayer(xPlayer):
+		return ErrBadX
+	}
+	g.Status = StatusActive
+	g.XPlayer, g.OPlayer = xPlayer, g.Other(xPlayer)
+	g.Turn = xPlayer
+	g.Deadline = deadline
+	return nil
+}
+
+// Decline ends pending challenge g at time at, made against version:
+// declined by its Opponent, withdrawn by its Challenger.
+func (g *Game) Decline(user string, version int, at time.Time) error {
+	switch {
+	case !g.HasPlayer(user):
+		return ErrNotForYou
+	case g.Status != StatusPending:
+		return ErrClosed
+	case g.Version != version:
+		return ErrStale
+	}
+	if user == g.Opponent {
+		g.close(StatusDeclined, at)
+	} else {
+		g.close(StatusCancelled, at)
+	}
+	return nil
+}
+
+// Play makes move m at time at, which m.Version must have seen, and returns
+// it as stored. A move that ends the game finishes it with its result;
+// otherwise the other player's turn runs until m.Deadline.
+func (g *Game) Play(m MoveRequest, at time.Time) (Move, error) {
+	switch {
+	case !g.HasPlayer(m.Player):
+		return Move{}, ErrNotAPlayer
+	case g.Status == StatusPending:
+		return Move{}, ErrNotStarted
+	case g.Status != StatusActive:
+		return Move{}, ErrGameOver
+	case g.Turn != m.Player:
+		return Move{}, ErrNotYourTurn
+	case g.Version != m.Version:
+		return Move{}, ErrStale
+	}
+	pos, err := g.Position()
+	if err != nil {
+		return Move{}, err
+	}
+	if (pos.ToMove() == game.X) != (g.Turn == g.XPlayer) {
+		return Move{}, fmt.Errorf("game %d: turn of %s does not match board %s", g.ID, g.Turn, g.Board)
+	}
+	next, err := pos.Play(m.Cell)
+	switch {
+	case errors.Is(err, game.ErrOutOfRange):
+		return Move{}, ErrOffBoard
+	case errors.Is(err, game.ErrCellTaken):
+		return Move{}, ErrCellTaken
+	case errors.Is(err, game.ErrGameOver):
+		return Move{}, ErrGameOver
+	case err != nil:
+		return Move{}, fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	g.Board = next.String()
+	res := next.Result()
+	switch {
+	case res.Winner == game.X:
+		g.finish(g.XPlayer, ReasonLine, at)
+	case res.Winner == game.O:
+		g.finish(g.OPlayer, ReasonLine, at)
+	case res.Over:
+		g.finish("", ReasonDraw, at)
+	default:
+		g.Turn = g.Other(m.Player)
+		g.Deadline = m.Deadline
+	}
+	return Move{GameID: g.ID, Ply: next.Ply(), Cell: m.Cell, Player: m.Player, At: at}, nil
+}
+
+// Resign ends user's active game g at time at as a loss for user.
+func (g *Game) Resign(user string, at time.Time) error {
+	switch {
+	case !g.HasPlayer(user):
+		return ErrNotAPlayer
+	case g.Status == StatusPending:
+		return ErrNotStarted
+	case g.Status != StatusActive:
+		return ErrGameOver
+	}
+	g.finish(g.Other(user), ReasonResign, at)
+	return nil
+}
+
+// Expire ends g, seen at version, once its deadline has passed at time at:
+// a pending challenge expires; in an active game the player to move loses
+// on time.
+func (g *Game) Expire(version int, at time.Time) error {
+	switch {
+	case !g.Status.Open():
+		return ErrGameOver
+	case g.Version != version:
+		return ErrStale
+	case g.Deadline.IsZero() || at.Before(g.Deadline):
+		return ErrNotDue
+	}
+	if g.Status == StatusPending {
+		g.close(StatusExpired, at)
+	} else {
+		g.finish(g.Other(g.Turn), ReasonTimeout, at)
+	}
+	return nil
+}
+
+// finish ends an active game.
+func (g *Game) finish(winner string, reason Reason, at time.Time) {
+	g.Status = StatusFinished
+	g.Winner = winner
+	g.Reason = reason
+	g.FinishedAt = at
+	g.Turn = ""
+	g.Deadline = time.Time{}
+}
+
+// close ends a challenge that never became a game.
+func (g *Game) close(s Status, at time.Time) {
+	g.Status = s
+	g.FinishedAt = at
+	g.Deadline = time.Time{}
+}

@@ -1,0 +1,300 @@
+package tttbot
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+func TestGamePosition(t *testing.T) {
+	tests := []struct {
+		name    string
+		g       Game
+		want    string // the position's notation; "" when it cannot be read
+		wantErr error
+	}{
+		{"empty 3×3", Game{Rows: 3, Cols: 3, K: 3, Board: ".../.../..."}, ".../.../...", nil},
+		{"two moves on 4×4", Game{Rows: 4, Cols: 4, K: 4, Board: "X.../..../..O./...."}, "X.../..../..O./....", nil},
+		{"bad shape", Game{Rows: 9, Cols: 9, K: 3, Board: ".../.../..."}, "", game.ErrGeometry},
+		{"board of another shape", Game{Rows: 4, Cols: 4, K: 4, Board: ".../.../..."}, "", game.ErrNotation},
+		{"garbage", Game{Rows: 3, Cols: 3, K: 3, Board: "xyz"}, "", game.ErrNotation},
+		{"illegal position", Game{Rows: 3, Cols: 3, K: 3, Board: "XX./.../..."}, "", game.ErrIllegal},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pos, err := tt.g.Position()
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("got error %v, want %v", err, tt.wantErr)
+			}
+			if err == nil && pos.String() != tt.want {
+				t.Errorf("got %q, want %q", pos.String(), tt.want)
+			}
+			if err == nil && pos.Geometry().K != tt.g.K {
+				t.Errorf("got K %d, want %d", pos.Geometry().K, tt.g.K)
+			}
+		})
+	}
+}
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// pending is a 3×3 challenge of alice to bob, expiring a minute after t0.
+func pending() *Game {
+	return &Game{ID: 1, ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob",
+		Status: StatusPending, Board: ".../.../...", Version: 1, Deadline: t0.Add(time.Minute)}
+}
+
+// active is pending accepted by bob, alice to move as X, with board after
+// the moves so far.
+func active(board string, turn string) *Game {
+	g := pending()
+	g.Status, g.XPlayer, g.OPlayer, g.Turn, g.Board, g.Version = StatusActive, "alice", "bob", turn, board, 2
+	g.Deadline = t0.Add(5 * time.Minute)
+	return g
+}
+
+func TestGameCreate(t *testing.T) {
+	tests := []struct {
+		name     string
+		change   func(g *Game)
+		want     error  // the refusal, when it matters which
+		wantCode string // "" for a game created
+		wantTurn string
+	}{
+		{"challenge", func(g *Game) {}, nil, "", ""},
+		{"challenge with planned sides", func(g *Game) { g.XPlayer, g.OPlayer = "bob", "alice" }, nil, "", ""},
+		{"bot game", func(g *Game) { g.Status, g.BotLevel, g.XPlayer, g.OPlayer = StatusActive, "easy", "bob", "alice" }, nil, "", "bob"},
+		{"bad shape", func(g *Game) { g.K = 4 }, ErrBadShape, EINVALID, ""},
+		{"no channel", func(g *Game) { g.ChannelID = "" }, nil, EINVALID, ""},
+		{"yourself", func(g *Game) { g.Opponent = "alice" }, ErrSelfChallenge, EINVALID, ""},
+		{"board not empty", func(g *Game) { g.Board = "X../.../..." }, nil, EINVALID, ""},
+		{"has an ID", func(g *Game) { g.ID = 7 }, nil, EINVALID, ""},
+		{"challenge with a turn", func(g *Game) { g.Turn = "alice" }, nil, EINVALID, ""},
+		{"planned X a stranger", func(g *Game) { g.XPlayer, g.OPlayer = "carol", "alice" }, nil, EINVALID, ""},
+		{"active, O moves first", func(g *Game) { g.Status, g.XPlayer, g.OPlayer, g.Turn = StatusActive, "alice", "bob", "bob" }, nil, EINVALID, ""},
+		{"finished", func(g *Game) { g.Status = StatusFinished }, nil, EINVALID, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob", Status: StatusPending}
+			tt.change(g)
+			err := g.Create()
+			if got := ErrorCode(err); got != tt.wantCode {
+				t.Fatalf("got code %q (%v), want %q", got, err, tt.wantCode)
+			}
+			if tt.want != nil && err != tt.want {
+				t.Errorf("got %v, want %v", err, tt.want)
+			}
+			if err == nil && (g.Board != ".../.../..." || g.Turn != tt.wantTurn) {
+				t.Errorf("got board %q turn %q, want the empty board and turn %q", g.Board, g.Turn, tt.wantTurn)
+			}
+		})
+	}
+}
+
+func TestGameAccept(t *testing.T) {
+	deadline := t0.Add(5 * time.Minute)
+	tests := []struct {
+		name    string
+		g       *Game
+		user    string
+		version int
+		x       string
+		at      time.Time
+		want    error
+	}{
+		{"accepted", pending(), "bob", 1, "bob", t0, nil},
+		{"by the challenger", pending(), "alice", 1, "alice", t0, ErrNotForYou},
+		{"by a stranger", pending(), "carol", 1, "alice", t0, ErrNotForYou},
+		{"closed", active(".../.../...", "alice"), "bob", 2, "alice", t0, ErrClosed},
+		{"stale", pending(), "bob", 2, "alice", t0, ErrStale},
+		{"at the deadline", pending(), "bob", 1, "alice", t0.Add(time.Minute), ErrExpired},
+		{"X a stranger", pending(), "bob", 1, "carol", t0, ErrBadX},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := *tt.g
+			err := tt.g.Accept(tt.user, tt.version, tt.x, tt.at, deadline)
+			if err != tt.want {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if err != nil {
+				if *tt.g != before {
+					t.Errorf("a refusal changed the game: got %+v, want %+v", *tt.g, before)
+				}
+				return
+			}
+			g := tt.g
+			if g.Status != StatusActive || g.XPlayer != tt.x || g.OPlayer != g.Other(tt.x) || g.Turn != tt.x || !g.Deadline.Equal(deadline) {
+				t.Errorf("got %+v, want active with %s as X to move until %v", *g, tt.x, deadline)
+			}
+		})
+	}
+}
+
+func TestGameDecline(t *testing.T) {
+	tests := []struct {
+		name       string
+		g          *Game
+		user       string
+		version    int
+		want       error
+		wantStatus Status
+	}{
+		{"declined", pending(), "bob", 1, nil, StatusDeclined},
+		{"withdrawn", pending(), "alice", 1, nil, StatusCancelled},
+		{"stranger", pending(), "carol", 1, ErrNotForYou, StatusPending},
+		{"closed", active(".../.../...", "alice"), "bob", 2, ErrClosed, StatusActive},
+		{"stale", pending(), "bob", 2, ErrStale, StatusPending},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.g.Decline(tt.user, tt.version, t0)
+			if err != tt.want {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if tt.g.Status != tt.wantStatus {
+				t.Errorf("got status %s, want %s", tt.g.Status, tt.wantStatus)
+			}
+			if err == nil && (!tt.g.FinishedAt.Equal(t0) || !tt.g.Deadline.IsZero()) {
+				t.Errorf("got finished %v deadline %v, want %v and none", tt.g.FinishedAt, tt.g.Deadline, t0)
+			}
+		})
+	}
+}
+
+func TestGamePlay(t *testing.T) {
+	next := t0.Add(10 * time.Minute)
+	tests := []struct {
+		name       string
+		g          *Game
+		player     string
+		cell       int
+		version    int
+		want       error
+		wantCode   string // for errors without a refusal of their own
+		wantBoard  string
+		wantStatus Status
+		wantTurn   string
+		wantWinner string
+		wantReason Reason
+	}{
+		{"first move", active(".../.../...", "alice"), "alice", 4, 2, nil, "", ".../.X./...", StatusActive, "bob", "", ""},
+		{"a line wins", active("XX./OO./...", "alice"), "alice", 2, 2, nil, "", "XXX/OO./...", StatusFinished, "", "alice", ReasonLine},
+		{"O's line wins", active("XX./OO./X..", "bob"), "bob", 5, 2, nil, "", "XX./OOO/X..", StatusFinished, "", "bob", ReasonLine},
+		{"full board draws", active("XOX/XOO/OX.", "alice"), "alice", 8, 2, nil, "", "XOX/XOO/OXX", StatusFinished, "", "", ReasonDraw},
+		{"stranger", active(".../.../...", "alice"), "carol", 0, 2, ErrNotAPlayer, "", "", "", "", "", ""},
+		{"pending", pending(), "alice", 0, 1, ErrNotStarted, "", "", "", "", "", ""},
+		{"out of turn", active(".../.../...", "alice"), "bob", 0, 2, ErrNotYourTurn, "", "", "", "", "", ""},
+		{"stale", active(".../.../...", "alice"), "alice", 0, 1, ErrStale, "", "", "", "", "", ""},
+		{"taken", active("X../.O./...", "alice"), "alice", 4, 2, ErrCellTaken, "", "", "", "", "", ""},
+		{"off the board", active(".../.../...", "alice"), "alice", 9, 2, ErrOffBoard, "", "", "", "", "", ""},
+		{"negative cell", active(".../.../...", "alice"), "alice", -1, 2, ErrOffBoard, "", "", "", "", "", ""},
+		{"turn against the board", active("X../.../...", "alice"), "alice", 1, 2, nil, EINTERNAL, "", "", "", "", ""},
+		{"board unreadable", active("XXX/XXX/XXX", "alice"), "alice", 1, 2, nil, EINTERNAL, "", "", "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := *tt.g
+			mv, err := tt.g.Play(MoveRequest{GameID: 1, Player: tt.player, Cell: tt.cell, Version: tt.version, Deadline: next}, t0)
+			if tt.want != nil || tt.wantCode != "" {
+				if tt.want != nil && err != tt.want || tt.wantCode != "" && ErrorCode(err) != tt.wantCode {
+					t.Fatalf("got %v, want %v %s", err, tt.want, tt.wantCode)
+				}
+				if *tt.g != before {
+					t.Errorf("a refusal changed the game: got %+v, want %+v", *tt.g, before)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := tt.g
+			if g.Board != tt.wantBoard || g.Status != tt.wantStatus || g.Turn != tt.wantTurn || g.Winner != tt.wantWinner || g.Reason != tt.wantReason {
+				t.Errorf("got board %q status %s turn %q winner %q reason %q, want %q %s %q %q %q",
+					g.Board, g.Status, g.Turn, g.Winner, g.Reason, tt.wantBoard, tt.wantStatus, tt.wantTurn, tt.wantWinner, tt.wantReason)
+			}
+			wantDeadline, wantFinished := next, time.Time{}
+			if tt.wantStatus == StatusFinished {
+				wantDeadline, wantFinished = time.Time{}, t0
+			}
+			if !g.Deadline.Equal(wantDeadline) || !g.FinishedAt.Equal(wantFinished) {
+				t.Errorf("got deadline %v finished %v, want %v %v", g.Deadline, g.FinishedAt, wantDeadline, wantFinished)
+			}
+			pos, _ := before.Position()
+			want := Move{GameID: 1, Ply: pos.Ply() + 1, Cell: tt.cell, Player: tt.player, At: t0}
+			if mv != want {
+				t.Errorf("got move %+v, want %+v", mv, want)
+			}
+		})
+	}
+}
+
+func TestGameResign(t *testing.T) {
+	over := active("XXX/OO./...", "")
+	over.Status, over.Winner, over.Reason = StatusFinished, "alice", ReasonLine
+	tests := []struct {
+		name       string
+		g          *Game
+		user       string
+		want       error
+		wantWinner string
+	}{
+		{"on their turn", active(".../.../...", "alice"), "alice", nil, "bob"},
+		{"out of turn", active(".../.../...", "alice"), "bob", nil, "alice"},
+		{"stranger", active(".../.../...", "alice"), "carol", ErrNotAPlayer, ""},
+		{"pending", pending(), "alice", ErrNotStarted, ""},
+		{"over", over, "bob", ErrGameOver, "alice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.g.Resign(tt.user, t0)
+			if err != tt.want {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if tt.g.Winner != tt.wantWinner {
+				t.Errorf("got winner %q, want %q", tt.g.Winner, tt.wantWinner)
+			}
+			if err == nil && (tt.g.Status != StatusFinished || tt.g.Reason != ReasonResign || tt.g.Turn != "" || !tt.g.Deadline.IsZero()) {
+				t.Errorf("got %+v, want finished by resignation", *tt.g)
+			}
+		})
+	}
+}
+
+func TestGameExpire(t *testing.T) {
+	turn := t0.Add(5 * time.Minute) // active's deadline
+	tests := []struct {
+		name       string
+		g          *Game
+		version    int
+		at         time.Time
+		want       error
+		wantStatus Status
+		wantWinner string
+	}{
+		{"challenge at its deadline", pending(), 1, t0.Add(time.Minute), nil, StatusExpired, ""},
+		{"challenge before its deadline", pending(), 1, t0.Add(time.Minute - time.Millisecond), ErrNotDue, StatusPending, ""},
+		{"turn at its deadline", active(".../.../...", "alice"), 2, turn, nil, StatusFinished, "bob"},
+		{"turn of O", active("X../.../...", "bob"), 2, turn, nil, StatusFinished, "alice"},
+		{"moved on", active(".../.../...", "alice"), 1, turn, ErrStale, StatusActive, ""},
+		{"declined", func() *Game { g := pending(); g.Status = StatusDeclined; return g }(), 1, turn, ErrGameOver, StatusDeclined, ""},
+		{"no deadline", func() *Game { g := pending(); g.Deadline = time.Time{}; return g }(), 1, turn, ErrNotDue, StatusPending, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.g.Expire(tt.version, tt.at)
+			if err != tt.want {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if tt.g.Status != tt.wantStatus || tt.g.Winner != tt.wantWinner {
+				t.Errorf("got status %s winner %q, want %s %q", tt.g.Status, tt.g.Winner, tt.wantStatus, tt.wantWinner)
+			}
+			if err == nil && tt.wantStatus == StatusFinished && tt.g.Reason != ReasonTimeout {
+				t.Errorf("got reason %q, want %q", tt.g.Reason, ReasonTimeout)
+			}
+		})
+	}
+}

@@ -1,0 +1,65 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// internalText is what a player reads of a failure on the bot's side: no
+// detail (or secret) of it reaches Discord.
+const internalText = "Something went wrong on our side. Please try again."
+
+// errorText is what a player reads of err: the domain's refusals worded
+// here, the *tttbot.Error this package makes as it is written, and
+// internalText for anything else.
+func errorText(err error) string {
+	var e *tttbot.Error
+	if !errors.As(err, &e) {
+		return internalText
+	}
+	switch e {
+	case tttbot.ErrNotFound:
+		return "That game doesn't exist."
+	case tttbot.ErrBadShape:
+		return fmt.Sprintf("Boards are %d×%d to %d×%d, with %d up to the longer side in a row.",
+			game.MinSize, game.MinSize, game.MaxSize, game.MaxSize, game.MinK)
+	case tttbot.ErrSelfChallenge:
+		return "You can't challenge yourself."
+	case tttbot.ErrPlayerBusy:
+		return "You already have a game in this channel."
+	case tttbot.ErrOpponentBusy:
+		return "Your opponent already has a game in this channel."
+	case tttbot.ErrChannelBusy:
+		return "There's already a game in this channel."
+	case tttbot.ErrNotForYou:
+		return "This challenge isn't for you."
+	case tttbot.ErrClosed:
+		return "This challenge is no longer open."
+	case tttbot.ErrExpired:
+		return "This challenge has expired."
+	case tttbot.ErrBadX:
+		return "X must be one of the two players."
+	case tttbot.ErrStale:
+		return "This board was out of date — the game had moved on. It shows the current game now."
+	case tttbot.ErrNotAPlayer:
+		return "You're not playing in this game."
+	case tttbot.ErrNotStarted:
+		return "This game hasn't started yet."
+	case tttbot.ErrNotYourTurn:
+		return "It's not your turn."
+	case tttbot.ErrGameOver:
+		return "This game is over."
+	case tttbot.ErrOffBoard:
+		return "That cell is not on the board."
+	case tttbot.ErrCellTaken:
+		return "That cell is already taken."
+	case tttbot.ErrReplay:
+		return "I've handled this interaction already."
+	case tttbot.ErrNotDue:
+		return "This game's time has not run out yet."
+	}
+	return e.Message
+}

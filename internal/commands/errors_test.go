@@ -1,0 +1,44 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/tttbot/tttbot"
+)
+
+func TestErrorText(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{tttbot.ErrNotFound, "That game doesn't exist."},
+		{tttbot.ErrBadShape, "Boards are 3×3 to 5×5, with 3 up to the longer side in a row."},
+		{tttbot.ErrSelfChallenge, "You can't challenge yourself."},
+		{tttbot.ErrPlayerBusy, "You already have a game in this channel."},
+		{tttbot.ErrOpponentBusy, "Your opponent already has a game in this channel."},
+		{tttbot.ErrChannelBusy, "There's already a game in this channel."},
+		{tttbot.ErrNotForYou, "This challenge isn't for you."},
+		{tttbot.ErrClosed, "This challenge is no longer open."},
+		{tttbot.ErrExpired, "This challenge has expired."},
+		{tttbot.ErrBadX, "X must be one of the two players."},
+		{tttbot.ErrStale, "This board was out of date — the game had moved on. It shows the current game now."},
+		{tttbot.ErrNotAPlayer, "You're not playing in this game."},
+		{tttbot.ErrNotStarted, "This game hasn't started yet."},
+		{tttbot.ErrNotYourTurn, "It's not your turn."},
+		{tttbot.ErrGameOver, "This game is over."},
+		{tttbot.ErrOffBoard, "That cell is not on the board."},
+		{tttbot.ErrCellTaken, "That cell is already taken."},
+		{tttbot.ErrNotDue, "This game's time has not run out yet."},
+		{fmt.Errorf("play: %w", tttbot.ErrCellTaken), "That cell is already taken."},
+		{tttbot.Errorf(tttbot.EINVALID, "Pick a user."), "Pick a user."},
+		// A failure on the bot's side: the player sees a generic text, no detail.
+		{fmt.Errorf("begin transaction: %w", context.Canceled), internalText},
+	}
+	for _, tt := range tests {
+		if got := errorText(tt.err); got != tt.want {
+			t.Errorf("%v: got %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package tttbot
+
+import (
+	"context"
+	"time"
+)
+
+// GameStore keeps games and their moves. Every method that changes a game
+// does it in one transaction that checks the game's state first, so racing
+// clicks produce exactly one change and the losers get an *Error (ESTALE,
+// ENOTYOURTURN, EFINISHED, ...). Methods return ENOTFOUND for an unknown game.
+type GameStore interface {
+	// CreateGame inserts g (StatusPending for a challenge, StatusActive for a
+	// game against the bot) and sets its ID, Version, CreatedAt and UpdatedAt.
+	// ECONFLICT when the channel already has an open game (unless its guild
+	// allows simultaneous games) or a player already has one in the channel.
+	// players are display names to record in the same transaction.
+	CreateGame(ctx context.Context, g *Game, players ...Player) error
+
+	// Game returns a game by ID.
+	Game(ctx context.Context, id int64) (*Game, error)
+
+	// OpenGame returns user's pending or active game in channel.
+	OpenGame(ctx context.Context, channelID, user string) (*Game, error)
+
+	// SetMessage records the board message of a game.
+	SetMessage(ctx context.Context, id int64, messageID string) error
+
+	// Accept starts a pending challenge: only its Opponent may accept. The
+	// game gets its X and O players, the first turn and its deadline.
+	Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*Game, error)
+
+	// Decline ends a pending challenge: declined by the Opponent, or
+	// cancelled by the Challenger.
+	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*Game, error)
+
+	// Play applies a move and, when it ends the game, the result; then its
+	// Reply, if any.
+	Play(ctx context.Context, m MoveRequest) (*Game, error)
+
+	// Resign ends user's active game as a loss for user.
+	Resign(ctx context.Context, id int64, user string, at time.Time) (*Game, error)
+
+	// Expire ends a game whose deadline has passed at time at: a pending
+	// challenge expires; in an active game the player to move loses on time.
+	// EINVALID when the deadline has not passed, ESTALE when version moved on.
+	Expire(ctx context.Context, id int64, version int, at time.Time) (*Game, error)
+
+	// Due lists open games whose deadline is at or before at, oldest first.
+	Due(ctx context.Context, at time.Time, limit int) ([]*Game, error)
+
+	// Moves lists the moves of a game in order.
+	Moves(ctx context.Context, id int64) ([]Move, error)
+
+	// SetSimultaneousGames sets whether a guild allows more than one open
+	// game per channel (the store's default applies until it is set).
+	SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error
+}
+
+// RatingStore reads the ratings, records and history that finished games
+// leave behind. The store writes them itself, in the transaction that
+// finishes a game: a game between two people updates both players' ratings
+// in its guild and globally, exactly once; a game against the bot counts in
+// the human's record at that difficulty; a challenge that never became a
+// game counts for nothing.
+type RatingStore interface {
+	// Leaderboard returns up to limit ranked players of scope ("" for the
+	// global board, else a guild ID) and shape, from the offset-th (0 is the
+	// best).
+	Leaderboard(ctx context.Context, scope string, shape Shape, offset, limit int) (LeaderboardPage, error)
+
+	// Stats returns player's ratings in scope, with their ranks, and their
+	// record against the bot. A player who never played gets empty Stats.
+	Stats(ctx context.Context, scope, player string) (*Stats, error)
+
+	// History returns player's last finished games in guildID ("" for those
+	// played in DMs), newest first.
+	History(ctx context.Context, player, guildID string, limit int) ([]HistoryEntry, error)
+}
+
+// Store is all the bot keeps: the games and what they leave behind.
+type Store interface {
+	GameStore
+	RatingStore
+	InteractionStore
+}
