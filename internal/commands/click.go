@@ -15,7 +15,10 @@ import (
 )
 
 func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Interaction) (Reply, error) {
-	data := i.MessageComponentData()
+	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
+	if !ok {
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That click arrived garbled. Try the button again.")
+	}
 	if strings.HasPrefix(data.CustomID, "ttt:"+actBoard+":") {
 		return h.leaderboardPage(ctx, i, data.CustomID)
 	}

@@ -49,6 +49,7 @@ type Handler struct {
 	ai    AI
 	msg   Messenger
 	botID string
+	def   *discordgo.ApplicationCommand // /ttt, which checkOptions holds commands to
 	opts  Options
 	log   *slog.Logger
 
@@ -74,7 +75,7 @@ func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Option
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Handler{
-		store: store, ai: engine, msg: msg, botID: botID, opts: opts, log: opts.Logger,
+		store: store, ai: engine, msg: msg, botID: botID, def: Definitions()[0], opts: opts, log: opts.Logger,
 		rand: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
 	}
 }

@@ -95,9 +95,12 @@ const helpText = "**Tic-tac-toe** — get K in a row before your opponent.\n" +
 	"and list a player after %d rated games. Games against me are counted, not rated."
 
 func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
-	data := i.ApplicationCommandData()
-	if data.Name != "ttt" || len(data.Options) != 1 {
+	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+	if !ok || data.Name != h.def.Name || len(data.Options) != 1 {
 		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know that command.")
+	}
+	if err := checkOptions(h.def.Options, data.Options, data.Resolved); err != nil {
+		return Reply{}, err
 	}
 	sub := data.Options[0]
 	switch sub.Name {

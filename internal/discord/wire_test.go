@@ -14,9 +14,15 @@ import (
 // body must decode to the same interaction, or fail with both.
 func FuzzDecodeInteraction(f *testing.F) {
 	// The endpoint tests' bodies, and shapes they lack: a component that is
-	// not an action row, a modal, null data, keys in another case or twice.
+	// not an action row, a modal, null data, keys in another case or twice,
+	// null options at the top and inside a subcommand, an integer option
+	// with a fraction, a user option with null resolved data.
 	for _, s := range []string{
 		ping, command, challenge, click,
+		`{"id":"8","type":2,"data":{"name":"ttt","options":[null]}}`,
+		`{"id":"8","type":2,"data":{"name":"ttt","options":[{"name":"challenge","type":1,"options":[null,{"name":"size","type":4,"value":3.7}]}]}}`,
+		`{"id":"8","type":2,"data":{"name":"ttt","options":[{"name":"challenge","type":1,"options":[{"name":"opponent","type":6,"value":"40"}]}],"resolved":{"users":{"40":null}}}}`,
+		`{"id":"8","type":2,"data":{"name":"ttt","options":[{"name":"stats","type":1,"options":[{"name":"user","type":6,"value":{"id":"1"},"options":null}]}],"resolved":null}}`,
 		`{"id":"7","type":3,"data":{"custom_id":"x","component_type":2},"message":{"id":"900","components":[{"type":10,"content":"text"}]}}`,
 		`{"type":5,"data":{"custom_id":"m","components":[{"type":1,"components":[{"type":4,"custom_id":"a","value":"b"}]}]}}`,
 		`{"type":3,"data":null,"message":null}`,

@@ -1,0 +1,95 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/sqlite"
+)
+
+// The players of these tests; the bot plays as botUser.
+const (
+	botUser = "1"
+	alice   = "10"
+	bob     = "20"
+)
+
+var testNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+// newTestHandler returns a Handler on a new SQLite database, with the real
+// AI and no Discord behind it.
+func newTestHandler(tb testing.TB) (*Handler, *sqlite.DB) {
+	tb.Helper()
+	now := func() time.Time { return testNow }
+	db, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "t.db"), sqlite.Options{Now: now})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return New(db, ai.New(ai.Options{}), &edits{}, botUser, Options{Now: now, Seed: 1}), db
+}
+
+var interactionIDs atomic.Int64
+
+// interaction is what Discord sends when user acts in channel of guild
+// ("" for a DM): a member in a guild, a user in a DM.
+func interaction(typ discordgo.InteractionType, user, guild, channel string, data discordgo.InteractionData) *discordgo.Interaction {
+	i := &discordgo.Interaction{
+		ID: fmt.Sprint(interactionIDs.Add(1)), Type: typ, GuildID: guild, ChannelID: channel, Data: data,
+	}
+	u := &discordgo.User{ID: user, Username: "user" + user}
+	if guild == "" {
+		i.User = u
+	} else {
+		i.Member = &discordgo.Member{User: u}
+	}
+	return i
+}
+
+// slash is /ttt by user with data as Discord's JSON, decoded as the
+// gateway decodes it.
+func slash(tb testing.TB, user, guild, channel, data string) *discordgo.Interaction {
+	tb.Helper()
+	var d discordgo.ApplicationCommandInteractionData
+	if err := json.Unmarshal([]byte(data), &d); err != nil {
+		tb.Fatalf("command data %s: %v", data, err)
+	}
+	return interaction(discordgo.InteractionApplicationCommand, user, guild, channel, d)
+}
+
+// click is user's click on button customID of message msg, which is in
+// msgChannel.
+func click(user, guild, channel, msg, msgChannel, customID string) *discordgo.Interaction {
+	i := interaction(discordgo.InteractionMessageComponent, user, guild, channel,
+		discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: discordgo.ButtonComponent})
+	i.Message = &discordgo.Message{ID: msg, ChannelID: msgChannel}
+	return i
+}
+
+// wantRefused fails unless r refuses privately with code, saying want, and
+// asks for no edit or tracking.
+func wantRefused(t *testing.T, r Reply, code, want string) {
+	t.Helper()
+	if r.Code != code {
+		t.Errorf("got code %q, want %q", r.Code, code)
+	}
+	d := r.Response.Data
+	if d == nil || d.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Fatalf("got response %+v, want an ephemeral message", r.Response)
+	}
+	if !strings.Contains(d.Content, want) {
+		t.Errorf("got %q, want it to say %q", d.Content, want)
+	}
+	if r.Edit != nil || r.TrackGame != 0 || r.Followup != nil {
+		t.Errorf("a refusal asks for more: edit %+v, track %d, follow-up %+v", r.Edit, r.TrackGame, r.Followup)
+	}
+}

@@ -1,0 +1,73 @@
+package commands
+
+import (
+	"math"
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+)
+
+// maxWhole is the largest integer a JSON number carries exactly, as
+// Discord's integer options are bounded.
+const maxWhole = 1 << 53
+
+// checkOptions refuses options that do not fit their definitions in defs:
+// a null entry, an option of another type than defined, a value of another
+// type than its option's, a fraction where a whole number is due, or a user
+// that Discord did not resolve. Discord's client never sends such options;
+// once they pass, the handlers read values by their types without checks.
+func checkOptions(defs []*discordgo.ApplicationCommandOption, opts []*discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) error {
+	malformed := tttbot.Errorf(tttbot.EINVALID, "That command arrived garbled. Run it again from the command menu.")
+	for _, o := range opts {
+		if o == nil {
+			return malformed
+		}
+		n := slices.IndexFunc(defs, func(d *discordgo.ApplicationCommandOption) bool { return d.Name == o.Name })
+		if n < 0 {
+			return tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q. Try `/ttt help`.", o.Name)
+		}
+		d := defs[n]
+		if o.Type != d.Type {
+			return malformed
+		}
+		if d.Type == discordgo.ApplicationCommandOptionSubCommand || d.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			if o.Value != nil {
+				return malformed
+			}
+			if err := checkOptions(d.Options, o.Options, resolved); err != nil {
+				return err
+			}
+			continue
+		}
+		if len(o.Options) > 0 {
+			return malformed
+		}
+		var ok bool
+		switch d.Type {
+		case discordgo.ApplicationCommandOptionString:
+			_, ok = o.Value.(string)
+		case discordgo.ApplicationCommandOptionBoolean:
+			_, ok = o.Value.(bool)
+		case discordgo.ApplicationCommandOptionInteger:
+			v, isNumber := o.Value.(float64) // JSON numbers
+			if isNumber && (v != math.Trunc(v) || math.Abs(v) > maxWhole) {
+				return tttbot.Errorf(tttbot.EINVALID, "The %s must be a whole number.", o.Name)
+			}
+			ok = isNumber
+		case discordgo.ApplicationCommandOptionUser:
+			// The challenge reads whether the user is a bot from the
+			// resolved user; without it a bot would pass for a person.
+			id, isString := o.Value.(string)
+			if isString && (resolved == nil || resolved.Users[id] == nil || resolved.Users[id].ID != id) {
+				return tttbot.Errorf(tttbot.EINVALID, "Discord didn't tell me who the %s is. Pick them from the list again.", o.Name)
+			}
+			ok = isString
+		}
+		if !ok {
+			return malformed
+		}
+	}
+	return nil
+}
