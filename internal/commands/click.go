@@ -32,6 +32,9 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 		return Reply{}, err
 	}
 	log.Debug("click", "game", g.ID, "action", c.Action, "user", me)
+	if playsGame(c.Action) && !inPlace(i, g) {
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button belongs to game #%d in another channel; it does nothing here.", g.ID)
+	}
 	if i.Message != nil && g.MessageID == "" && c.Version > 0 && g.Status.Open() {
 		// The first click on a board tells us its message, for the timers.
 		h.TrackMessage(ctx, g.ID, i.Message.ID)
@@ -41,6 +44,27 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 		r.Edit = h.refresh(ctx, g.ID, i.Message)
 	}
 	return r, err
+}
+
+// playsGame reports whether a button acts on its game — a move, an answer
+// to a challenge, a rematch — rather than opening a private view of it.
+// Reviews and replays are those views: /ttt history and /ttt review open
+// them in any channel, and lookBack decides who may see them.
+func playsGame(action string) bool {
+	switch action {
+	case ActMove, ActAccept, ActDecline, ActRematch:
+		return true
+	}
+	return false
+}
+
+// inPlace reports whether a click comes from g's channel, in g's guild (or
+// DM), on a message in that channel: the buttons that play g live only on
+// its board, and a click from elsewhere would play it there, draw its board
+// over the clicked message and record that message as its board.
+func inPlace(i *discordgo.Interaction, g *tttbot.Game) bool {
+	return i.GuildID == g.GuildID && i.ChannelID == g.ChannelID &&
+		(i.Message == nil || i.Message.ChannelID == g.ChannelID)
 }
 
 // shownVersion is the game version a message's buttons carry, or 0.
