@@ -39,7 +39,12 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts []
 	var rows []discordgo.MessageComponent
 	for n, e := range games {
 		opponent := mention(e.Opponent)
-		if e.BotLevel != "" {
+		switch {
+		case who == h.botID:
+			// The bot's own games: the opponent is the person, the level
+			// the bot's.
+			opponent += fmt.Sprintf(" (I played %s)", e.BotLevel)
+		case e.BotLevel != "":
 			opponent = fmt.Sprintf("me (%s)", e.BotLevel)
 		}
 		var how string
