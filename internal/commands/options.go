@@ -9,9 +9,9 @@ import (
 	"github.com/tttbot/tttbot"
 )
 
-// maxWhole is the largest integer a JSON number carries exactly, as
-// Discord's integer options are bounded.
-const maxWhole = 1 << 53
+// maxInteger bounds Discord's integer options: 2⁵³−1, the largest of the
+// integers a JSON number carries exactly.
+const maxInteger = 1<<53 - 1
 
 // checkOptions refuses options that do not fit their definitions in defs:
 // a null entry, an option of another type than defined, a value of another
@@ -52,7 +52,7 @@ func checkOptions(defs []*discordgo.ApplicationCommandOption, opts []*discordgo.
 			_, ok = o.Value.(bool)
 		case discordgo.ApplicationCommandOptionInteger:
 			v, isNumber := o.Value.(float64) // JSON numbers
-			if isNumber && (v != math.Trunc(v) || math.Abs(v) > maxWhole) {
+			if isNumber && (v != math.Trunc(v) || math.Abs(v) > maxInteger) {
 				return tttbot.Errorf(tttbot.EINVALID, "The %s must be a whole number.", o.Name)
 			}
 			ok = isNumber
