@@ -41,7 +41,7 @@ func MigrateUp(ctx context.Context, path string) ([]Migration, error) {
 		return nil, err
 	}
 	defer w.Close()
-	return migrateUp(ctx, w, nil)
+	return migrateUp(ctx, w, slog.New(slog.DiscardHandler))
 }
 
 // MigrateDown rolls back the latest migration of the database at path.
@@ -51,7 +51,7 @@ func MigrateDown(ctx context.Context, path string) (Migration, error) {
 		return Migration{}, err
 	}
 	defer w.Close()
-	p, err := provider(w, nil)
+	p, err := provider(w)
 	if err != nil {
 		return Migration{}, err
 	}
@@ -76,7 +76,7 @@ func MigrationStatus(ctx context.Context, path string) (SchemaStatus, error) {
 		return SchemaStatus{}, err
 	}
 	defer w.Close()
-	p, err := provider(w, nil)
+	p, err := provider(w)
 	if err != nil {
 		return SchemaStatus{}, err
 	}
@@ -99,8 +99,9 @@ func MigrationStatus(ctx context.Context, path string) (SchemaStatus, error) {
 	return s, nil
 }
 
-func migrateUp(ctx context.Context, w *sql.DB, logger *slog.Logger) ([]Migration, error) {
-	p, err := provider(w, logger)
+// migrateUp applies the pending migrations and logs one line for each.
+func migrateUp(ctx context.Context, w *sql.DB, log *slog.Logger) ([]Migration, error) {
+	p, err := provider(w)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,9 @@ func migrateUp(ctx context.Context, w *sql.DB, logger *slog.Logger) ([]Migration
 	}
 	var out []Migration
 	for _, r := range res {
-		out = append(out, Migration{Version: r.Source.Version, Name: filepath.Base(r.Source.Path), Applied: true})
+		m := Migration{Version: r.Source.Version, Name: filepath.Base(r.Source.Path), Applied: true}
+		log.InfoContext(ctx, "migration applied", "version", m.Version, "name", m.Name)
+		out = append(out, m)
 	}
 	return out, nil
 }
@@ -130,12 +133,10 @@ func checkVersion(ctx context.Context, p *goose.Provider) error {
 	return nil
 }
 
-func provider(w *sql.DB, logger *slog.Logger) (*goose.Provider, error) {
-	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true)}
-	if logger != nil {
-		opts = append(opts, goose.WithVerbose(true), goose.WithSlog(logger))
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, w, migrations.FS, opts...)
+// provider is quiet: goose's verbose log prints every SQL statement, so
+// migrateUp logs each applied migration itself.
+func provider(w *sql.DB) (*goose.Provider, error) {
+	p, err := goose.NewProvider(goose.DialectSQLite3, w, migrations.FS, goose.WithDisableGlobalRegistry(true))
 	if err != nil {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}

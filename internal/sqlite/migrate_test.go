@@ -1,8 +1,12 @@
 package sqlite
 
 import (
+	"bytes"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,5 +155,41 @@ func TestMigrateMissingFile(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("status or down created the database: %v", err)
+	}
+}
+
+// Opening a new database logs one line per applied migration, with its
+// version and name, and none of the migrations' SQL.
+func TestOpenLogsMigrations(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "tttbot.db")
+	var buf bytes.Buffer
+	db, err := Open(ctx, path, Options{Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	st, err := MigrationStatus(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, m := range st.Migrations {
+		want = append(want, fmt.Sprintf("INFO migration applied %d %s", m.Version, m.Name))
+	}
+	var got []string
+	for line := range strings.Lines(buf.String()) {
+		var r struct {
+			Level, Msg string
+			Version    int64
+			Name       string
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		got = append(got, fmt.Sprintf("%s %s %d %s", r.Level, r.Msg, r.Version, r.Name))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("log (-want +got):\n%s", diff)
 	}
 }
