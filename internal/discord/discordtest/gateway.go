@@ -92,8 +92,17 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.gwWG.Add(1)
+	hang := s.hangGateway
+	if hang {
+		s.hungGateway++
+		s.notify()
+	}
 	s.mu.Unlock()
 	defer s.gwWG.Done()
+	if hang {
+		s.hang()
+		return
+	}
 
 	ws, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
