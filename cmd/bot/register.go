@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord"
 )
@@ -15,6 +17,7 @@ func registerCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	log := cfg.NewLogger(e.stderr)
+	discordgo.Logger = discord.Logger(log, string(cfg.Discord.Token))
 	appID, err := applicationID(ctx, cfg)
 	if err != nil {
 		return err

@@ -27,7 +27,9 @@ func runCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, cfg, cfg.NewLogger(e.stderr), serveOptions{})
+	log := cfg.NewLogger(e.stderr)
+	discordgo.Logger = discord.Logger(log, string(cfg.Discord.Token))
+	return serve(ctx, cfg, log, serveOptions{})
 }
 
 // botConfig parses the -config flag of a subcommand that talks to Discord

@@ -48,6 +48,9 @@ func NewSession(token, apiURL string) (*discordgo.Session, error) {
 	// Interactions need no gateway intents: they come to every bot.
 	s.Identify.Intents = discordgo.IntentsNone
 	s.StateEnabled = false
+	// discordgo's warnings are reconnects and unexpected payloads, worth
+	// a line each; its informational level narrates every call.
+	s.LogLevel = discordgo.LogWarning
 	return s, nil
 }
 
