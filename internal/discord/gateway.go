@@ -83,7 +83,7 @@ func (g *Gateway) Open(ctx context.Context) (*discordgo.User, string, error) {
 	remove := g.s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
 	defer remove()
 	if err := g.s.Open(); err != nil {
-		return nil, "", fmt.Errorf("open gateway: %w", err)
+		return nil, "", fmt.Errorf("open gateway: %w", requested(err))
 	}
 	select {
 	case r := <-ready:

@@ -47,12 +47,12 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 func Self(ctx context.Context, s *discordgo.Session) (*discordgo.User, string, error) {
 	u, err := s.User("@me", discordgo.WithContext(ctx))
 	if err != nil {
-		return nil, "", fmt.Errorf("get bot user: %w", err)
+		return nil, "", fmt.Errorf("get bot user: %w", requested(err))
 	}
 	body, err := s.RequestWithBucketID(http.MethodGet, discordgo.EndpointApplication("@me"), nil,
 		discordgo.EndpointApplications, discordgo.WithContext(ctx))
 	if err != nil {
-		return nil, "", fmt.Errorf("get application: %w", err)
+		return nil, "", fmt.Errorf("get application: %w", requested(err))
 	}
 	var app discordgo.Application
 	if err := json.Unmarshal(body, &app); err != nil || app.ID == "" {

@@ -19,7 +19,7 @@ func (m Messenger) EditMessage(ctx context.Context, channelID, messageID string,
 		Content: &data.Content, Components: &data.Components, AllowedMentions: data.AllowedMentions,
 	}, discordgo.WithContext(ctx))
 	if err != nil {
-		return fmt.Errorf("edit message: %w", err)
+		return fmt.Errorf("edit message: %w", requested(err))
 	}
 	return nil
 }
@@ -30,7 +30,7 @@ func (m Messenger) SendMessage(ctx context.Context, channelID string, data *disc
 		Content: data.Content, Components: data.Components, AllowedMentions: data.AllowedMentions,
 	}, discordgo.WithContext(ctx))
 	if err != nil {
-		return fmt.Errorf("send message: %w", err)
+		return fmt.Errorf("send message: %w", requested(err))
 	}
 	return nil
 }
@@ -44,7 +44,7 @@ func Register(ctx context.Context, s *discordgo.Session, appID string, guildIDs 
 	for _, g := range guildIDs {
 		got, err := s.ApplicationCommandBulkOverwrite(appID, g, cmds, discordgo.WithContext(ctx))
 		if err != nil {
-			return fmt.Errorf("register commands in guild %q: %w", g, err)
+			return fmt.Errorf("register commands in guild %q: %w", g, requested(err))
 		}
 		scope := "global"
 		if g != "" {

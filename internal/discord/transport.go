@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -65,7 +66,34 @@ func (t *rebase) RoundTrip(r *http.Request) (*http.Response, error) {
 		u.RawPath = t.to.EscapedPath() + strings.TrimPrefix(r.URL.RawPath, t.from.EscapedPath())
 	}
 	out.URL, out.Host = &u, ""
-	return t.base.RoundTrip(out)
+	resp, err := t.base.RoundTrip(out)
+	if err != nil {
+		return nil, &sentTo{url: u.Redacted(), err: err}
+	}
+	return resp, nil
+}
+
+// sentTo is a failed request's error with the URL it went to. http.Client
+// names the URL discordgo built, under Discord's own base; requested puts
+// this one in its place.
+type sentTo struct {
+	url string
+	err error
+}
+
+func (e *sentTo) Error() string { return fmt.Sprintf("%q: %v", e.url, e.err) }
+func (e *sentTo) Unwrap() error { return e.err }
+
+// requested makes a failed call's error name the URL the transport sent it
+// to (api_url's), not the one discordgo built. It returns err.
+func requested(err error) error {
+	var ue *url.Error
+	var st *sentTo
+	if errors.As(err, &ue) && errors.As(ue.Err, &st) {
+		// The *url.Error is this call's own: http.Client made it.
+		ue.URL, ue.Err = st.url, st.err
+	}
+	return err
 }
 
 // under reports whether u lies under the from prefix and returns the rest

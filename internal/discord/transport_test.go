@@ -112,3 +112,21 @@ func TestNewTransportWithDiscordgo(t *testing.T) {
 		t.Errorf("messages: got %v, want hello", got)
 	}
 }
+
+// A failed call's error names the URL it went to, not Discord's.
+func TestErrorNamesAPIURL(t *testing.T) {
+	srv := discordtest.NewServer(t)
+	srv.Close() // nothing listens at its URL now
+	api := srv.URL()
+	s, err := NewSession("test-token", api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Self(t.Context(), s)
+	if err == nil {
+		t.Fatal("got no error from a closed server")
+	}
+	if want := `"` + api + `/users/@me"`; !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "discord.com") {
+		t.Errorf("got %q, want it to name %s and not discord.com", err, want)
+	}
+}

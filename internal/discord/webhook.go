@@ -20,7 +20,8 @@ import (
 // Retry-After.
 func callInteraction(ctx context.Context, s *discordgo.Session, method, url string, body []byte) ([]byte, error) {
 	b := discordgo.NewRatelimiter().LockBucket(url)
-	return s.RequestWithLockedBucket(method, url, "application/json", body, b, 0, discordgo.WithContext(ctx))
+	resp, err := s.RequestWithLockedBucket(method, url, "application/json", body, b, 0, discordgo.WithContext(ctx))
+	return resp, requested(err)
 }
 
 // respond sends an interaction's answer as its callback.
