@@ -76,14 +76,32 @@ func NewGateway(s *discordgo.Session, log *slog.Logger) *Gateway {
 	return g
 }
 
-// Open connects to the gateway and returns the bot's user once READY.
+// Open connects to the gateway and returns the bot's user once READY. It
+// tries once: run it under Backoff.Retry. It returns as soon as ctx ends.
 func (g *Gateway) Open(ctx context.Context) (*discordgo.User, string, error) {
 	var appID string
 	ready := make(chan *discordgo.Ready, 1)
 	remove := g.s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
 	defer remove()
-	if err := g.s.Open(); err != nil {
-		return nil, "", fmt.Errorf("open gateway: %w", requested(err))
+	// discordgo's Open takes no context, and holds the session's lock
+	// while it fetches the gateway's URL (up to the client's timeout) and
+	// shakes hands (up to the dialer's), so Close would wait too: Open
+	// runs aside, and when ctx ends first the session it may yet open is
+	// closed.
+	opened := make(chan error, 1)
+	go func() { opened <- g.s.Open() }()
+	select {
+	case err := <-opened:
+		if err != nil {
+			return nil, "", fmt.Errorf("open gateway: %w", requested(err))
+		}
+	case <-ctx.Done():
+		go func() {
+			if <-opened == nil {
+				g.s.Close()
+			}
+		}()
+		return nil, "", ctx.Err()
 	}
 	select {
 	case r := <-ready:

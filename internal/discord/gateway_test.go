@@ -1,11 +1,14 @@
 package discord_test
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/tttbot/tttbot/internal/discord"
+	"github.com/tttbot/tttbot/internal/discord/discordtest"
 )
 
 func TestGatewayHealth(t *testing.T) {
@@ -37,6 +40,55 @@ func TestGatewayHealth(t *testing.T) {
 			}
 			if note != tt.wantNote || gotErr != tt.wantErr {
 				t.Errorf("got %q, %q; want %q, %q", note, gotErr, tt.wantNote, tt.wantErr)
+			}
+		})
+	}
+}
+
+// Open returns as soon as its context ends, wherever the connection hangs.
+func TestGatewayOpenCancelled(t *testing.T) {
+	tests := []struct {
+		name string
+		hang func(*testing.T, *discordtest.Server) // makes the connection hang
+		hung func(*testing.T, *discordtest.Server) // waits until it does
+	}{
+		{
+			"gateway URL",
+			func(t *testing.T, srv *discordtest.Server) { srv.Hang(t, discordtest.RouteGateway) },
+			func(t *testing.T, srv *discordtest.Server) { srv.WaitCall(t, discordtest.RouteGateway) },
+		},
+		{
+			"websocket handshake",
+			func(_ *testing.T, srv *discordtest.Server) { srv.HangGateway() },
+			func(t *testing.T, srv *discordtest.Server) { srv.WaitGatewayHung(t) },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := discordtest.NewServer(t)
+			s, err := discord.NewSession(srv.Token(), srv.URL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.hang(t, srv)
+			gw := discord.NewGateway(s, slog.New(slog.DiscardHandler))
+			ctx, cancel := context.WithCancel(t.Context())
+			errc := make(chan error, 1)
+			go func() {
+				_, _, err := gw.Open(ctx)
+				errc <- err
+			}()
+			tt.hung(t, srv)
+			cancel()
+			// Not a measure of speed: the hangs last until the server
+			// closes, and discordgo's own timeouts are 20s and 45s.
+			select {
+			case err := <-errc:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("got %v, want context.Canceled", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("Open still running after its context ended")
 			}
 		})
 	}
