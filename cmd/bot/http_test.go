@@ -152,8 +152,8 @@ func TestHTTPMode(t *testing.T) {
 	if n := len(srv.Identifies()); n != 0 {
 		t.Errorf("got %d gateway sessions, want none in http mode", n)
 	}
-	if len(srv.Commands("")) == 0 {
-		t.Error("no commands registered")
+	if c := srv.WaitCall(t, discordtest.RouteOverwriteGlobal); c.Status != http.StatusOK {
+		t.Errorf("registration: got %v, want 200", c)
 	}
 
 	do := func(r *http.Request) (int, discordgo.InteractionResponse) {

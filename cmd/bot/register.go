@@ -18,7 +18,7 @@ func registerCmd(ctx context.Context, e env, args []string) error {
 	}
 	log := cfg.NewLogger(e.stderr)
 	discordgo.Logger = discord.Logger(log, string(cfg.Discord.Token))
-	appID, err := applicationID(ctx, cfg)
+	appID, err := applicationID(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -26,5 +26,7 @@ func registerCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, commands.Definitions(), log)
+	return discord.Backoff{}.Retry(ctx, log, "register commands", func(ctx context.Context) error {
+		return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, commands.Definitions(), log)
+	})
 }

@@ -61,14 +61,24 @@ type serveOptions struct {
 	ready         func()         // called once the bot answers interactions
 	listening     func(net.Addr) // called with the public HTTP server's address
 	admin         func(net.Addr) // called with the admin HTTP server's address
+	backoff       discord.Backoff
 }
 
 // serve runs the bot until ctx ends: database, AI, gateway (or, in http
 // mode, the interactions endpoint), timers, and the HTTP server with
-// /healthz and /metrics, whose addresses it binds first of all. On the way
-// out it finishes in-flight interactions, then closes the gateway and the
-// database.
+// /healthz and /metrics, whose addresses it binds first of all. Start-up
+// calls to Discord are retried while they may pass; the commands are
+// registered in the background, the previous registration staying in force
+// meanwhile. On the way out it finishes in-flight interactions, then closes
+// the gateway and the database. It returns nil when ctx ends, even during
+// start-up: that is a stop asked for.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOptions) (err error) {
+	defer func() {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			log.Info("stopped while starting")
+			err = nil
+		}
+	}()
 	if o.timerInterval == 0 {
 		o.timerInterval = time.Second
 	}
@@ -127,12 +137,20 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	var appID string
 	if httpMode {
 		// No gateway: Discord POSTs interactions, and REST says who we are.
-		if bot, appID, err = discord.Self(ctx, s); err != nil {
+		err = o.backoff.Retry(ctx, log, "get bot user", func(ctx context.Context) (err error) {
+			bot, appID, err = discord.Self(ctx, s)
+			return err
+		})
+		if err != nil {
 			return err
 		}
 	} else {
 		gw = discord.NewGateway(s, log)
-		if bot, appID, err = gw.Open(ctx); err != nil {
+		err = o.backoff.Retry(ctx, log, "open gateway", func(ctx context.Context) (err error) {
+			bot, appID, err = gw.Open(ctx)
+			return err
+		})
+		if err != nil {
 			return err
 		}
 		defer func() {
@@ -148,9 +166,25 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if cfg.Discord.ApplicationID != "" {
 		appID = cfg.Discord.ApplicationID
 	}
-	if err := discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, commands.Definitions(), log); err != nil {
-		return err
-	}
+	// Only Discord refusing the bot ends it; other errors leave the
+	// previous registration in force.
+	fatal := make(chan error, 1)
+	regCtx, stopReg := context.WithCancel(ctx)
+	regDone := make(chan struct{})
+	go func() {
+		defer close(regDone)
+		err := o.backoff.Retry(regCtx, log, "register commands", func(ctx context.Context) error {
+			return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, commands.Definitions(), log)
+		})
+		var auth *discord.AuthError
+		switch {
+		case errors.As(err, &auth):
+			fatal <- err
+		case err != nil && regCtx.Err() == nil:
+			log.Error("register commands", "err", err)
+		}
+	}()
+	defer func() { stopReg(); <-regDone }()
 
 	engine := m.AI(ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration}))
 	h := commands.New(m.Store(db), engine, discord.Messenger{S: s}, bot.ID, commands.Options{
@@ -193,14 +227,18 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if o.ready != nil {
 		o.ready()
 	}
-	<-ctx.Done()
+	select {
+	case <-ctx.Done():
+	case err := <-fatal:
+		return err
+	}
 	log.Info("shutting down")
 	return nil
 }
 
 // applicationID is the configured application ID, or the one Discord's REST
 // API reports for the token.
-func applicationID(ctx context.Context, cfg config.Config) (string, error) {
+func applicationID(ctx context.Context, cfg config.Config, log *slog.Logger) (string, error) {
 	if cfg.Discord.ApplicationID != "" {
 		return cfg.Discord.ApplicationID, nil
 	}
@@ -208,6 +246,10 @@ func applicationID(ctx context.Context, cfg config.Config) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	_, appID, err := discord.Self(ctx, s)
+	var appID string
+	err = discord.Backoff{}.Retry(ctx, log, "get application", func(ctx context.Context) (err error) {
+		_, appID, err = discord.Self(ctx, s)
+		return err
+	})
 	return appID, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"testing"
 	"time"
 
@@ -91,5 +92,53 @@ func TestGatewayOpenCancelled(t *testing.T) {
 				t.Fatal("Open still running after its context ended")
 			}
 		})
+	}
+}
+
+// A gateway that fails to open is opened again under Backoff.Retry.
+func TestGatewayOpenRetried(t *testing.T) {
+	srv := discordtest.NewServer(t)
+	s, err := discord.NewSession(srv.Token(), srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.FailNext(t, discordtest.RouteGateway, 2, http.StatusInternalServerError)
+	gw := discord.NewGateway(s, slog.New(slog.DiscardHandler))
+	w := &waits{}
+	err = testBackoff(w).Retry(t.Context(), slog.New(slog.DiscardHandler), "open gateway", func(ctx context.Context) error {
+		_, _, err := gw.Open(ctx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close(context.Background())
+	if got := len(w.list()); got != 2 {
+		t.Errorf("got %d waits, want 2", got)
+	}
+	if got := len(srv.Identifies()); got != 1 {
+		t.Errorf("got %d sessions, want 1", got)
+	}
+}
+
+// A token the gateway refuses (close 4004) is final.
+func TestGatewayOpenRefused(t *testing.T) {
+	srv := discordtest.NewServer(t)
+	s, err := discord.NewSession("wrong-token", srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := discord.NewGateway(s, slog.New(slog.DiscardHandler))
+	w := &waits{}
+	err = testBackoff(w).Retry(t.Context(), slog.New(slog.DiscardHandler), "open gateway", func(ctx context.Context) error {
+		_, _, err := gw.Open(ctx)
+		return err
+	})
+	var auth *discord.AuthError
+	if !errors.As(err, &auth) || auth.Status != http.StatusUnauthorized {
+		t.Errorf("got %v, want an AuthError with status 401", err)
+	}
+	if got := w.list(); len(got) != 0 {
+		t.Errorf("got waits %v, want none", got)
 	}
 }

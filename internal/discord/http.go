@@ -43,14 +43,15 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 }
 
 // Self returns the bot's user and its application's ID through REST, for
-// the HTTP mode, which has no gateway READY to learn them from.
+// the HTTP mode, which has no gateway READY to learn them from. It tries
+// each call once: run it under Backoff.Retry.
 func Self(ctx context.Context, s *discordgo.Session) (*discordgo.User, string, error) {
-	u, err := s.User("@me", discordgo.WithContext(ctx))
+	u, err := s.User("@me", once(ctx)...)
 	if err != nil {
 		return nil, "", fmt.Errorf("get bot user: %w", requested(err))
 	}
 	body, err := s.RequestWithBucketID(http.MethodGet, discordgo.EndpointApplication("@me"), nil,
-		discordgo.EndpointApplications, discordgo.WithContext(ctx))
+		discordgo.EndpointApplications, once(ctx)...)
 	if err != nil {
 		return nil, "", fmt.Errorf("get application: %w", requested(err))
 	}

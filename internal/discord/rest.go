@@ -37,12 +37,13 @@ func (m Messenger) SendMessage(ctx context.Context, channelID string, data *disc
 
 // Register overwrites the application's commands: globally when guildIDs is
 // empty (Discord may take a while to show them), else in each guild (at once).
+// It tries each call once: run it under Backoff.Retry.
 func Register(ctx context.Context, s *discordgo.Session, appID string, guildIDs []string, cmds []*discordgo.ApplicationCommand, log *slog.Logger) error {
 	if len(guildIDs) == 0 {
 		guildIDs = []string{""}
 	}
 	for _, g := range guildIDs {
-		got, err := s.ApplicationCommandBulkOverwrite(appID, g, cmds, discordgo.WithContext(ctx))
+		got, err := s.ApplicationCommandBulkOverwrite(appID, g, cmds, once(ctx)...)
 		if err != nil {
 			return fmt.Errorf("register commands in guild %q: %w", g, requested(err))
 		}

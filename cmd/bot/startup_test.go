@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/internal/config"
+	"github.com/tttbot/tttbot/internal/discord"
+	"github.com/tttbot/tttbot/internal/discord/discordtest"
+)
+
+// startup runs serve against srv in gateway mode, its backoff's waits
+// recorded instead of slept.
+type startup struct {
+	ready  chan struct{}
+	errc   chan error
+	cancel context.CancelFunc
+
+	mu    sync.Mutex
+	waits int
+}
+
+func startServe(t *testing.T, srv *discordtest.Server) *startup {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Discord.Token = config.Secret(srv.Token())
+	cfg.Discord.APIURL = srv.URL()
+	cfg.Database.Path = filepath.Join(t.TempDir(), "tttbot.db")
+	cfg.HTTP.Listen = ""
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithCancel(context.Background())
+	st := &startup{ready: make(chan struct{}), errc: make(chan error, 1), cancel: cancel}
+	b := discord.Backoff{Sleep: func(ctx context.Context, _ time.Duration) error {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		st.waits++
+		return ctx.Err()
+	}}
+	go func() {
+		st.errc <- serve(ctx, cfg, log, serveOptions{seed: 1, ready: func() { close(st.ready) }, backoff: b})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-st.errc:
+		case <-time.After(10 * time.Second):
+			t.Error("serve still running 10s after its context ended")
+		}
+	})
+	return st
+}
+
+// waitReady fails the test unless serve starts serving.
+func (st *startup) waitReady(t *testing.T) {
+	t.Helper()
+	select {
+	case <-st.ready:
+	case err := <-st.errc:
+		st.errc <- err // for the cleanup
+		t.Fatalf("bot did not start: %v", err)
+	}
+}
+
+// result waits for serve to return, failing the test after 5s: not a
+// measure of speed, a guard against waiting for discordgo's own timeouts
+// (20s for a REST call, 45s for a websocket handshake).
+func (st *startup) result(t *testing.T) error {
+	t.Helper()
+	select {
+	case err := <-st.errc:
+		st.errc <- err
+		return err
+	case <-time.After(5 * time.Second):
+		t.Fatal("serve still running")
+		return nil
+	}
+}
+
+func (st *startup) waitCount() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.waits
+}
+
+// Start-up calls that fail with a 5xx or 429 are retried; registration
+// retries in the background while the bot serves.
+func TestServeRetriesStartup(t *testing.T) {
+	tests := []struct {
+		name   string
+		route  string
+		status int // of two failures
+		waits  int // the backoff's
+	}{
+		{"gateway URL 500", discordtest.RouteGateway, http.StatusInternalServerError, 2},
+		// discordgo waits out a 429 on the gateway URL itself, inside Open.
+		{"gateway URL 429", discordtest.RouteGateway, http.StatusTooManyRequests, 0},
+		{"registration 500", discordtest.RouteOverwriteGlobal, http.StatusInternalServerError, 2},
+		{"registration 429", discordtest.RouteOverwriteGlobal, http.StatusTooManyRequests, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := discordtest.NewServer(t)
+			srv.FailNext(t, tt.route, 2, tt.status)
+			st := startServe(t, srv)
+			st.waitReady(t)
+			calls := srv.WaitCalls(t, discordtest.RouteOverwriteGlobal, 1)
+			if tt.route == discordtest.RouteOverwriteGlobal {
+				calls = srv.WaitCalls(t, discordtest.RouteOverwriteGlobal, 3)
+			}
+			if last := calls[len(calls)-1]; last.Status != http.StatusOK {
+				t.Errorf("last registration: got %v, want 200", last)
+			}
+			if len(srv.Commands("")) == 0 {
+				t.Error("no commands registered")
+			}
+			if got := st.waitCount(); got != tt.waits {
+				t.Errorf("got %d waits, want %d", got, tt.waits)
+			}
+		})
+	}
+}
+
+// Discord refusing the bot stops it, with a message that says what to fix.
+func TestServeStopsWhenRefused(t *testing.T) {
+	tests := []struct {
+		status int
+		says   string
+	}{
+		{http.StatusUnauthorized, "set DISCORD_TOKEN"},
+		{http.StatusForbidden, "applications.commands"},
+	}
+	for _, tt := range tests {
+		status := tt.status
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			srv := discordtest.NewServer(t)
+			srv.FailNext(t, discordtest.RouteOverwriteGlobal, 1, status)
+			st := startServe(t, srv)
+			var auth *discord.AuthError
+			err := st.result(t)
+			if !errors.As(err, &auth) || auth.Status != status {
+				t.Errorf("got %v, want an AuthError with status %d", err, status)
+			} else if !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("got %q, want it to say %q", err, tt.says)
+			}
+			if got := len(srv.CallsTo(discordtest.RouteOverwriteGlobal)); got != 1 {
+				t.Errorf("got %d registrations, want 1", got)
+			}
+		})
+	}
+}
+
+// A stop asked for while connecting ends serve at once, without an error.
+func TestServeStopsWhileConnecting(t *testing.T) {
+	tests := []struct {
+		name string
+		hang func(*testing.T, *discordtest.Server) // makes the connection hang
+		hung func(*testing.T, *discordtest.Server) // waits until it does
+	}{
+		{
+			"gateway URL",
+			func(t *testing.T, srv *discordtest.Server) { srv.Hang(t, discordtest.RouteGateway) },
+			func(t *testing.T, srv *discordtest.Server) { srv.WaitCall(t, discordtest.RouteGateway) },
+		},
+		{
+			"websocket handshake",
+			func(_ *testing.T, srv *discordtest.Server) { srv.HangGateway() },
+			func(t *testing.T, srv *discordtest.Server) { srv.WaitGatewayHung(t) },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := discordtest.NewServer(t)
+			tt.hang(t, srv)
+			st := startServe(t, srv)
+			tt.hung(t, srv)
+			st.cancel()
+			if err := st.result(t); err != nil {
+				t.Errorf("got %v, want nil", err)
+			}
+		})
+	}
+}
