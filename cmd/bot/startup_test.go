@@ -160,26 +160,23 @@ func TestServeStopsWhenRefused(t *testing.T) {
 func TestServeStopsWhileConnecting(t *testing.T) {
 	tests := []struct {
 		name string
-		hang func(*testing.T, *discordtest.Server) // makes the connection hang
-		hung func(*testing.T, *discordtest.Server) // waits until it does
+		hang func(*testing.T, *discordtest.Server) (hung func()) // makes the connection hang; hung waits until it does
 	}{
-		{
-			"gateway URL",
-			func(t *testing.T, srv *discordtest.Server) { srv.Hang(t, discordtest.RouteGateway) },
-			func(t *testing.T, srv *discordtest.Server) { srv.WaitCall(t, discordtest.RouteGateway) },
-		},
-		{
-			"websocket handshake",
-			func(_ *testing.T, srv *discordtest.Server) { srv.HangGateway() },
-			func(t *testing.T, srv *discordtest.Server) { srv.WaitGatewayHung(t) },
-		},
+		{"gateway URL", func(t *testing.T, srv *discordtest.Server) func() {
+			h := srv.Hold(t, discordtest.RouteGateway)
+			return func() { h.Wait(t, 1) }
+		}},
+		{"websocket handshake", func(t *testing.T, srv *discordtest.Server) func() {
+			srv.HangGateway()
+			return func() { srv.WaitGatewayHung(t) }
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := discordtest.NewServer(t)
-			tt.hang(t, srv)
+			hung := tt.hang(t, srv)
 			st := startServe(t, srv)
-			tt.hung(t, srv)
+			hung()
 			st.cancel()
 			if err := st.result(t); err != nil {
 				t.Errorf("got %v, want nil", err)

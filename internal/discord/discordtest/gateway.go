@@ -99,8 +99,8 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	defer s.gwWG.Done()
-	if hang {
-		s.hang()
+	if hang { // until the server closes
+		_ = s.wait(context.Background(), func() bool { return false })
 		return
 	}
 

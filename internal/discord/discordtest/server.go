@@ -99,9 +99,8 @@ type Server struct {
 	commands     map[string][]*discordgo.ApplicationCommand // by guild ID, "" for global
 	calls        []Call
 	faults       []*fault
-	hangRoutes   map[string]bool // routes whose calls get no answer
-	hangGateway  bool            // websocket handshakes get no answer
-	hungGateway  int             // handshakes left unanswered so far
+	hangGateway  bool // websocket handshakes get no answer
+	hungGateway  int  // handshakes left unanswered so far
 
 	endpoint *endpoint // set by UseEndpoint
 	holds    []*Hold
@@ -131,7 +130,6 @@ func NewServerWith(tb testing.TB, opts Options) *Server {
 		interactions: map[string]*Interaction{},
 		byToken:      map[string]*Interaction{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},
-		hangRoutes:   map[string]bool{},
 		sessions:     map[string]*session{},
 		conns:        map[*conn]bool{},
 	}
@@ -415,30 +413,6 @@ func (s *Server) takeFault(c Call) int {
 	return 0
 }
 
-// Hang makes every later call to route (a Route constant or a concrete
-// "METHOD /path") wait, unanswered, until the server closes, as a Discord
-// that accepted the connection and then went silent. The call is recorded
-// at once, with Status 0, so WaitCall sees it arrive.
-func (s *Server) Hang(tb testing.TB, route string) {
-	tb.Helper()
-	if err := checkRoute(route); err != nil || route == "" {
-		tb.Fatalf("discordtest: Hang: bad route %q: %v", route, err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.hangRoutes[route] = true
-}
-
-// hangs reports whether call must go unanswered. s.mu must be held.
-func (s *Server) hangs(c Call) bool {
-	for route := range s.hangRoutes {
-		if c.matches(route) {
-			return true
-		}
-	}
-	return false
-}
-
 // HangGateway makes every later websocket handshake wait, unanswered,
 // until the server closes.
 func (s *Server) HangGateway() {
@@ -452,9 +426,6 @@ func (s *Server) WaitGatewayHung(tb testing.TB) {
 	tb.Helper()
 	s.waitTB(tb, func() string { return "a websocket handshake left unanswered" }, func() bool { return s.hungGateway > 0 })
 }
-
-// hang waits until the server closes.
-func (s *Server) hang() { _ = s.wait(context.Background(), func() bool { return false }) }
 
 const apiPrefix = "/api/v9"
 
@@ -499,13 +470,6 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if rt != nil {
 		req.Route = rt.name
 		s.hold(r.Context(), req.Call)
-	}
-	if rt != nil && s.hangs(req.Call) {
-		s.calls = append(s.calls, req.Call)
-		s.notify()
-		s.mu.Unlock()
-		s.hang()
-		return
 	}
 	if rt == nil {
 		rep = apiError(http.StatusNotFound, 0, "404: Not Found")
