@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strconv"
 )
 
 // Board limits: a Discord message holds at most 5 rows of 5 buttons.
@@ -95,12 +96,20 @@ func DefaultK(rows, cols int) int {
 // costs more than the move or render that asks for it.
 func NewGeometry(rows, cols, k int) (*Geometry, error) {
 	if rows < MinSize || rows > MaxSize || cols < MinSize || cols > MaxSize {
-		return nil, fmt.Errorf("%w: %d×%d board (sides must be %d to %d)", ErrGeometry, rows, cols, MinSize, MaxSize)
+		return nil, fmt.Errorf("%w: %d×%d board (sides must be %s)", ErrGeometry, rows, cols, span(MinSize, MaxSize))
 	}
 	if k < MinK || k > max(rows, cols) {
-		return nil, fmt.Errorf("%w: %d in a row on %d×%d (must be %d to %d)", ErrGeometry, k, rows, cols, MinK, max(rows, cols))
+		return nil, fmt.Errorf("%w: %d in a row on %d×%d (must be %s)", ErrGeometry, k, rows, cols, span(MinK, max(rows, cols)))
 	}
 	return geometries[rows-MinSize][cols-MinSize][k-MinK], nil
+}
+
+// span says "3 to 5", or "3" when the range holds one number.
+func span(lo, hi int) string {
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
 }
 
 // geometries holds every valid shape by rows, cols and K, each offset by its

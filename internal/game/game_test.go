@@ -74,24 +74,27 @@ func TestLinesThrough3x3(t *testing.T) {
 }
 
 func TestNewGeometryInvalid(t *testing.T) {
-	tests := []struct{ rows, cols, k int }{
-		{2, 3, 3},
-		{3, 2, 3},
-		{6, 5, 4},
-		{5, 6, 4},
-		{0, 0, 0},
-		{-3, 3, 3},
-		{3, 3, 2},
-		{3, 3, 4},
-		{4, 4, 5},
-		{3, 4, 5},
-		{5, 5, 6},
-		{5, 5, -1},
+	tests := []struct {
+		rows, cols, k int
+		want          string // the end of the message
+	}{
+		{2, 3, 3, "2×3 board (sides must be 3 to 5)"},
+		{3, 2, 3, "(sides must be 3 to 5)"},
+		{6, 5, 4, "(sides must be 3 to 5)"},
+		{5, 6, 4, "(sides must be 3 to 5)"},
+		{0, 0, 0, "(sides must be 3 to 5)"},
+		{-3, 3, 3, "(sides must be 3 to 5)"},
+		{3, 3, 2, "2 in a row on 3×3 (must be 3)"},
+		{3, 3, 4, "4 in a row on 3×3 (must be 3)"},
+		{4, 4, 5, "5 in a row on 4×4 (must be 3 to 4)"},
+		{3, 4, 5, "5 in a row on 3×4 (must be 3 to 4)"},
+		{5, 5, 6, "6 in a row on 5×5 (must be 3 to 5)"},
+		{5, 5, -1, "(must be 3 to 5)"},
 	}
 	for _, tt := range tests {
 		g, err := game.NewGeometry(tt.rows, tt.cols, tt.k)
-		if !errors.Is(err, game.ErrGeometry) {
-			t.Errorf("NewGeometry(%d, %d, %d): got %v, %v, want ErrGeometry", tt.rows, tt.cols, tt.k, g, err)
+		if !errors.Is(err, game.ErrGeometry) || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("NewGeometry(%d, %d, %d): got %v, %v, want ErrGeometry ending %q", tt.rows, tt.cols, tt.k, g, err, tt.want)
 		}
 	}
 }
