@@ -232,7 +232,8 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 	wantSays(t, global, "Leaderboard** · everyone", "**1.** Player 00", "Page 1 of 3")
 	other := h.srv.Slash(t, viewer, ch, "ttt leaderboard", discordtest.StringOption("scope", "global"), discordtest.IntOption("size", 4)).Result(t)
 	wantSays(t, other, "everyone · 4×4, 4 in a row", "Nobody is ranked")
-	wantEphemeral(t, h.srv.Slash(t, viewer, ch, "ttt leaderboard", discordtest.IntOption("size", 3), discordtest.IntOption("win", 5)).Wait(t), "does not fit")
+	wantEphemeral(t, h.srv.Slash(t, viewer, ch, "ttt leaderboard", discordtest.IntOption("size", 3), discordtest.IntOption("win", 5)).Wait(t), "5 in a row does not fit on a 3×3 board: its win length is 3.")
+	wantEphemeral(t, h.srv.Slash(t, viewer, ch, "ttt leaderboard", discordtest.IntOption("size", 4), discordtest.IntOption("win", 5)).Wait(t), "5 in a row does not fit on a 4×4 board: pick a win length from 3 to 4.")
 }
 
 // TestReviewPagesEndToEnd reviews a drawn 4×4 game, 16 moves on two pages,

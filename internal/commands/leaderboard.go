@@ -84,8 +84,10 @@ func boardShape(size, k int) (tttbot.Shape, error) {
 		return s, nil
 	case tttbot.Shape{Rows: size, Cols: size, K: game.MinK}.Validate() != nil: // no K fits: the size is wrong
 		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "The board can be 3×3, 4×4 or 5×5.")
+	case size == game.MinK:
+		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: its win length is %d.", k, size, size, size)
 	}
-	return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: pick a win length from 3 to %d.", k, size, size, size)
+	return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: pick a win length from %d to %d.", k, size, size, game.MinK, size)
 }
 
 // renderLeaderboard draws page b.Page of a leaderboard, or its last page
