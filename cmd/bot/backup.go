@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/tttbot/tttbot/internal/config"
@@ -12,18 +11,13 @@ import (
 // backupCmd writes a consistent copy of the configured database while the
 // bot keeps running. It neither migrates nor creates the database.
 func backupCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: bot backup [-config FILE] PATH\n\n"+
-			"Writes a consistent copy of the database to PATH, which must not exist.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("backup", "[-config FILE] PATH", "Writes a consistent copy of the database to PATH, which must not exist.")
 	path := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	args, err := parseArgs(fs, e, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || fs.Arg(0) == "" {
+	if len(args) != 1 || args[0] == "" {
 		fs.Usage()
 		return exitError{}
 	}
@@ -31,9 +25,9 @@ func backupCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := sqlite.Backup(ctx, cfg.Database.Path, fs.Arg(0)); err != nil {
+	if err := sqlite.Backup(ctx, cfg.Database.Path, args[0]); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "backed up %s to %s\n", cfg.Database.Path, fs.Arg(0))
+	fmt.Fprintf(e.stdout, "backed up %s to %s\n", cfg.Database.Path, args[0])
 	return nil
 }

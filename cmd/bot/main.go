@@ -61,24 +61,48 @@ func (exitError) Error() string { return "exit status 1" }
 
 func dispatch(ctx context.Context, e env, args []string) error {
 	name := "run"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	switch {
+	case len(args) > 0 && isHelpFlag(args[0]):
+		printCommands(e.stdout)
+		return nil
+	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
 		name, args = args[0], args[1:]
+	}
+	if name == "help" {
+		switch len(args) {
+		case 0:
+			printCommands(e.stdout)
+			return nil
+		case 1:
+			name, args = args[0], []string{"-h"} // the command prints its own help
+		default:
+			return fmt.Errorf("help: want one command, got %q", args)
+		}
 	}
 	for _, c := range subcommands() {
 		if c.name == name {
 			return c.run(ctx, e, args)
 		}
 	}
-	if name != "help" {
-		fmt.Fprintf(e.stderr, "bot: unknown command %q\n\n", name)
-	}
-	fmt.Fprintln(e.stderr, "usage: bot [command] [flags]\n\ncommands:")
-	for _, c := range subcommands() {
-		fmt.Fprintf(e.stderr, "  %-9s %s\n", c.name, c.usage)
-	}
-	fmt.Fprintln(e.stderr, "\nRun 'bot COMMAND -h' for a command's flags.")
-	if name == "help" {
-		return nil
-	}
+	fmt.Fprintf(e.stderr, "bot: unknown command %q%s\n\n", name, configHint(nil, name))
+	printCommands(e.stderr)
 	return exitError{}
+}
+
+// isHelpFlag reports whether arg asks for help the way the flag package
+// understands it.
+func isHelpFlag(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--h", "--help":
+		return true
+	}
+	return false
+}
+
+func printCommands(w io.Writer) {
+	fmt.Fprintln(w, "usage: bot [command] [flags]\n\ncommands:")
+	for _, c := range subcommands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.usage)
+	}
+	fmt.Fprintln(w, "\nRun 'bot help COMMAND' or 'bot COMMAND -h' for a command's flags.")
 }

@@ -12,7 +12,7 @@ import (
 // registerCmd overwrites the slash commands (globally, or in the configured
 // guilds) and exits. `bot run` does the same at start-up.
 func registerCmd(ctx context.Context, e env, args []string) error {
-	cfg, err := botConfig("register", e, args)
+	cfg, err := botConfig("register", "Overwrites the slash commands, globally or in discord.guild_ids, and exits.", e, args)
 	if err != nil {
 		return err
 	}

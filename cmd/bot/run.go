@@ -23,7 +23,7 @@ import (
 )
 
 func runCmd(ctx context.Context, e env, args []string) error {
-	cfg, err := botConfig("run", e, args)
+	cfg, err := botConfig("run", "Runs the bot until interrupted. The token comes from DISCORD_TOKEN or the\nconfig file; database migrations are applied at start-up.", e, args)
 	if err != nil {
 		return err
 	}
@@ -34,11 +34,14 @@ func runCmd(ctx context.Context, e env, args []string) error {
 
 // botConfig parses the -config flag of a subcommand that talks to Discord
 // and loads the configuration, which must hold a token.
-func botConfig(name string, e env, args []string) (config.Config, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+func botConfig(name, about string, e env, args []string) (config.Config, error) {
+	fs := newFlagSet(name, "[-config FILE]", about)
 	path := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseArgs(fs, e, args)
+	if err != nil {
+		return config.Config{}, err
+	}
+	if err := noArgs(fs, rest); err != nil {
 		return config.Config{}, err
 	}
 	cfg, err := config.Load(*path, e.getenv)

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// runDispatch calls dispatch as main does, with no environment.
+func runDispatch(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	err = dispatch(t.Context(), e, args)
+	return out.String(), errb.String(), err
+}
+
+func TestParseArgs(t *testing.T) {
+	tests := []struct {
+		args       []string
+		positional []string
+		k          int
+		json       bool
+	}{
+		{nil, nil, 0, false},
+		{[]string{"-k", "4", "a"}, []string{"a"}, 4, false},
+		{[]string{"XO./.X./..O", "-k", "9"}, []string{"XO./.X./..O"}, 9, false},
+		{[]string{"a", "-json", "b", "-k=5", "c"}, []string{"a", "b", "c"}, 5, true},
+		{[]string{"a", "--", "-k", "5"}, []string{"a", "-k", "5"}, 0, false},
+		{[]string{"--", "a", "-json"}, []string{"a", "-json"}, 0, false},
+		{[]string{"-json", "--"}, nil, 0, true},
+		{[]string{"-", "-k", "3"}, []string{"-"}, 3, false},
+	}
+	for _, tt := range tests {
+		fs := newFlagSet("test", "", "")
+		k := fs.Int("k", 0, "")
+		asJSON := fs.Bool("json", false, "")
+		got, err := parseArgs(fs, env{stdout: io.Discard, stderr: io.Discard}, tt.args)
+		if err != nil || !slices.Equal(got, tt.positional) || *k != tt.k || *asJSON != tt.json {
+			t.Errorf("%q: got %q, -k %d, -json %v, %v; want %q, -k %d, -json %v", tt.args, got, *k, *asJSON, err, tt.positional, tt.k, tt.json)
+		}
+	}
+}
+
+// A subcommand that takes no arguments refuses them rather than ignore them:
+// `bot run my.toml` ran on the defaults.
+func TestStrayArguments(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "settings")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "my.toml"}, `unexpected argument "my.toml" (did you mean -config my.toml?)`},
+		{[]string{"register", "my.toml"}, `unexpected argument "my.toml" (did you mean -config my.toml?)`},
+		{[]string{"run", file}, `unexpected argument "` + file + `" (did you mean -config ` + file + `?)`},
+		{[]string{"-config", "a.toml", "run", "b"}, `unexpected argument "run"`},
+		{[]string{"run", "now"}, `unexpected argument "now"`},
+		{[]string{"arena", "-games", "1", "my.toml"}, `arena: unexpected argument "my.toml"`},
+		{[]string{"loadtest", "extra", "-duration", "1s"}, `loadtest: unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		_, _, err := runDispatch(t, tt.args...)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%q: got error %v, want %q", tt.args, err, tt.want)
+		}
+	}
+	if _, errOut, err := runDispatch(t, "my.toml"); !errors.As(err, new(exitError)) || !strings.HasPrefix(errOut, `bot: unknown command "my.toml" (did you mean -config my.toml?)`) {
+		t.Errorf("got %v, %q; want an unknown command with a hint", err, errOut)
+	}
+}
+
+// Help goes to stdout and exits 0; asking for a command's help shows that
+// command's. An unknown command and a bad flag go to stderr.
+func TestHelp(t *testing.T) {
+	const commands = "commands:\n  run       run the bot (the default)\n"
+	tests := []struct {
+		args   []string
+		stdout string // a part of it
+		stderr string // a part of it; "" for empty
+		err    error  // nil, flag.ErrHelp or exitError{}
+	}{
+		{[]string{"help"}, commands, "", nil},
+		{[]string{"-h"}, commands, "", nil},
+		{[]string{"-help"}, commands, "", nil},
+		{[]string{"--help"}, commands, "", nil},
+		{[]string{"help", "analyze"}, "usage: bot analyze [-k K]", "", flag.ErrHelp},
+		{[]string{"analyze", "-h"}, "  -budget duration\n", "", flag.ErrHelp},
+		{[]string{"analyze", "XO./.X./..O", "-h"}, "usage: bot analyze", "", flag.ErrHelp},
+		{[]string{"help", "run"}, "usage: bot run [-config FILE]\n\nRuns the bot", "", flag.ErrHelp},
+		{[]string{"run", "-h"}, "usage: bot run", "", flag.ErrHelp},
+		{[]string{"migrate", "-h"}, "  down    roll back the latest migration", "", flag.ErrHelp},
+		{[]string{"help", "nope"}, "", `bot: unknown command "nope"`, exitError{}},
+		{[]string{"nope"}, "", "\n\nusage: bot [command] [flags]\n\n" + commands, exitError{}},
+		{[]string{"analyze", "-nope"}, "", "flag provided but not defined: -nope\nusage: bot analyze", errors.New("flag provided but not defined: -nope")},
+	}
+	for _, tt := range tests {
+		out, errOut, err := runDispatch(t, tt.args...)
+		if tt.stdout == "" && out != "" || !strings.Contains(out, tt.stdout) {
+			t.Errorf("%q: got stdout %q, want %q in it", tt.args, out, tt.stdout)
+		}
+		if tt.stderr == "" && errOut != "" || !strings.Contains(errOut, tt.stderr) {
+			t.Errorf("%q: got stderr %q, want %q in it", tt.args, errOut, tt.stderr)
+		}
+		if fmtErr(err) != fmtErr(tt.err) {
+			t.Errorf("%q: got error %v, want %v", tt.args, err, tt.err)
+		}
+	}
+	// Every command has its own help.
+	for _, c := range subcommands() {
+		out, errOut, err := runDispatch(t, "help", c.name)
+		if !errors.Is(err, flag.ErrHelp) || !strings.HasPrefix(out, "usage: bot "+c.name+" ") || !strings.Contains(out, "\nflags:\n") || errOut != "" {
+			t.Errorf("help %s: got %v, stdout %q, stderr %q; want its usage and flags on stdout", c.name, err, out, errOut)
+		}
+	}
+}
+
+func fmtErr(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
+
+// Backup, like every subcommand, takes flags after its argument.
+func TestBackupCmdFlagsAfterPath(t *testing.T) {
+	dir := t.TempDir()
+	if _, errOut, err := invoke(t, migrateCmd, dir, "up"); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	dest := filepath.Join(dir, "copy.db")
+	out, errOut, err := runDispatch(t, "backup", dest, "-config", filepath.Join(dir, "bot.toml"))
+	if err != nil || !strings.Contains(out, "to "+dest) {
+		t.Fatalf("got %v, %q, %q; want the configured database backed up", err, out, errOut)
+	}
+	if _, err := os.Stat(dest); err != nil {
+		t.Error(err)
+	}
+}
