@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -17,17 +16,17 @@ import (
 // analyzeCmd solves boards given as arguments, or one per line of standard
 // input, with one engine for the whole batch.
 func analyzeCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet("analyze", "[-k K] [-json] [-budget D] [BOARD...]",
+		"Analyzes each BOARD (e.g. XO./.X./..O), or one board per line of standard input.")
 	k := fs.Int("k", 0, "stones in a row to win (0: the board's default)")
 	asJSON := fs.Bool("json", false, "write one JSON object per board")
-	budget := fs.Duration("budget", 10*time.Second, "time limit per board; past it the answer is marked not proven")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: bot analyze [-k K] [-json] [BOARD...]\n\nAnalyzes each BOARD (e.g. XO./.X./..O), or one board per line of standard input.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	budget := fs.Duration("budget", 10*time.Second, "time limit per board (0: 1s); moves not solved within it are marked not proven")
+	boards, err := parseArgs(fs, e, args)
+	if err != nil {
 		return err
+	}
+	if *budget < 0 {
+		return fmt.Errorf("analyze: -budget %v: must not be negative", *budget)
 	}
 	engine := ai.New(ai.Options{TimeBudget: *budget})
 	failed := false
@@ -57,8 +56,8 @@ func analyzeCmd(ctx context.Context, e env, args []string) error {
 		return writeAnalysis(e.stdout, p, a)
 	}
 
-	if fs.NArg() > 0 {
-		for _, b := range fs.Args() {
+	if len(boards) > 0 {
+		for _, b := range boards {
 			if err := analyze(b); err != nil {
 				return fmt.Errorf("analyze: %w", err)
 			}
@@ -83,9 +82,10 @@ func analyzeCmd(ctx context.Context, e env, args []string) error {
 }
 
 type moveJSON struct {
-	Cell  int `json:"cell"`
-	Value int `json:"value"`
-	Plies int `json:"plies"`
+	Cell   int  `json:"cell"`
+	Value  int  `json:"value"`
+	Plies  int  `json:"plies"`
+	Proven bool `json:"proven"`
 }
 
 type analysisOut struct {
@@ -137,18 +137,31 @@ func writeAnalysis(w io.Writer, p game.Position, a ai.Analysis) error {
 		b.WriteString("game over: draw\n")
 	case a.Terminal:
 		fmt.Fprintf(&b, "game over: %s won\n", a.Winner)
+	case a.Proven:
+		fmt.Fprintf(&b, "%s to move: %s\n", mover, verdict(mover, a.Value, a.Plies))
 	default:
-		fmt.Fprintf(&b, "%s to move: %s", mover, verdict(mover, a.Value, a.Plies))
-		if !a.Proven {
-			b.WriteString(" (not proven: the time budget ran out)")
+		// An unsolved move may be better than every solved one, so
+		// nothing is called best.
+		solved := 0
+		for _, m := range a.Moves {
+			if m.Proven {
+				solved++
+			}
 		}
-		b.WriteString("\n  cell  row col  result\n")
+		fmt.Fprintf(&b, "%s to move: not proven (the time budget ran out with %d of %d moves solved)\n", mover, solved, len(a.Moves))
+	}
+	if !a.Terminal {
+		b.WriteString("  cell  row col  result\n")
 		best := map[int]bool{}
 		for _, c := range a.Best {
-			best[c] = true
+			best[c] = a.Proven
 		}
 		for _, m := range a.Moves {
-			fmt.Fprintf(&b, "  %4d  %3d %3d  %s", m.Cell, m.Cell/g.Cols+1, m.Cell%g.Cols+1, verdict(mover, m.Value, m.Plies))
+			result := "not proven"
+			if m.Proven {
+				result = verdict(mover, m.Value, m.Plies)
+			}
+			fmt.Fprintf(&b, "  %4d  %3d %3d  %s", m.Cell, m.Cell/g.Cols+1, m.Cell%g.Cols+1, result)
 			if best[m.Cell] {
 				b.WriteString("  (best)")
 			}

@@ -27,7 +27,7 @@ func TestAnalyzeCmdJSON(t *testing.T) {
 		t.Errorf("got stderr %q, want nothing in JSON mode", errOut)
 	}
 	want := []string{
-		`{"board":"XOX/X.O/..O","size":"3x3","k":3,"to_move":"X","terminal":false,"value":1,"plies":1,"proven":true,"moves":[{"cell":4,"value":0,"plies":0},{"cell":6,"value":1,"plies":1},{"cell":7,"value":0,"plies":0}],"best":[6]}`,
+		`{"board":"XOX/X.O/..O","size":"3x3","k":3,"to_move":"X","terminal":false,"value":1,"plies":1,"proven":true,"moves":[{"cell":4,"value":0,"plies":0,"proven":true},{"cell":6,"value":1,"plies":1,"proven":true},{"cell":7,"value":0,"plies":0,"proven":true}],"best":[6]}`,
 		`{"board":"XXX/OO./...","size":"3x3","k":3,"to_move":"O","terminal":true,"winner":"X","value":-1,"plies":0,"proven":true}`,
 		`{"board":"XO/..","error":"malformed board \"XO/..\": invalid board geometry: 2×2 board (sides must be 3 to 5)"}`,
 		`{"board":"XOX/XOO/OXX","size":"3x3","k":3,"to_move":"O","terminal":true,"winner":"draw","value":0,"plies":0,"proven":true}`,
@@ -98,6 +98,39 @@ func TestAnalyzeCmdFlags(t *testing.T) {
 	}
 	if _, errOut, err := runSub(t, analyzeCmd, "", "-k", "9", "..../..../..../...."); !errors.As(err, new(exitError)) || !strings.Contains(errOut, "9 in a row") {
 		t.Errorf("got %v, %q; want the impossible k reported", err, errOut)
+	}
+	// Flags may follow the boards; before, -k and 9 were taken for boards
+	// and the first board analyzed with the default k.
+	_, errOut, err := runSub(t, analyzeCmd, "", "XO./.X./..O", "-k", "9")
+	if want := "bot analyze: malformed board \"XO./.X./..O\": invalid board geometry: 9 in a row on 3×3 (must be 3)\n"; !errors.As(err, new(exitError)) || errOut != want {
+		t.Errorf("got %v, %q; want only %q", err, errOut, want)
+	}
+	if _, _, err := runSub(t, analyzeCmd, "", "-budget", "-1ms", "XO./.X./..O"); err == nil || !strings.Contains(err.Error(), "-budget -1ms: must not be negative") {
+		t.Errorf("got %v, want the negative budget refused", err)
+	}
+}
+
+// Moves the budget leaves unsolved are said to be unproven, not drawn, and
+// none is called best.
+func TestAnalyzeCmdUnproven(t *testing.T) {
+	const board = "X...O/...../..X../...../O...X" // no move is solved in a nanosecond
+	out, errOut, err := runSub(t, analyzeCmd, "", board, "-budget", "1ns")
+	if err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	for _, w := range []string{"O to move: not proven (the time budget ran out with 0 of 20 moves solved)\n", "     1    1   2  not proven\n", "    23    5   4  not proven\n"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("got output\n%s\nwant it to contain %q", out, w)
+		}
+	}
+	for _, bad := range []string{"draw", "best", "wins"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("got output\n%s\nwant no %q in it", out, bad)
+		}
+	}
+	out, _, err = runSub(t, analyzeCmd, "", "-json", "-budget", "1ns", board)
+	if err != nil || !strings.Contains(out, `"proven":false,"moves":[{"cell":1,"value":0,"plies":0,"proven":false}`) {
+		t.Errorf("got %v, %s; want every move unproven", err, out)
 	}
 }
 

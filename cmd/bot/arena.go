@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -23,8 +22,7 @@ const randomLevel = "random"
 // the difficulty ladder is a measured fact. Game i is seeded with (seed, i),
 // so a run, and any one game of it, replays exactly.
 func arenaCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet("arena", "[-size 3] [-k K] [-games N] [-x LEVEL] [-o LEVEL] [-seed S] [-budget D]", "")
 	size := fs.String("size", "3", "board size: N for N×N, or RxC")
 	k := fs.Int("k", 0, "stones in a row to win (0: the board's default)")
 	games := fs.Int("games", 100, "games to play")
@@ -32,15 +30,15 @@ func arenaCmd(ctx context.Context, e env, args []string) error {
 	oFlag := fs.String("o", string(ai.Perfect), "level of O")
 	seed := fs.Uint64("seed", 0, "random seed (0: pick one and print it)")
 	budget := fs.Duration("budget", 0, "time budget per move (0: the engine's default, 1s)")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: bot arena [-size 3] [-k K] [-games N] [-x LEVEL] [-o LEVEL] [-seed S]\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseArgs(fs, e, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("arena: unexpected arguments %q", fs.Args())
+	if err := noArgs(fs, rest); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if *budget < 0 {
+		return fmt.Errorf("arena: -budget %v: must not be negative", *budget)
 	}
 	g, err := parseSize(*size, *k)
 	if err != nil {
@@ -70,8 +68,23 @@ func arenaCmd(ctx context.Context, e env, args []string) error {
 	fmt.Fprintf(e.stdout, "X wins  %6d  %5.1f%%\n", res.xWins, 100*float64(res.xWins)/n)
 	fmt.Fprintf(e.stdout, "draws   %6d  %5.1f%%\n", res.draws, 100*float64(res.draws)/n)
 	fmt.Fprintf(e.stdout, "O wins  %6d  %5.1f%%\n", res.oWins, 100*float64(res.oWins)/n)
-	fmt.Fprintf(e.stdout, "%d moves in %v, slowest %v, %d not proven\n", res.moves, time.Since(start).Round(time.Millisecond), res.slowest, res.unproven)
+	slowest := "no move needed a search"
+	if res.slowest > 0 {
+		slowest = fmt.Sprintf("slowest search %v", significant(res.slowest))
+	}
+	fmt.Fprintf(e.stdout, "%d moves in %v, %s, %d not proven\n", res.moves, significant(time.Since(start)), slowest, res.unproven)
 	return nil
+}
+
+// significant rounds d to three significant digits, so that it prints in a
+// unit that shows it: 1.23ms or 870ns, where rounding to a fixed unit would
+// print 0s.
+func significant(d time.Duration) time.Duration {
+	unit := time.Duration(1)
+	for d >= 1000*unit {
+		unit *= 10
+	}
+	return d.Round(unit)
 }
 
 // parseSize reads "N" or "RxC" into a geometry.

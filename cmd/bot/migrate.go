@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"flag"
+	"errors"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/sqlite"
@@ -12,20 +15,17 @@ import (
 // migrateCmd applies, rolls back or lists the schema migrations of the
 // configured database. `bot run` applies them too, at start-up.
 func migrateCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: bot migrate [-config FILE] up|status|down\n\n"+
-			"  up      apply every pending migration\n"+
+	fs := newFlagSet("migrate", "[-config FILE] [-yes] up|status|down",
+		"  up      apply every pending migration\n"+
 			"  status  list the migrations and which are applied\n"+
-			"  down    roll back the latest migration\n\nflags:")
-		fs.PrintDefaults()
-	}
+			"  down    roll back the latest migration, deleting what it added")
 	path := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	yes := fs.Bool("yes", false, "roll back without asking: down deletes the tables of the migration it undoes")
+	args, err := parseArgs(fs, e, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		fs.Usage()
 		return exitError{}
 	}
@@ -35,7 +35,7 @@ func migrateCmd(ctx context.Context, e env, args []string) error {
 	}
 	db := cfg.Database.Path
 
-	switch fs.Arg(0) {
+	switch args[0] {
 	case "up":
 		applied, err := sqlite.MigrateUp(ctx, db)
 		if err != nil {
@@ -50,6 +50,15 @@ func migrateCmd(ctx context.Context, e env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "%s is at version %d\n", db, st.Current)
 	case "down":
+		st, err := sqlite.MigrationStatus(ctx, db)
+		if err != nil {
+			return err
+		}
+		if name := latestApplied(st); name != "" && !*yes {
+			if err := confirm(e, fmt.Sprintf("roll back %s of %s, deleting what it added", name, db)); err != nil {
+				return err
+			}
+		}
 		m, err := sqlite.MigrateDown(ctx, db)
 		if err != nil {
 			return err
@@ -57,6 +66,9 @@ func migrateCmd(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stdout, "rolled back %s\n", m.Name)
 	case "status":
 		st, err := sqlite.MigrationStatus(ctx, db)
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%w ('bot migrate up' creates it)", err)
+		}
 		if err != nil {
 			return err
 		}
@@ -72,9 +84,40 @@ func migrateCmd(ctx context.Context, e env, args []string) error {
 			fmt.Fprintf(e.stdout, "  %-7s  %-23s  %s\n", state, at, m.Name)
 		}
 	default:
-		fmt.Fprintf(e.stderr, "bot migrate: unknown action %q\n", fs.Arg(0))
+		fmt.Fprintf(e.stderr, "bot migrate: unknown action %q\n\n", args[0])
 		fs.Usage()
 		return exitError{}
+	}
+	return nil
+}
+
+// latestApplied names the migration that down would roll back, or is empty
+// when down will refuse anyway.
+func latestApplied(st sqlite.SchemaStatus) string {
+	for _, m := range st.Migrations {
+		if m.Applied && m.Version == st.Current {
+			return m.Name
+		}
+	}
+	return ""
+}
+
+// confirm asks before an action that deletes data. Only a person at a
+// terminal can answer; a script or a pipe must pass -yes instead, so that a
+// stray line of input never confirms.
+func confirm(e env, action string) error {
+	f, ok := e.stdin.(*os.File)
+	if ok {
+		fi, err := f.Stat()
+		ok = err == nil && fi.Mode()&os.ModeCharDevice != 0
+	}
+	if !ok {
+		return fmt.Errorf("this would %s: add -yes to confirm", action)
+	}
+	fmt.Fprintf(e.stderr, "This will %s. Type yes to go on: ", action)
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	if strings.TrimSpace(line) != "yes" {
+		return errors.New("not confirmed: nothing changed")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,12 +38,12 @@ func TestMigrateCmd(t *testing.T) {
 		{"up", []string{"applied 00001_games.sql", "applied 00002_ratings.sql", "applied 00003_interactions.sql", "bot.db is at version 3"}},
 		{"up", []string{"bot.db is at version 3"}},
 		{"status", []string{"is at version 3; this binary knows up to 3", "applied", "00001_games.sql", "00003_interactions.sql"}},
-		{"down", []string{"rolled back 00003_interactions.sql"}},
+		{"down -yes", []string{"rolled back 00003_interactions.sql"}},
 		{"status", []string{"is at version 2", "pending", "00003_interactions.sql"}},
 		{"up", []string{"applied 00003_interactions.sql"}},
 	}
 	for i, s := range steps {
-		out, errOut, err := invoke(t, migrateCmd, dir, s.action)
+		out, errOut, err := invoke(t, migrateCmd, dir, strings.Fields(s.action)...)
 		if err != nil {
 			t.Fatalf("step %d, %s: %v\n%s", i, s.action, err, errOut)
 		}
@@ -80,7 +81,7 @@ func TestMigrateCmdRefuses(t *testing.T) {
 		{"no action", nil, "usage: bot migrate"},
 		{"two actions", []string{"up", "down"}, "usage: bot migrate"},
 		{"unknown action", []string{"sideways"}, `unknown action "sideways"`},
-		{"status of a missing database", []string{"status"}, "no such file"},
+		{"status of a missing database", []string{"status"}, "no such file or directory ('bot migrate up' creates it)"},
 		{"down of a missing database", []string{"down"}, "no such file"},
 	}
 	for _, tt := range tests {
@@ -95,6 +96,68 @@ func TestMigrateCmdRefuses(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "bot.db")); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a refused command created the database: %v", err)
+			}
+		})
+	}
+}
+
+// Flags may follow the action: before, `migrate up -config FILE` printed
+// the usage.
+func TestMigrateCmdFlagsAfterAction(t *testing.T) {
+	dir := t.TempDir()
+	invoke(t, migrateCmd, dir, "status") // writes the config file
+	var out, errb bytes.Buffer
+	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	if err := migrateCmd(t.Context(), e, []string{"up", "-config", filepath.Join(dir, "bot.toml")}); err != nil {
+		t.Fatalf("got %v: %s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "bot.db is at version 3") {
+		t.Errorf("got %q, want the configured database migrated", out.String())
+	}
+}
+
+// Down deletes data, so it asks first: only -yes, or a person typing yes at
+// a terminal, goes ahead.
+func TestMigrateCmdDownAsks(t *testing.T) {
+	devNull, err := os.Open(os.DevNull) // a character device, as a terminal is
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	tests := []struct {
+		name    string
+		stdin   io.Reader
+		args    []string
+		want    string // in the error
+		prompt  string // in stderr
+		version string // after
+	}{
+		{"piped yes", strings.NewReader("yes\n"), []string{"down"},
+			"this would roll back 00003_interactions.sql of DB, deleting what it added: add -yes to confirm", "", "version 3"},
+		{"terminal without an answer", devNull, []string{"down"},
+			"not confirmed: nothing changed", "This will roll back 00003_interactions.sql of DB, deleting what it added. Type yes to go on: ", "version 3"},
+		{"-yes", strings.NewReader(""), []string{"down", "-yes"}, "", "", "version 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "bot.db")
+			if _, _, err := invoke(t, migrateCmd, dir, "up"); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			e := env{stdin: tt.stdin, stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+			err := migrateCmd(t.Context(), e, append([]string{"-config", filepath.Join(dir, "bot.toml")}, tt.args...))
+			want := strings.ReplaceAll(tt.want, "DB", db)
+			if got := fmt.Sprint(err); want == "" && err != nil || want != "" && got != want {
+				t.Errorf("got error %v, want %q", err, want)
+			}
+			if prompt := strings.ReplaceAll(tt.prompt, "DB", db); errb.String() != prompt {
+				t.Errorf("got stderr %q, want %q", errb.String(), prompt)
+			}
+			status, _, err := invoke(t, migrateCmd, dir, "status")
+			if err != nil || !strings.Contains(status, "is at "+tt.version) {
+				t.Errorf("got %v, %q; want the database at %s", err, status, tt.version)
 			}
 		})
 	}

@@ -142,9 +142,11 @@ type Analysis struct {
 }
 
 // MoveValue is the value of one move for the side making it, with plies
-// counted from the analyzed position, the move included.
+// counted from the analyzed position, the move included. A move the time
+// budget left unsolved is not Proven, and its Value and Plies are 0.
 type MoveValue struct {
 	Cell, Value, Plies int
+	Proven             bool
 }
 
 // root is a position as the engine sees it, from the side to move.
@@ -355,10 +357,10 @@ func (e *Engine) analyze(ctx context.Context, p game.Position, useSmall bool) (A
 		case !s.stopped:
 			v = -s.exact(r.opp, r.me|1<<c, !r.meX, r.sh.play(ks, c, r.meX), r.f.alive, 1)
 		}
+		mv := MoveValue{Cell: c, Proven: true}
 		if s != nil && s.stopped && v != win-1 && v != -(win-2) {
-			a.Proven, v = false, 0 // unknown: the budget ran out
+			a.Proven, mv.Proven, v = false, false, 0 // unknown: the budget ran out
 		}
-		mv := MoveValue{Cell: c}
 		mv.Value, mv.Plies = valuePlies(v)
 		a.Moves = append(a.Moves, mv)
 		scores = append(scores, v)

@@ -68,7 +68,7 @@ func TestAnalyzeMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []MoveValue{{4, 0, 0}, {6, 1, 1}, {7, 0, 0}}
+	want := []MoveValue{{4, 0, 0, true}, {6, 1, 1, true}, {7, 0, 0, true}}
 	if !slices.Equal(a.Moves, want) {
 		t.Errorf("got moves %v, want %v", a.Moves, want)
 	}
@@ -160,10 +160,23 @@ func TestTimeBudget(t *testing.T) {
 		if len(a.Moves) != p.Empty().Count() || !tt.proven && a.Proven {
 			t.Errorf("%s: got analysis proven %v with %d moves, want %d moves", tt.board, a.Proven, len(a.Moves), p.Empty().Count())
 		}
+		unproven := 0
 		for _, mv := range a.Moves {
 			if inOne := mv.Value == 1 && mv.Plies == 1; tt.inOne && inOne != (mv.Cell == tt.want[0]) {
 				t.Errorf("%s: got %+v, want only cell %d to win in one", tt.board, mv, tt.want[0])
 			}
+			if tt.want != nil && mv.Cell == tt.want[0] && !mv.Proven {
+				t.Errorf("%s: got %+v, want the forced move proven", tt.board, mv)
+			}
+			if !mv.Proven {
+				unproven++
+				if mv.Value != 0 || mv.Plies != 0 {
+					t.Errorf("%s: got %+v, want an unproven move valued 0 in 0", tt.board, mv)
+				}
+			}
+		}
+		if a.Proven != (unproven == 0) {
+			t.Errorf("%s: got analysis proven %v with %d of %d moves unproven", tt.board, a.Proven, unproven, len(a.Moves))
 		}
 	}
 }

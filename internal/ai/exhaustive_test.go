@@ -46,7 +46,7 @@ func (m *minimax) moves(p game.Position) []MoveValue {
 	for _, c := range p.Moves() {
 		q, _ := p.Play(c)
 		v, n := m.solve(q)
-		mv := MoveValue{Cell: c, Value: -v}
+		mv := MoveValue{Cell: c, Value: -v, Proven: true}
 		if v != 0 {
 			mv.Plies = n + 1
 		}
