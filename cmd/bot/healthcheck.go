@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -21,21 +20,16 @@ const healthcheckTimeout = 5 * time.Second
 // healthcheckCmd asks the running bot's /healthz and fails unless it says
 // ok, for container health checks on images without curl.
 func healthcheckCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: bot healthcheck [-config FILE]\n\n"+
-			"Asks the running bot's /healthz, at [http] admin_listen if set, else listen,\n"+
-			"and exits 0 if it is healthy, else 1 with the reason.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("healthcheck", "[-config FILE]",
+		"Asks the running bot's /healthz, at [http] admin_listen if set, else listen,\n"+
+			"and exits 0 if it is healthy, else 1 with the reason.")
 	path := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseArgs(fs, e, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return exitError{}
+	if err := noArgs(fs, rest); err != nil {
+		return err
 	}
 	cfg, err := config.Load(*path, e.getenv)
 	if err != nil {

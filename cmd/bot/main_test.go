@@ -61,6 +61,7 @@ func TestStrayArguments(t *testing.T) {
 	}{
 		{[]string{"run", "my.toml"}, `unexpected argument "my.toml" (did you mean -config my.toml?)`},
 		{[]string{"register", "my.toml"}, `unexpected argument "my.toml" (did you mean -config my.toml?)`},
+		{[]string{"healthcheck", "my.toml"}, `unexpected argument "my.toml" (did you mean -config my.toml?)`},
 		{[]string{"run", file}, `unexpected argument "` + file + `" (did you mean -config ` + file + `?)`},
 		{[]string{"-config", "a.toml", "run", "b"}, `unexpected argument "run"`},
 		{[]string{"run", "now"}, `unexpected argument "now"`},
