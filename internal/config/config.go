@@ -21,11 +21,13 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // DefaultPath is the file Load reads when no path is given, if it exists.
@@ -175,7 +177,60 @@ func parse(name string, data []byte) (Config, error) {
 		}
 		return Config{}, fmt.Errorf("%s:%d:%d: %s", name, row, col, msg)
 	}
+	// go-toml hands a number, boolean or date given to a duration key to
+	// Duration.UnmarshalText, and returns its error without the key or line.
+	if key, row := nonString(data, reflect.TypeFor[Duration]()); key != "" {
+		return Config{}, fmt.Errorf("%s:%d: %s: %w", name, row, key, err)
+	}
 	return Config{}, fmt.Errorf("%s: %w", name, err)
+}
+
+// nonString finds the first key of type t in data whose value is not a
+// string, and its line; the key is empty if there is none.
+func nonString(data []byte, t reflect.Type) (key string, line int) {
+	types := keyTypes()
+	var p unstable.Parser
+	p.Reset(data)
+	// visit checks a key-value under the key parts in prefix, and those of
+	// an inline table in turn.
+	var visit func(prefix []string, kv *unstable.Node) bool
+	visit = func(prefix []string, kv *unstable.Node) bool {
+		k := slices.Clone(prefix)
+		first := true
+		for it := kv.Key(); it.Next(); {
+			if first {
+				line, first = p.Shape(it.Node().Raw).Start.Line, false
+			}
+			k = append(k, string(it.Node().Data))
+		}
+		switch v := kv.Value(); {
+		case v.Kind == unstable.InlineTable:
+			for it := v.Children(); it.Next(); {
+				if visit(k, it.Node()) {
+					return true
+				}
+			}
+		case types[strings.Join(k, ".")] == t && v.Kind != unstable.String:
+			key = strings.Join(k, ".")
+			return true
+		}
+		return false
+	}
+	var table []string
+	for p.NextExpression() {
+		switch e := p.Expression(); e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			table = table[:0]
+			for it := e.Key(); it.Next(); {
+				table = append(table, string(it.Node().Data))
+			}
+		case unstable.KeyValue:
+			if visit(table, e) {
+				return key, line
+			}
+		}
+	}
+	return "", 0
 }
 
 // Validate checks every value, and reports all problems at once.

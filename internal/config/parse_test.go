@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -73,6 +74,7 @@ func FuzzParse(f *testing.F) {
 		"",
 		"[game]\nturn_timout = \"5m\"\n",
 		"[game]\nturn_timeout = 300\n",
+		"game = { turn_timeout = 1.5 }\ngame.challenge_timeout = true\n",
 		"[game]\nturn_timeout = \"-5m\"\n",
 		"[discord]\nguild_ids = [123, \"456\"]\n",
 		"[discord]\ntoken = \"abc\"\ntoken = \"abc\"\n",
@@ -90,6 +92,9 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.toml") {
 				t.Fatalf("got %q, want it to start with the file name", err)
+			}
+			if strings.Contains(err.Error(), "invalid duration") && !regexp.MustCompile(`^fuzz\.toml:\d+: `).MatchString(err.Error()) {
+				t.Fatalf("got %q, want the bad duration's line", err)
 			}
 			return
 		}
