@@ -101,8 +101,12 @@ func isHelpFlag(arg string) bool {
 
 func printCommands(w io.Writer) {
 	fmt.Fprintln(w, "usage: bot [command] [flags]\n\ncommands:")
+	width := 0
 	for _, c := range subcommands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.usage)
+		width = max(width, len(c.name))
+	}
+	for _, c := range subcommands() {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.usage)
 	}
 	fmt.Fprintln(w, "\nRun 'bot help COMMAND' or 'bot COMMAND -h' for a command's flags.")
 }
