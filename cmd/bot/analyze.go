@@ -10,18 +10,19 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/game"
 )
 
 // analyzeCmd solves boards given as arguments, or one per line of standard
 // input, with one engine for the whole batch.
 func analyzeCmd(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet("analyze", "[-k K] [-json] [-budget D] [BOARD...]",
+	fs := cli.NewFlagSet("bot analyze", "[-k K] [-json] [-budget D] [BOARD...]",
 		"Analyzes each BOARD (e.g. XO./.X./..O), or one board per line of standard input.")
 	k := fs.Int("k", 0, "stones in a row to win (0: the board's default)")
 	asJSON := fs.Bool("json", false, "write one JSON object per board")
 	budget := fs.Duration("budget", 10*time.Second, "time limit per board (0: 1s); moves not solved within it are marked not proven")
-	boards, err := parseArgs(fs, e, args)
+	boards, err := cli.Parse(fs, e.stdout, e.stderr, args)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/game"
 )
 
@@ -22,7 +23,7 @@ const randomLevel = "random"
 // the difficulty ladder is a measured fact. Game i is seeded with (seed, i),
 // so a run, and any one game of it, replays exactly.
 func arenaCmd(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet("arena", "[-size 3] [-k K] [-games N] [-x LEVEL] [-o LEVEL] [-seed S] [-budget D]", "")
+	fs := cli.NewFlagSet("bot arena", "[-size 3] [-k K] [-games N] [-x LEVEL] [-o LEVEL] [-seed S] [-budget D]", "")
 	size := fs.String("size", "3", "board size: N for N×N, or RxC")
 	k := fs.Int("k", 0, "stones in a row to win (0: the board's default)")
 	games := fs.Int("games", 100, "games to play")
@@ -30,11 +31,11 @@ func arenaCmd(ctx context.Context, e env, args []string) error {
 	oFlag := fs.String("o", string(ai.Perfect), "level of O")
 	seed := fs.Uint64("seed", 0, "random seed (0: pick one and print it)")
 	budget := fs.Duration("budget", 0, "time budget per move (0: the engine's default, 1s)")
-	rest, err := parseArgs(fs, e, args)
+	rest, err := cli.Parse(fs, e.stdout, e.stderr, args)
 	if err != nil {
 		return err
 	}
-	if err := noArgs(fs, rest); err != nil {
+	if err := cli.NoArgs(fs, rest); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
 	if *budget < 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
@@ -11,9 +12,9 @@ import (
 // backupCmd writes a consistent copy of the configured database while the
 // bot keeps running. It neither migrates nor creates the database.
 func backupCmd(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet("backup", "[-config FILE] PATH", "Writes a consistent copy of the database to PATH, which must not exist.")
+	fs := cli.NewFlagSet("bot backup", "[-config FILE] PATH", "Writes a consistent copy of the database to PATH, which must not exist.")
 	path := configFlag(fs)
-	args, err := parseArgs(fs, e, args)
+	args, err := cli.Parse(fs, e.stdout, e.stderr, args)
 	if err != nil {
 		return err
 	}

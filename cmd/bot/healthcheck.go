@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/config"
 )
 
@@ -20,15 +21,15 @@ const healthcheckTimeout = 5 * time.Second
 // healthcheckCmd asks the running bot's /healthz and fails unless it says
 // ok, for container health checks on images without curl.
 func healthcheckCmd(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet("healthcheck", "[-config FILE]",
+	fs := cli.NewFlagSet("bot healthcheck", "[-config FILE]",
 		"Asks the running bot's /healthz, at [http] admin_listen if set, else listen,\n"+
 			"and exits 0 if it is healthy, else 1 with the reason.")
 	path := configFlag(fs)
-	rest, err := parseArgs(fs, e, args)
+	rest, err := cli.Parse(fs, e.stdout, e.stderr, args)
 	if err != nil {
 		return err
 	}
-	if err := noArgs(fs, rest); err != nil {
+	if err := cli.NoArgs(fs, rest); err != nil {
 		return err
 	}
 	cfg, err := config.Load(*path, e.getenv)

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/tttbot/tttbot/internal/cli"
 )
 
 // env is what a subcommand may touch of the process, so tests can run one.
@@ -84,7 +86,7 @@ func dispatch(ctx context.Context, e env, args []string) error {
 			return c.run(ctx, e, args)
 		}
 	}
-	fmt.Fprintf(e.stderr, "bot: unknown command %q%s\n\n", name, configHint(nil, name))
+	fmt.Fprintf(e.stderr, "bot: unknown command %q%s\n\n", name, cli.ConfigHint(nil, name))
 	printCommands(e.stderr)
 	return exitError{}
 }

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -19,33 +17,6 @@ func runDispatch(t *testing.T, args ...string) (stdout, stderr string, err error
 	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
 	err = dispatch(t.Context(), e, args)
 	return out.String(), errb.String(), err
-}
-
-func TestParseArgs(t *testing.T) {
-	tests := []struct {
-		args       []string
-		positional []string
-		k          int
-		json       bool
-	}{
-		{nil, nil, 0, false},
-		{[]string{"-k", "4", "a"}, []string{"a"}, 4, false},
-		{[]string{"XO./.X./..O", "-k", "9"}, []string{"XO./.X./..O"}, 9, false},
-		{[]string{"a", "-json", "b", "-k=5", "c"}, []string{"a", "b", "c"}, 5, true},
-		{[]string{"a", "--", "-k", "5"}, []string{"a", "-k", "5"}, 0, false},
-		{[]string{"--", "a", "-json"}, []string{"a", "-json"}, 0, false},
-		{[]string{"-json", "--"}, nil, 0, true},
-		{[]string{"-", "-k", "3"}, []string{"-"}, 3, false},
-	}
-	for _, tt := range tests {
-		fs := newFlagSet("test", "", "")
-		k := fs.Int("k", 0, "")
-		asJSON := fs.Bool("json", false, "")
-		got, err := parseArgs(fs, env{stdout: io.Discard, stderr: io.Discard}, tt.args)
-		if err != nil || !slices.Equal(got, tt.positional) || *k != tt.k || *asJSON != tt.json {
-			t.Errorf("%q: got %q, -k %d, -json %v, %v; want %q, -k %d, -json %v", tt.args, got, *k, *asJSON, err, tt.positional, tt.k, tt.json)
-		}
-	}
 }
 
 // A subcommand that takes no arguments refuses them rather than ignore them:
@@ -66,7 +37,6 @@ func TestStrayArguments(t *testing.T) {
 		{[]string{"-config", "a.toml", "run", "b"}, `unexpected argument "run"`},
 		{[]string{"run", "now"}, `unexpected argument "now"`},
 		{[]string{"arena", "-games", "1", "my.toml"}, `arena: unexpected argument "my.toml"`},
-		{[]string{"loadtest", "extra", "-duration", "1s"}, `loadtest: unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
 		_, _, err := runDispatch(t, tt.args...)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
@@ -15,13 +16,13 @@ import (
 // migrateCmd applies, rolls back or lists the schema migrations of the
 // configured database. `bot run` applies them too, at start-up.
 func migrateCmd(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet("migrate", "[-config FILE] [-yes] up|status|down",
+	fs := cli.NewFlagSet("bot migrate", "[-config FILE] [-yes] up|status|down",
 		"  up      apply every pending migration\n"+
 			"  status  list the migrations and which are applied\n"+
 			"  down    roll back the latest migration, deleting what it added")
 	path := configFlag(fs)
 	yes := fs.Bool("yes", false, "roll back without asking: down deletes the tables of the migration it undoes")
-	args, err := parseArgs(fs, e, args)
+	args, err := cli.Parse(fs, e.stdout, e.stderr, args)
 	if err != nil {
 		return err
 	}

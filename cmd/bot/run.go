@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord"
@@ -35,13 +36,13 @@ func runCmd(ctx context.Context, e env, args []string) error {
 // botConfig parses the -config flag of a subcommand that talks to Discord
 // and loads the configuration, which must hold a token.
 func botConfig(name, about string, e env, args []string) (config.Config, error) {
-	fs := newFlagSet(name, "[-config FILE]", about)
+	fs := cli.NewFlagSet("bot "+name, "[-config FILE]", about)
 	path := configFlag(fs)
-	rest, err := parseArgs(fs, e, args)
+	rest, err := cli.Parse(fs, e.stdout, e.stderr, args)
 	if err != nil {
 		return config.Config{}, err
 	}
-	if err := noArgs(fs, rest); err != nil {
+	if err := cli.NoArgs(fs, rest); err != nil {
 		return config.Config{}, err
 	}
 	cfg, err := config.Load(*path, e.getenv)

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"flag"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -61,6 +64,15 @@ func TestLoadtestFlags(t *testing.T) {
 		if err == nil {
 			t.Errorf("loadtest %q: got no error", args)
 		}
+	}
+	// A stray argument is named even before flags, which the flag package
+	// alone took for more arguments.
+	if err := run(t.Context(), io.Discard, io.Discard, []string{"extra", "-duration", "1s"}); err == nil || err.Error() != `unexpected argument "extra"` {
+		t.Errorf("got %v, want the stray argument named", err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(t.Context(), &stdout, &stderr, []string{"-h"}); !errors.Is(err, flag.ErrHelp) || !strings.HasPrefix(stdout.String(), "usage: loadtest [flags]") || stderr.Len() > 0 {
+		t.Errorf("-h: got %v, stdout %q, stderr %q; want the usage on stdout", err, stdout.String(), stderr.String())
 	}
 }
 

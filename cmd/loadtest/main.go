@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/tttbot/tttbot/internal/cli"
 )
 
 type loadOptions struct {
@@ -54,15 +56,10 @@ func main() {
 }
 
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: loadtest [flags]\n\n"+
-			"Runs the bot in http mode as a child process on loopback, drives it with signed\n"+
+	fs := cli.NewFlagSet("loadtest", "[flags]",
+		"Runs the bot in http mode as a child process on loopback, drives it with signed\n"+
 			"interactions from simulated players, reports throughput, latency and the bot's\n"+
-			"memory, then checks the database.\n\nflags:")
-		fs.PrintDefaults()
-	}
+			"memory, then checks the database.")
 	var o loadOptions
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to send load and measure it, after the warm-up")
 	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long to send load before measuring: a just-started bot grows its heap, caches and connections")
@@ -77,12 +74,13 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.DurationVar(&o.restLatency, "rest-latency", 50*time.Millisecond, "how long the REST stub takes to answer each of the bot's calls, as Discord's REST does")
 	fs.StringVar(&o.db, "db", "", "database `file` (default: a new one in a temporary directory)")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
-	if err := fs.Parse(args); err != nil {
+	rest, err := cli.Parse(fs, stdout, stderr, args)
+	if err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	case len(rest) > 0:
+		return cli.NoArgs(fs, rest)
 	case o.duration <= 0 || o.warmup < 0 || o.restLatency < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
 		return errors.New("-duration, -concurrency and -channels must be positive, -warmup, -rate and -rest-latency not negative, -bad and -big from 0 to 1")
 	case o.players < 3*o.concurrency:
