@@ -114,6 +114,17 @@ type MoveRequest struct {
 	Reply *MoveRequest
 }
 
+// AcceptRequest is a click on Accept: who, against which version of the
+// challenge, and the game it starts — XPlayer moving first until Deadline.
+type AcceptRequest struct {
+	GameID   int64
+	Player   string
+	Version  int
+	XPlayer  string
+	At       time.Time
+	Deadline time.Time
+}
+
 // Position reads g's stored board.
 func (g *Game) Position() (game.Position, error) {
 	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
@@ -164,26 +175,25 @@ func (g *Game) Create() error {
 	return nil
 }
 
-// Accept starts pending challenge g at time at, made against version, with
-// xPlayer to move first until deadline: only its Opponent may accept, and
-// only before the challenge expires.
-func (g *Game) Accept(user string, version int, xPlayer string, at, deadline time.Time) error {
+// Accept starts pending challenge g as r asks: only its Opponent may
+// accept, and only before the challenge expires.
+func (g *Game) Accept(r AcceptRequest) error {
 	switch {
-	case user != g.Opponent:
+	case r.Player != g.Opponent:
 		return ErrNotForYou
 	case g.Status != StatusPending:
 		return ErrClosed
-	case g.Version != version:
+	case g.Version != r.Version:
 		return ErrStale
-	case !g.Deadline.IsZero() && !at.Before(g.Deadline):
+	case !g.Deadline.IsZero() && !r.At.Before(g.Deadline):
 		return ErrExpired
-	case !g.HasPlayer(xPlayer):
+	case !g.HasPlayer(r.XPlayer):
 		return ErrBadX
 	}
 	g.Status = StatusActive
-	g.XPlayer, g.OPlayer = xPlayer, g.Other(xPlayer)
-	g.Turn = xPlayer
-	g.Deadline = deadline
+	g.XPlayer, g.OPlayer = r.XPlayer, g.Other(r.XPlayer)
+	g.Turn = r.XPlayer
+	g.Deadline = r.Deadline
 	return nil
 }
 

@@ -116,7 +116,7 @@ func TestGameAccept(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := *tt.g
-			err := tt.g.Accept(tt.user, tt.version, tt.x, tt.at, deadline)
+			err := tt.g.Accept(AcceptRequest{GameID: tt.g.ID, Player: tt.user, Version: tt.version, XPlayer: tt.x, At: tt.at, Deadline: deadline})
 			if err != tt.want {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}

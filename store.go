@@ -28,7 +28,7 @@ type GameStore interface {
 
 	// Accept starts a pending challenge: only its Opponent may accept. The
 	// game gets its X and O players, the first turn and its deadline.
-	Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*Game, error)
+	Accept(ctx context.Context, r AcceptRequest) (*Game, error)
 
 	// Decline ends a pending challenge: declined by the Opponent, or
 	// cancelled by the Challenger.

@@ -107,7 +107,7 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 	case ActMove:
 		return h.move(ctx, g, me, c)
 	case ActAccept:
-		g, err = h.store.Accept(ctx, g.ID, me, c.Version, g.XPlayer, h.opts.Now(), h.opts.Now().Add(h.opts.TurnTimeout))
+		g, err = h.store.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: me, Version: c.Version, XPlayer: g.XPlayer, At: h.opts.Now(), Deadline: h.opts.Now().Add(h.opts.TurnTimeout)})
 		if err != nil {
 			return Reply{}, err
 		}

@@ -29,7 +29,7 @@ func TestClickElsewhere(t *testing.T) {
 		return g
 	}
 	accept := func(g *tttbot.Game) *tttbot.Game {
-		g, err := db.Accept(ctx, g.ID, bob, g.Version, alice, testNow, testNow.Add(time.Minute))
+		g, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: bob, Version: g.Version, XPlayer: alice, At: testNow, Deadline: testNow.Add(time.Minute)})
 		if err != nil {
 			t.Fatal(err)
 		}

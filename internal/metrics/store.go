@@ -43,9 +43,9 @@ func (s *store) SetMessage(ctx context.Context, id int64, messageID string) erro
 	return s.next.SetMessage(ctx, id, messageID)
 }
 
-func (s *store) Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*tttbot.Game, error) {
+func (s *store) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
 	defer s.done("Accept", time.Now())
-	return s.next.Accept(ctx, id, user, version, xPlayer, at, deadline)
+	return s.next.Accept(ctx, r)
 }
 
 func (s *store) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {

@@ -306,13 +306,13 @@ func makeMove(ctx context.Context, tx *sql.Conn, g *tttbot.Game, m tttbot.MoveRe
 }
 
 // Accept starts a pending challenge. See tttbot.GameStore.
-func (db *DB) Accept(ctx context.Context, id int64, user string, version int, xPlayer string, at, deadline time.Time) (*tttbot.Game, error) {
-	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-		if err := g.Accept(user, version, xPlayer, at, round(deadline)); err != nil {
+func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
+	r.At, r.Deadline = db.now(r.At), round(r.Deadline)
+	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
+		if err := g.Accept(r); err != nil {
 			return err
 		}
-		return db.checkRoom(ctx, tx, g, user)
+		return db.checkRoom(ctx, tx, g, r.Player)
 	})
 }
 

@@ -26,7 +26,7 @@ func startGame(t testing.TB, db *DB, channel, a, b string) *tttbot.Game {
 	if err := db.CreateGame(t.Context(), g); err != nil {
 		t.Fatalf("create game: %v", err)
 	}
-	g, err := db.Accept(t.Context(), g.ID, b, g.Version, a, t0, t0.Add(2*time.Minute))
+	g, err := db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(2 * time.Minute)})
 	if err != nil {
 		t.Fatalf("accept: %v", err)
 	}
@@ -240,7 +240,7 @@ func TestAcceptConflict(t *testing.T) {
 	ok(t, db.CreateGame(ctx, g1))
 	ok(t, db.CreateGame(ctx, g2))
 	ok(t, db.SetSimultaneousGames(ctx, "guild", false))
-	_, err := db.Accept(ctx, g2.ID, "dave", g2.Version, "carol", t0, time.Time{})
+	_, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g2.ID, Player: "dave", Version: g2.Version, XPlayer: "carol", At: t0, Deadline: time.Time{}})
 	wantCode(t, err, tttbot.ECONFLICT)
 	got := must[*tttbot.Game](t)(db.Game(ctx, g2.ID))
 	if got.Status != tttbot.StatusPending || got.Version != 1 {
@@ -272,13 +272,13 @@ func TestAccept(t *testing.T) {
 		if tt.want == tttbot.ENOTFOUND {
 			id = 999
 		}
-		_, err := db.Accept(ctx, id, tt.user, tt.version, tt.xPlayer, tt.at, t0.Add(time.Hour))
+		_, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: id, Player: tt.user, Version: tt.version, XPlayer: tt.xPlayer, At: tt.at, Deadline: t0.Add(time.Hour)})
 		if tttbot.ErrorCode(err) != tt.want {
 			t.Errorf("%s: got %v, want code %s", tt.name, err, tt.want)
 		}
 	}
 
-	got, err := db.Accept(ctx, g.ID, "bob", 1, "bob", t0.Add(time.Second), t0.Add(time.Hour))
+	got, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: 1, XPlayer: "bob", At: t0.Add(time.Second), Deadline: t0.Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestAccept(t *testing.T) {
 	if diff := cmp.Diff(&want, got); diff != "" {
 		t.Errorf("accepted game (-want +got):\n%s", diff)
 	}
-	_, err = db.Accept(ctx, g.ID, "bob", 2, "bob", t0, t0.Add(time.Hour))
+	_, err = db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: 2, XPlayer: "bob", At: t0, Deadline: t0.Add(time.Hour)})
 	wantCode(t, err, tttbot.EFINISHED)
 }
 

@@ -40,7 +40,7 @@ func TestReplayRefused(t *testing.T) {
 		t.Error("got the interaction unrecorded after its commit")
 	}
 	// The same interaction goes on: accepting is its second transaction.
-	g, err := db.Accept(first, 1, "bob", 1, "alice", t0, t0.Add(time.Minute))
+	g, err := db.Accept(first, tttbot.AcceptRequest{GameID: 1, Player: "bob", Version: 1, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)})
 	if err != nil {
 		t.Fatalf("accept in the same interaction: %v", err)
 	}

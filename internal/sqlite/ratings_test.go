@@ -495,7 +495,7 @@ func TestHistory(t *testing.T) {
 	other := challenge("c9", "alice", "carol")
 	other.GuildID = "elsewhere"
 	ok(t, db.CreateGame(ctx, other))
-	other = must[*tttbot.Game](t)(db.Accept(ctx, other.ID, "carol", other.Version, "alice", t0, t0.Add(time.Minute)))
+	other = must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: other.ID, Player: "carol", Version: other.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
 	must[*tttbot.Game](t)(db.Resign(ctx, other.ID, "carol", t0))
 
 	got := must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "guild", 10))
