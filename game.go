@@ -107,11 +107,10 @@ type MoveRequest struct {
 	At       time.Time
 	Deadline time.Time
 
-	// Reply, when set, is the answer to this move (the bot's), chosen in
-	// advance against the version this move makes. It is played in the
-	// same transaction when the game goes on with Reply.Player to move; if
-	// it is refused, this move stands alone.
-	Reply *MoveRequest
+	// Answer, when set, is the move that answers this one (the bot's),
+	// chosen in advance against the version this move makes: see
+	// Game.PlayAnswered.
+	Answer *MoveRequest
 }
 
 // AcceptRequest is a click on Accept: who, against which version of the
@@ -264,6 +263,33 @@ func (g *Game) Play(m MoveRequest, at time.Time) (Move, error) {
 		g.Deadline = m.Deadline
 	}
 	return Move{GameID: g.ID, Ply: next.Ply(), Cell: m.Cell, Player: m.Player, At: at}, nil
+}
+
+// PlayAnswered makes move m at m.At and then, when the game goes on with
+// m.Answer's player to move, m.Answer at its own time, and returns the moves
+// made. A refused Answer changes nothing: m stands alone, and the answer
+// is left to be played later. g.Version counts the Answer, not m: the
+// store bumps it once more for the change as a whole.
+func (g *Game) PlayAnswered(m MoveRequest) ([]Move, error) {
+	mv, err := g.Play(m, m.At)
+	if err != nil {
+		return nil, err
+	}
+	a := m.Answer
+	if a == nil || g.Status != StatusActive || g.Turn != a.Player {
+		return []Move{mv}, nil
+	}
+	next := *g
+	next.Version++
+	av, err := next.Play(*a, a.At)
+	switch {
+	case err == nil:
+		*g = next
+		return []Move{mv, av}, nil
+	case ErrorCode(err) == EINTERNAL:
+		return nil, fmt.Errorf("answer: %w", err)
+	}
+	return []Move{mv}, nil
 }
 
 // Resign ends user's active game g at time at as a loss for user.

@@ -2,6 +2,7 @@ package tttbot
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -227,6 +228,48 @@ func TestGamePlay(t *testing.T) {
 			want := Move{GameID: 1, Ply: pos.Ply() + 1, Cell: tt.cell, Player: tt.player, At: t0}
 			if mv != want {
 				t.Errorf("got move %+v, want %+v", mv, want)
+			}
+		})
+	}
+}
+
+func TestGamePlayAnswered(t *testing.T) {
+	// alice (X) has 0 and 1, bob (O) has 3 and 4; alice moves, bob answers.
+	tests := []struct {
+		name      string
+		cell      int // alice's
+		answer    int // bob's, -1 for none
+		version   int // the version bob's answer was chosen against
+		wantBoard string
+		wantPlies []int
+		wantTurn  string
+	}{
+		{"both played", 7, 2, 3, "XXO/OO./.X.", []int{5, 6}, "alice"},
+		{"no answer", 7, -1, 0, "XX./OO./.X.", []int{5}, "bob"},
+		{"the first move ends the game", 2, 5, 3, "XXX/OO./...", []int{5}, ""},
+		{"a refused answer leaves the first move alone", 8, 8, 3, "XX./OO./..X", []int{5}, "bob"},
+		{"an answer to the wrong version is refused", 8, 5, 4, "XX./OO./..X", []int{5}, "bob"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := active("XX./OO./...", "alice")
+			m := MoveRequest{GameID: g.ID, Player: "alice", Cell: tt.cell, Version: g.Version, At: t0, Deadline: t0.Add(time.Minute)}
+			if tt.answer >= 0 {
+				m.Answer = &MoveRequest{GameID: g.ID, Player: "bob", Cell: tt.answer, Version: tt.version, At: t0.Add(time.Second), Deadline: t0.Add(time.Hour)}
+			}
+			moves, err := g.PlayAnswered(m)
+			if err != nil {
+				t.Fatalf("got %v, want no error", err)
+			}
+			var plies []int
+			for _, mv := range moves {
+				plies = append(plies, mv.Ply)
+			}
+			if g.Board != tt.wantBoard || g.Turn != tt.wantTurn || fmt.Sprint(plies) != fmt.Sprint(tt.wantPlies) {
+				t.Errorf("got board %s turn %q plies %v, want %s %q %v", g.Board, g.Turn, plies, tt.wantBoard, tt.wantTurn, tt.wantPlies)
+			}
+			if want := 2 + len(moves) - 1; g.Version != want {
+				t.Errorf("got version %d, want %d (the store bumps it once more)", g.Version, want)
 			}
 		})
 	}

@@ -35,7 +35,7 @@ type GameStore interface {
 	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*Game, error)
 
 	// Play applies a move and, when it ends the game, the result; then its
-	// Reply, if any.
+	// Answer, if any (see Game.PlayAnswered).
 	Play(ctx context.Context, m MoveRequest) (*Game, error)
 
 	// Resign ends user's active game as a loss for user.

@@ -2,16 +2,12 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/ai"
-	"github.com/tttbot/tttbot/internal/game"
 )
 
 func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Interaction) (Reply, error) {
@@ -19,7 +15,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 	if !ok {
 		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That click arrived garbled. Try the button again.")
 	}
-	if strings.HasPrefix(data.CustomID, "ttt:"+actBoard+":") {
+	if strings.HasPrefix(data.CustomID, "ttt:"+actLeaderboard+":") {
 		return h.leaderboardPage(ctx, i, data.CustomID)
 	}
 	c, err := ParseCustomID(data.CustomID)
@@ -93,10 +89,9 @@ func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *
 	if err != nil || shownVersion(m) == g.Version {
 		return nil
 	}
-	var last *lastMove
+	var last *tttbot.Move
 	if moves, err := h.store.Moves(ctx, id); err == nil && len(moves) > 0 {
-		mv := moves[len(moves)-1]
-		last = &lastMove{player: mv.Player, cell: mv.Cell}
+		last = &moves[len(moves)-1]
 	}
 	return &Edit{GameID: id, Version: g.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(g, last).data()}
 }
@@ -105,21 +100,29 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 	var err error
 	switch c.Action {
 	case ActMove:
-		return h.move(ctx, g, me, c)
+		r, err := h.play.Move(ctx, g, me, c.Cell, c.Version)
+		if err != nil {
+			return Reply{}, err
+		}
+		return updateMessage(h.render(r.Game, r.Last)), nil
 	case ActAccept:
-		g, err = h.store.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: me, Version: c.Version, XPlayer: g.XPlayer, At: h.opts.Now(), Deadline: h.opts.Now().Add(h.opts.TurnTimeout)})
+		g, err = h.play.Accept(ctx, g, me, c.Version)
 		if err != nil {
 			return Reply{}, err
 		}
 		return updateMessage(h.render(g, nil)), nil
 	case ActDecline:
-		g, err = h.store.Decline(ctx, g.ID, me, c.Version, h.opts.Now())
+		g, err = h.play.Decline(ctx, g, me, c.Version)
 		if err != nil {
 			return Reply{}, err
 		}
 		return updateMessage(h.render(g, nil)), nil
 	case ActRematch:
-		return h.rematch(ctx, i, g, me)
+		r, err := h.play.Rematch(ctx, g, me, i.GuildID, i.ChannelID)
+		if err != nil {
+			return Reply{}, err
+		}
+		return newMessage(h.render(r.Game, r.Last), r.Game.ID), nil
 	case actReview, actReviewPage:
 		return h.reviewPage(ctx, i, g, c.Page, c.Action == actReview)
 	case actReplay:
@@ -128,129 +131,4 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 		return h.replay(ctx, i, g, c.Page, false)
 	}
 	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know.")
-}
-
-// move plays a human's click and, against the bot, the bot's reply, so both
-// arrive in the same board update and are stored in one transaction.
-func (h *Handler) move(ctx context.Context, g *tttbot.Game, me string, c CustomID) (Reply, error) {
-	if !g.HasPlayer(me) || (g.VsBot() && me == h.botID) {
-		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "This isn't your game — start your own with `/ttt challenge`.")
-	}
-	now := h.opts.Now()
-	req := tttbot.MoveRequest{
-		GameID: g.ID, Player: me, Cell: c.Cell, Version: c.Version, At: now,
-		Deadline: h.deadlineFor(g, g.Other(me), now),
-	}
-	if g.VsBot() {
-		req.Reply = h.reply(ctx, g, req)
-	}
-	g, err := h.store.Play(ctx, req)
-	if err != nil {
-		return Reply{}, err
-	}
-	last := &lastMove{player: me, cell: c.Cell}
-	switch {
-	case req.Reply != nil && g.Version == c.Version+2:
-		last = &lastMove{player: h.botID, cell: req.Reply.Cell}
-	case g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == h.botID:
-		// No reply was chosen (or it was refused): play it now.
-		g2, botLast, err := h.botMove(ctx, g)
-		switch {
-		case tttbot.ErrorCode(err) == tttbot.ESTALE:
-			// The timers played the reply first: show the game as it is.
-			if cur, err := h.store.Game(ctx, g.ID); err == nil {
-				g, last = cur, nil
-			}
-		case err != nil:
-			// The human's move stands; the timers retry the bot's reply.
-			h.log.Error("bot move", "game", g.ID, "err", err)
-		default:
-			g, last = g2, botLast
-		}
-	}
-	return updateMessage(h.render(g, last)), nil
-}
-
-// reply chooses the bot's answer to the human's move m on the board m would
-// make, or returns nil when the store is going to refuse m or m ends the
-// game: Play then says why, or finishes it.
-func (h *Handler) reply(ctx context.Context, g *tttbot.Game, m tttbot.MoveRequest) *tttbot.MoveRequest {
-	if g.Status != tttbot.StatusActive || g.Turn != m.Player || g.Version != m.Version {
-		return nil
-	}
-	pos, err := g.Position()
-	if err != nil {
-		return nil
-	}
-	next, err := pos.Play(m.Cell)
-	if err != nil || next.Result().Over {
-		return nil
-	}
-	r, err := h.botRequest(ctx, g, next, m.Version+1, m.At)
-	if err != nil {
-		h.log.Error("bot move", "game", g.ID, "err", err)
-		return nil
-	}
-	return &r
-}
-
-// botRequest asks the AI for the bot's move on pos, the board of g at
-// version, as a move made at time at.
-func (h *Handler) botRequest(ctx context.Context, g *tttbot.Game, pos game.Position, version int, at time.Time) (tttbot.MoveRequest, error) {
-	choice, err := h.ai.Move(ctx, pos, ai.Level(g.BotLevel), h.newRand())
-	if err != nil {
-		return tttbot.MoveRequest{}, fmt.Errorf("ai move: %w", err)
-	}
-	h.log.Debug("bot move", "game", g.ID, "cell", choice.Cell, "proven", choice.Proven, "nodes", choice.Nodes, "elapsed", choice.Elapsed)
-	return tttbot.MoveRequest{
-		GameID: g.ID, Player: h.botID, Cell: choice.Cell, Version: version, At: at,
-		Deadline: h.deadlineFor(g, g.Other(h.botID), at),
-	}, nil
-}
-
-// botMove asks the AI for the bot's move in g and plays it.
-func (h *Handler) botMove(ctx context.Context, g *tttbot.Game) (*tttbot.Game, *lastMove, error) {
-	if g.Status != tttbot.StatusActive || !g.VsBot() || g.Turn != h.botID {
-		return g, nil, fmt.Errorf("game %d: not the bot's turn", g.ID)
-	}
-	pos, err := g.Position()
-	if err != nil {
-		return g, nil, err
-	}
-	m, err := h.botRequest(ctx, g, pos, g.Version, h.opts.Now())
-	if err != nil {
-		return g, nil, err
-	}
-	next, err := h.store.Play(ctx, m)
-	if err != nil {
-		return g, nil, fmt.Errorf("play bot move: %w", err)
-	}
-	return next, &lastMove{player: h.botID, cell: m.Cell}, nil
-}
-
-// rematch starts the same match with sides swapped: at once against the bot,
-// as a new challenge between people.
-func (h *Handler) rematch(ctx context.Context, i *discordgo.Interaction, old *tttbot.Game, me string) (Reply, error) {
-	if !old.HasPlayer(me) {
-		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "Only the players of this game can ask for a rematch.")
-	}
-	if old.Status != tttbot.StatusFinished {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "This game is not over yet.")
-	}
-	g := &tttbot.Game{
-		GuildID: i.GuildID, ChannelID: i.ChannelID,
-		Rows: old.Rows, Cols: old.Cols, K: old.K,
-		Challenger: me, Opponent: old.Other(me), BotLevel: old.BotLevel,
-		XPlayer: old.OPlayer, OPlayer: old.XPlayer,
-	}
-	if g.VsBot() {
-		return h.startBotGame(ctx, g)
-	}
-	g.Status = tttbot.StatusPending
-	g.Board = emptyBoard(g)
-	g.Deadline = h.opts.Now().Add(h.opts.ChallengeTimeout)
-	if err := h.store.CreateGame(ctx, g); err != nil {
-		return Reply{}, err
-	}
-	return newMessage(h.render(g, nil), g.ID), nil
 }

@@ -22,7 +22,6 @@ func TestClickElsewhere(t *testing.T) {
 			Challenger: alice, Opponent: bob, XPlayer: alice, OPlayer: bob,
 			Status: tttbot.StatusPending, Deadline: testNow.Add(time.Minute),
 		}
-		g.Board = emptyBoard(g)
 		if err := db.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,9 @@
-// Package commands is what the bot does: it turns an interaction (a slash
-// command or a button click) into store transactions and AI moves, and
-// renders the answer. It does not know how the interaction arrived — over the
-// gateway or the HTTP endpoint; the adapters in internal/discord do.
+// Package commands is the bot's Discord interface: the slash command's
+// definition, parsing an interaction's options and custom IDs, calling
+// internal/play for a game's life (and the store for what is only read),
+// and rendering the answer, with every sentence a player reads. It does not
+// know how the interaction arrived — over the gateway or the HTTP endpoint;
+// the adapters in internal/discord do.
 package commands
 
 import (
@@ -10,7 +12,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"runtime/debug"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -18,10 +19,11 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/play"
 )
 
-// AI picks the bot's moves and values every move of a position for
-// reviews.
+// AI picks the bot's moves (for internal/play) and values every move of a
+// position for reviews.
 type AI interface {
 	Move(ctx context.Context, p game.Position, level ai.Level, rng *rand.Rand) (ai.Choice, error)
 	Analyze(ctx context.Context, p game.Position) (ai.Analysis, error)
@@ -52,9 +54,7 @@ type Handler struct {
 	def   *discordgo.ApplicationCommand // /ttt, which checkOptions holds commands to
 	opts  Options
 	log   *slog.Logger
-
-	randMu sync.Mutex
-	rand   *rand.Rand
+	play  *play.Service
 }
 
 // New returns a Handler playing as the bot user botID.
@@ -68,55 +68,16 @@ func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Option
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.Seed == 0 {
-		opts.Seed = rand.Uint64()
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Handler{
 		store: store, ai: engine, msg: msg, botID: botID, def: Definitions()[0], opts: opts, log: opts.Logger,
-		rand: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+		play: play.New(store, engine, botID, play.Options{
+			ChallengeTimeout: opts.ChallengeTimeout, TurnTimeout: opts.TurnTimeout,
+			Now: opts.Now, Seed: opts.Seed, Logger: opts.Logger,
+		}),
 	}
-}
-
-// newRand hands each use its own generator, drawn from the handler's seeded
-// one, so concurrent games never share (or race on) a random source.
-func (h *Handler) newRand() *rand.Rand {
-	h.randMu.Lock()
-	defer h.randMu.Unlock()
-	return rand.New(rand.NewPCG(h.rand.Uint64(), h.rand.Uint64()))
-}
-
-// Reply is the answer to one interaction.
-type Reply struct {
-	Response *discordgo.InteractionResponse
-	// TrackGame, when set, is the game whose board is the message this
-	// response creates; the adapter reports that message's ID back through
-	// TrackMessage so timers can edit it later.
-	TrackGame int64
-	// Followup, when set, is posted after the response (the Rematch button of
-	// a board that fills all five rows).
-	Followup *discordgo.InteractionResponseData
-	// Edit, when set, is a board message to bring up to date after the
-	// response, rather than before it, when REST would keep the player
-	// waiting: the board of a game resigned by command, or a stale board
-	// a click found.
-	Edit *Edit
-	// Code is the tttbot error code when the interaction was refused
-	// (ESTALE, ENOTYOURTURN, ...) or failed (EINTERNAL); "" when it did what
-	// was asked. The adapters count it, and send nothing to Discord for
-	// EREPLAY: Discord has the answer to the original.
-	Code string
-}
-
-// Edit replaces the content and components of game GameID's board message
-// with Data, the game at Version.
-type Edit struct {
-	GameID               int64
-	Version              int
-	ChannelID, MessageID string
-	Data                 *discordgo.InteractionResponseData
 }
 
 // Handle answers one interaction. It never panics and always returns a
@@ -191,49 +152,12 @@ func (h *Handler) remember(ctx context.Context, log *slog.Logger, in *tttbot.Int
 	return r
 }
 
-// refuseReplay is the answer to an interaction handled before: it changes
-// nothing, and the adapters send nothing for it.
-func refuseReplay() Reply {
-	r := ephemeral(errorText(tttbot.ErrReplay))
-	r.Code = tttbot.EREPLAY
-	return r
-}
-
 // TrackMessage records the board message of a game once the adapter knows
 // its ID.
 func (h *Handler) TrackMessage(ctx context.Context, gameID int64, messageID string) {
 	if err := h.store.SetMessage(ctx, gameID, messageID); err != nil {
 		h.log.Error("track board message", "game", gameID, "err", err)
 	}
-}
-
-func ephemeral(text string) Reply {
-	return Reply{Response: &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral},
-	}}
-}
-
-func newMessage(m message, gameID int64) Reply {
-	return Reply{
-		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.data()},
-		TrackGame: gameID,
-		Followup:  followup(m),
-	}
-}
-
-func updateMessage(m message) Reply {
-	return Reply{
-		Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: m.data()},
-		Followup: followup(m),
-	}
-}
-
-func followup(m message) *discordgo.InteractionResponseData {
-	if m.rematch == nil {
-		return nil
-	}
-	return m.rematch.data()
 }
 
 // user is whoever sent the interaction, in a guild or a DM.

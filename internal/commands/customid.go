@@ -18,11 +18,11 @@ const (
 
 // The actions of the other buttons.
 const (
-	actReview     = "v"  // ttt:v:GAME — opens a game's review in a message of its own
-	actReviewPage = "vp" // ttt:vp:GAME:PAGE — turns a review's page
-	actReplay     = "h"  // ttt:h:GAME — opens a game's replay in a message of its own
-	actReplayStep = "hp" // ttt:hp:GAME:PLY:SLOT — shows a replay after PLY moves
-	actBoard      = "l"  // ttt:l:SCOPE:ROWS:COLS:K:PAGE — a leaderboard page (see boardID)
+	actReview      = "v"  // ttt:v:GAME — opens a game's review in a message of its own
+	actReviewPage  = "vp" // ttt:vp:GAME:PAGE — turns a review's page
+	actReplay      = "h"  // ttt:h:GAME — opens a game's replay in a message of its own
+	actReplayStep  = "hp" // ttt:hp:GAME:PLY:SLOT — shows a replay after PLY moves
+	actLeaderboard = "l"  // ttt:l:SCOPE:ROWS:COLS:K:PAGE — a leaderboard page (see leaderboardID)
 )
 
 // CustomID is what a button click on a game needs to know, carried in the
@@ -114,34 +114,34 @@ func ParseCustomID(s string) (CustomID, error) {
 	return c, nil
 }
 
-// boardID is a leaderboard page button: which leaderboard (this server's or
+// leaderboardID is a leaderboard page button: which leaderboard (this server's or
 // the global one, and the board's shape) and which page.
-type boardID struct {
+type leaderboardID struct {
 	Global        bool
 	Rows, Cols, K int
 	Page          int
 }
 
-func (b boardID) String() string {
+func (b leaderboardID) String() string {
 	scope := "s"
 	if b.Global {
 		scope = "g"
 	}
-	return fmt.Sprintf("ttt:%s:%s:%d:%d:%d:%d", actBoard, scope, b.Rows, b.Cols, b.K, b.Page)
+	return fmt.Sprintf("ttt:%s:%s:%d:%d:%d:%d", actLeaderboard, scope, b.Rows, b.Cols, b.K, b.Page)
 }
 
-// parseBoardID reads a custom_id written by boardID.String.
-func parseBoardID(s string) (boardID, error) {
+// parseLeaderboardID reads a custom_id written by leaderboardID.String.
+func parseLeaderboardID(s string) (leaderboardID, error) {
 	bad := fmt.Errorf("malformed leaderboard button id %q", s)
 	f := strings.Split(s, ":")
-	if len(f) != 7 || f[0] != "ttt" || f[1] != actBoard || f[2] != "s" && f[2] != "g" {
-		return boardID{}, bad
+	if len(f) != 7 || f[0] != "ttt" || f[1] != actLeaderboard || f[2] != "s" && f[2] != "g" {
+		return leaderboardID{}, bad
 	}
-	b := boardID{Global: f[2] == "g"}
+	b := leaderboardID{Global: f[2] == "g"}
 	for i, p := range []*int{&b.Rows, &b.Cols, &b.K, &b.Page} {
 		v, err := strconv.Atoi(f[3+i])
 		if err != nil || v < 0 || v > 1_000_000 || strconv.Itoa(v) != f[3+i] {
-			return boardID{}, bad
+			return leaderboardID{}, bad
 		}
 		*p = v
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/play"
 )
 
 // internalText is what a player reads of a failure on the bot's side: no
@@ -60,6 +61,14 @@ func errorText(err error) string {
 		return "I've handled this interaction already."
 	case tttbot.ErrNotDue:
 		return "This game's time has not run out yet."
+	case play.ErrNotYourGame:
+		return "This isn't your game — start your own with `/ttt challenge`."
+	case play.ErrNotInGame:
+		return "Only the players of this game can ask for a rematch."
+	case play.ErrNotOver:
+		return "This game is not over yet."
+	case play.ErrNoOpenGame:
+		return "You have no game or challenge in this channel."
 	}
 	return e.Message
 }

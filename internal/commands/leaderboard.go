@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -18,7 +17,7 @@ const leaderboardSize = 10
 // leaderboard answers /ttt leaderboard: the first page, as a message anyone
 // in the channel can page through.
 func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
-	b := boardID{Global: i.GuildID == ""}
+	b := leaderboardID{Global: i.GuildID == ""}
 	size, k := 3, 0
 	for _, o := range opts {
 		switch o.Name {
@@ -58,7 +57,7 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 
 // leaderboardPage answers a click on Previous or Next.
 func (h *Handler) leaderboardPage(ctx context.Context, i *discordgo.Interaction, customID string) (Reply, error) {
-	b, err := parseBoardID(customID)
+	b, err := parseLeaderboardID(customID)
 	if err != nil {
 		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Try `/ttt leaderboard`.")
 	}
@@ -92,7 +91,7 @@ func boardShape(size, k int) (tttbot.Shape, error) {
 
 // renderLeaderboard draws page b.Page of a leaderboard, or its last page
 // when the board has shrunk since the button was drawn.
-func (h *Handler) renderLeaderboard(ctx context.Context, guildID string, b boardID) (message, error) {
+func (h *Handler) renderLeaderboard(ctx context.Context, guildID string, b leaderboardID) (message, error) {
 	scope, where := guildID, "this server"
 	if b.Global {
 		scope, where = "", "everyone"
@@ -149,49 +148,4 @@ func escape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// quiet is m's data with mentions shown but nobody pinged: the leaderboard,
-// stats and reviews name people without calling them. Content past
-// Discord's limit is cut at a line; the pages are sized never to need it.
-func quiet(m message) *discordgo.InteractionResponseData {
-	m.content = clip(m.content, maxContent)
-	d := m.data()
-	d.AllowedMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
-	return d
-}
-
-// maxContent is Discord's limit on a message's content, in characters;
-// clip counts bytes, which are never fewer.
-const maxContent = 2000
-
-// clip cuts s to at most n bytes, at the end of a line if it can, marking
-// the cut with an ellipsis.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const more = "\n…"
-	cut := strings.LastIndexByte(s[:n-len(more)+1], '\n')
-	if cut <= 0 {
-		cut = n - len(more)
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-	}
-	return s[:cut] + more
-}
-
-// post answers with m as a new message, seen only by the user if private.
-func post(m message, private bool) Reply {
-	d := quiet(m)
-	if private {
-		d.Flags = discordgo.MessageFlagsEphemeral
-	}
-	return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: d}}
-}
-
-// update answers a click by redrawing the clicked message as m.
-func update(m message) Reply {
-	return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: quiet(m)}}
 }

@@ -15,12 +15,6 @@ import (
 // a zero-width space keeps the button looking empty.
 const blank = "\u200b"
 
-// lastMove is what the board's text says about the move just played.
-type lastMove struct {
-	player string
-	cell   int
-}
-
 // message is a rendered board or challenge: the text and the buttons.
 type message struct {
 	content    string
@@ -63,8 +57,9 @@ func (h *Handler) playerName(g *tttbot.Game, id string) string {
 	return mention(id)
 }
 
-// render draws a game in any state. last may be nil.
-func (h *Handler) render(g *tttbot.Game, last *lastMove) message {
+// render draws a game in any state, with last, when not nil, named as the
+// move just played.
+func (h *Handler) render(g *tttbot.Game, last *tttbot.Move) message {
 	switch g.Status {
 	case tttbot.StatusPending:
 		return h.renderChallenge(g)
@@ -83,7 +78,7 @@ func (h *Handler) render(g *tttbot.Game, last *lastMove) message {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Tic-tac-toe** · %s\n❌ %s vs ⭕ %s\n", g.Shape(), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
 	if last != nil {
-		fmt.Fprintf(&b, "Last move: %s played %s.\n", h.playerName(g, last.player), cellName(geo, last.cell))
+		fmt.Fprintf(&b, "Last move: %s played %s.\n", h.playerName(g, last.Player), cellName(geo, last.Cell))
 	}
 	var win game.Mask
 	if g.Status == tttbot.StatusActive {
@@ -179,9 +174,4 @@ func (h *Handler) renderChallenge(g *tttbot.Game) message {
 		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: CustomID{Action: ActDecline, GameID: g.ID, Version: g.Version}.String()},
 	}}
 	return message{content: content, components: []discordgo.MessageComponent{row}}
-}
-
-// emptyBoard is the notation of g's empty board; g's shape is already checked.
-func emptyBoard(g *tttbot.Game) string {
-	return game.NewPosition(game.MustGeometry(g.Rows, g.Cols, g.K)).String()
 }

@@ -107,16 +107,16 @@ func TestClip(t *testing.T) {
 }
 
 func TestBoardIDRoundTrip(t *testing.T) {
-	for _, want := range []boardID{{Global: true, Rows: 3, Cols: 3, K: 3}, {Rows: 5, Cols: 5, K: 4, Page: 9999}} {
+	for _, want := range []leaderboardID{{Global: true, Rows: 3, Cols: 3, K: 3}, {Rows: 5, Cols: 5, K: 4, Page: 9999}} {
 		s := want.String()
-		got, err := parseBoardID(s)
+		got, err := parseLeaderboardID(s)
 		if err != nil || got != want {
-			t.Errorf("parseBoardID(%q) = %+v, %v; want %+v", s, got, err, want)
+			t.Errorf("parseLeaderboardID(%q) = %+v, %v; want %+v", s, got, err, want)
 		}
 	}
 	for _, s := range []string{"ttt:l:x:3:3:3:0", "ttt:l:s:3:3:3", "ttt:l:s:3:3:3:-1", "ttt:l:s:3:3:3:01", "ttt:m:s:3:3:3:0", "ttt:l:g:3:3:3:0:0"} {
-		if b, err := parseBoardID(s); err == nil {
-			t.Errorf("parseBoardID(%q) = %+v, want an error", s, b)
+		if b, err := parseLeaderboardID(s); err == nil {
+			t.Errorf("parseLeaderboardID(%q) = %+v, want an error", s, b)
 		}
 	}
 }
@@ -126,11 +126,11 @@ func FuzzParseBoardID(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		b, err := parseBoardID(s)
+		b, err := parseLeaderboardID(s)
 		if err != nil {
 			return
 		}
-		if again, err := parseBoardID(b.String()); err != nil || again != b || b.String() != s {
+		if again, err := parseLeaderboardID(b.String()); err != nil || again != b || b.String() != s {
 			t.Errorf("%q parsed to %+v, re-encoded %q parsed to %+v, %v", s, b, b.String(), again, err)
 		}
 	})

@@ -3,12 +3,12 @@ package commands
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/play"
 )
 
 // Definitions are the slash commands the bot registers: one /ttt command
@@ -128,12 +128,12 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 type challengeOptions struct {
 	opponent   *discordgo.User // nil: the bot
 	size, k    int
-	first      string
+	first      play.First
 	difficulty ai.Level
 }
 
 func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (challengeOptions, error) {
-	c := challengeOptions{size: 3, first: "random", difficulty: ai.Perfect}
+	c := challengeOptions{size: 3, first: play.FirstRandom, difficulty: ai.Perfect}
 	for _, o := range opts {
 		switch o.Name {
 		case "opponent":
@@ -149,7 +149,8 @@ func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, r
 			v, _ := o.Value.(float64)
 			c.k = int(v)
 		case "first":
-			c.first, _ = o.Value.(string)
+			v, _ := o.Value.(string)
+			c.first = play.First(v)
 		case "difficulty":
 			s, _ := o.Value.(string)
 			level, err := ai.ParseLevel(s)
@@ -166,7 +167,7 @@ func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, r
 		return c, err
 	}
 	c.k = s.K
-	if c.first != "me" && c.first != "them" && c.first != "random" {
+	if c.first != play.FirstMe && c.first != play.FirstThem && c.first != play.FirstRandom {
 		return c, tttbot.Errorf(tttbot.EINVALID, "First must be me, them or random.")
 	}
 	return c, nil
@@ -185,98 +186,29 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	case !vsBot && c.opponent.Bot:
 		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "%s is a bot and can't play. Challenge a person, or leave the opponent out to play me.", mention(c.opponent.ID))
 	}
-	// The names go into the transaction that creates the game.
-	names := []tttbot.Player{{ID: me.ID, Name: displayName(me)}}
-	opponent := h.botID
-	if !vsBot {
-		opponent = c.opponent.ID
-		if c.opponent.Username != "" {
-			names = append(names, tttbot.Player{ID: opponent, Name: displayName(c.opponent)})
-		}
-	}
-	x := me.ID
-	switch {
-	case c.first == "them", c.first == "random" && h.newRand().IntN(2) == 1:
-		x = opponent
-	}
-	g := &tttbot.Game{
+	req := play.Challenge{
 		GuildID: i.GuildID, ChannelID: i.ChannelID,
-		Rows: c.size, Cols: c.size, K: c.k,
-		Challenger: me.ID, Opponent: opponent,
-		XPlayer: x, OPlayer: otherOf(x, me.ID, opponent),
+		Challenger: me.ID,
+		Rows:       c.size, Cols: c.size, K: c.k,
+		First: c.first, Level: c.difficulty,
+		// The names go into the transaction that creates the game.
+		Players: []tttbot.Player{{ID: me.ID, Name: displayName(me)}},
 	}
-	if vsBot {
-		g.BotLevel = string(c.difficulty)
-		return h.startBotGame(ctx, g, names...)
-	}
-	now := h.opts.Now()
-	g.Status = tttbot.StatusPending
-	g.Board = emptyBoard(g)
-	g.Deadline = now.Add(h.opts.ChallengeTimeout)
-	if err := h.store.CreateGame(ctx, g, names...); err != nil {
-		return Reply{}, err
-	}
-	return newMessage(h.render(g, nil), g.ID), nil
-}
-
-func otherOf(x, a, b string) string {
-	if x == a {
-		return b
-	}
-	return a
-}
-
-// startBotGame creates an active game against the bot, recording the names
-// of players, and, when the bot has the first move, plays it before the
-// board is shown.
-func (h *Handler) startBotGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) (Reply, error) {
-	now := h.opts.Now()
-	g.Status = tttbot.StatusActive
-	g.Board = emptyBoard(g)
-	g.Turn = g.XPlayer
-	g.Deadline = h.deadlineFor(g, g.Turn, now)
-	if err := h.store.CreateGame(ctx, g, players...); err != nil {
-		return Reply{}, err
-	}
-	var last *lastMove
-	if g.Turn == h.botID {
-		var err error
-		if g, last, err = h.botMove(ctx, g); err != nil {
-			// The game exists with the bot to move; the timers retry the move.
-			h.log.Error("bot move", "game", g.ID, "err", err)
+	if !vsBot {
+		req.Opponent = c.opponent.ID
+		if c.opponent.Username != "" {
+			req.Players = append(req.Players, tttbot.Player{ID: c.opponent.ID, Name: displayName(c.opponent)})
 		}
 	}
-	return newMessage(h.render(g, last), g.ID), nil
-}
-
-// botGrace is how long the handler that played the human's move has to play
-// the bot's reply before the timers take it over.
-const botGrace = 10 * time.Second
-
-// deadlineFor is the deadline of user's turn starting at now. The bot's own
-// turn is due almost at once: if the process dies before the bot moves, the
-// timers find the game and make the move after the restart.
-func (h *Handler) deadlineFor(g *tttbot.Game, user string, now time.Time) time.Time {
-	if g.VsBot() && user == h.botID {
-		return now.Add(botGrace)
+	r, err := h.play.Challenge(ctx, req)
+	if err != nil {
+		return Reply{}, err
 	}
-	return now.Add(h.opts.TurnTimeout)
+	return newMessage(h.render(r.Game, r.Last), r.Game.ID), nil
 }
 
 func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
-	me := user(i).ID
-	g, err := h.store.OpenGame(ctx, i.ChannelID, me)
-	if tttbot.ErrorCode(err) == tttbot.ENOTFOUND {
-		return Reply{}, tttbot.Errorf(tttbot.ENOTFOUND, "You have no game or challenge in this channel.")
-	} else if err != nil {
-		return Reply{}, err
-	}
-	now := h.opts.Now()
-	if g.Status == tttbot.StatusPending {
-		g, err = h.store.Decline(ctx, g.ID, me, g.Version, now)
-	} else {
-		g, err = h.store.Resign(ctx, g.ID, me, now)
-	}
+	g, err := h.play.Resign(ctx, i.ChannelID, user(i).ID)
 	if tttbot.ErrorCode(err) == tttbot.ESTALE {
 		return Reply{}, tttbot.Errorf(tttbot.ESTALE, "Your game changed just now — try `/ttt resign` again.")
 	} else if err != nil {

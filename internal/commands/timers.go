@@ -35,7 +35,7 @@ func (h *Handler) RunTimers(ctx context.Context, interval time.Duration) {
 func (h *Handler) Tick(ctx context.Context) (int, error) {
 	n := 0
 	for {
-		due, err := h.store.Due(ctx, h.opts.Now(), 100)
+		due, err := h.play.Due(ctx, 100)
 		if err != nil {
 			return n, err
 		}
@@ -49,16 +49,16 @@ func (h *Handler) Tick(ctx context.Context) (int, error) {
 	}
 }
 
-// fireAt is how many due games fire at once. Each ends with a REST edit,
+// fireConcurrency is how many due games fire at once. Each ends with a REST edit,
 // tens of milliseconds against Discord: after a long downtime, one at a
 // time would take minutes to clear the boards that ran out meanwhile.
-const fireAt = 16
+const fireConcurrency = 16
 
-// fireAll fires games, fireAt at a time, and reports how many it handled.
+// fireAll fires games, fireConcurrency at a time, and reports how many it handled.
 func (h *Handler) fireAll(ctx context.Context, games []*tttbot.Game) int {
 	var handled atomic.Int64
 	var wg sync.WaitGroup
-	slots := make(chan struct{}, fireAt)
+	slots := make(chan struct{}, fireConcurrency)
 	for _, g := range games {
 		slots <- struct{}{}
 		wg.Go(func() {
@@ -74,27 +74,18 @@ func (h *Handler) fireAll(ctx context.Context, games []*tttbot.Game) int {
 	return int(handled.Load())
 }
 
+// fire fires g's deadline and brings its board up to date.
 func (h *Handler) fire(ctx context.Context, g *tttbot.Game) error {
-	var last *lastMove
-	var err error
-	if g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == h.botID {
-		// The bot's move was interrupted: make it now.
-		g, last, err = h.botMove(ctx, g)
-	} else {
-		g, err = h.store.Expire(ctx, g.ID, g.Version, h.opts.Now())
-	}
-	switch tttbot.ErrorCode(err) {
-	case "":
-	case tttbot.ESTALE, tttbot.EFINISHED, tttbot.ENOTYOURTURN:
-		return nil // a player got there first
-	default:
+	r, err := h.play.Fire(ctx, g)
+	if err != nil || r.Game == nil {
 		return err
 	}
+	g = r.Game
 	h.log.Info("deadline fired", "game", g.ID, "status", g.Status, "reason", g.Reason)
 	if g.MessageID == "" {
 		return nil
 	}
-	m := h.render(g, last)
+	m := h.render(g, r.Last)
 	if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, m.data()); err != nil {
 		return err
 	}

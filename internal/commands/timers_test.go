@@ -138,7 +138,7 @@ func TestTickFiresAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	const n = fireAt
+	const n = fireConcurrency
 	for i := range n {
 		g := &tttbot.Game{
 			ChannelID: fmt.Sprint(100 + i), Rows: 3, Cols: 3, K: 3,

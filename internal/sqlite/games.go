@@ -266,43 +266,28 @@ func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 	return nil
 }
 
-// Play applies a move and, when it ends the game, the result; then m.Reply,
-// if the game goes on with its player to move. See tttbot.GameStore.
+// Play applies a move and, when it ends the game, the result; then
+// m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore.
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
-	at := db.now(m.At)
-	return db.change(ctx, m.GameID, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-		if err := makeMove(ctx, tx, g, m, at); err != nil {
+	m.At, m.Deadline = db.now(m.At), round(m.Deadline)
+	if a := m.Answer; a != nil {
+		answer := *a
+		answer.At, answer.Deadline = db.now(a.At), round(a.Deadline)
+		m.Answer = &answer
+	}
+	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
+		moves, err := g.PlayAnswered(m)
+		if err != nil {
 			return err
 		}
-		r := m.Reply
-		if r == nil || g.Status != tttbot.StatusActive || g.Turn != r.Player {
-			return nil
+		for _, mv := range moves {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
+				VALUES (?, ?, ?, ?, ?)`, mv.GameID, mv.Ply, mv.Cell, mv.Player, toMS(mv.At)); err != nil {
+				return fmt.Errorf("insert move: %w", err)
+			}
 		}
-		next := *g
-		next.Version++ // for the first move; change bumps it again for the reply
-		switch err := makeMove(ctx, tx, &next, *r, db.now(r.At)); {
-		case err == nil:
-			*g = next
-		case tttbot.ErrorCode(err) == tttbot.EINTERNAL:
-			return fmt.Errorf("reply: %w", err)
-		}
-		// A refused reply changed nothing: the first move stands alone.
 		return nil
 	})
-}
-
-// makeMove makes move m on g and stores it.
-func makeMove(ctx context.Context, tx *sql.Conn, g *tttbot.Game, m tttbot.MoveRequest, at time.Time) error {
-	m.Deadline = round(m.Deadline)
-	mv, err := g.Play(m, at)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
-		VALUES (?, ?, ?, ?, ?)`, mv.GameID, mv.Ply, mv.Cell, mv.Player, toMS(mv.At)); err != nil {
-		return fmt.Errorf("insert move: %w", err)
-	}
-	return nil
 }
 
 // Accept starts a pending challenge. See tttbot.GameStore.

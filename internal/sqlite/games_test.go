@@ -419,7 +419,7 @@ func TestPlayToTheEnd(t *testing.T) {
 	}
 }
 
-func TestPlayWithReply(t *testing.T) {
+func TestPlayWithAnswer(t *testing.T) {
 	// alice (X) has 0 and 1, bob (O) has 3 and 4; alice moves.
 	tests := []struct {
 		name        string
@@ -446,7 +446,7 @@ func TestPlayWithReply(t *testing.T) {
 			if tt.replyTo != 0 {
 				r.Version = g.Version + 1 + tt.replyTo
 			}
-			m.Reply = &r
+			m.Answer = &r
 			got, err := db.Play(t.Context(), m)
 			if err != nil {
 				t.Fatalf("play: %v", err)

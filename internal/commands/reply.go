@@ -1,0 +1,129 @@
+package commands
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+)
+
+// Reply is the answer to one interaction.
+type Reply struct {
+	Response *discordgo.InteractionResponse
+	// TrackGame, when set, is the game whose board is the message this
+	// response creates; the adapter reports that message's ID back through
+	// TrackMessage so timers can edit it later.
+	TrackGame int64
+	// Followup, when set, is posted after the response (the Rematch button of
+	// a board that fills all five rows).
+	Followup *discordgo.InteractionResponseData
+	// Edit, when set, is a board message to bring up to date after the
+	// response, rather than before it, when REST would keep the player
+	// waiting: the board of a game resigned by command, or a stale board
+	// a click found.
+	Edit *Edit
+	// Code is the tttbot error code when the interaction was refused
+	// (ESTALE, ENOTYOURTURN, ...) or failed (EINTERNAL); "" when it did what
+	// was asked. The adapters count it, and send nothing to Discord for
+	// EREPLAY: Discord has the answer to the original.
+	Code string
+}
+
+// Edit replaces the content and components of game GameID's board message
+// with Data, the game at Version.
+type Edit struct {
+	GameID               int64
+	Version              int
+	ChannelID, MessageID string
+	Data                 *discordgo.InteractionResponseData
+}
+
+// refuseReplay is the answer to an interaction handled before: it changes
+// nothing, and the adapters send nothing for it.
+func refuseReplay() Reply {
+	r := ephemeral(errorText(tttbot.ErrReplay))
+	r.Code = tttbot.EREPLAY
+	return r
+}
+
+// ephemeral answers with text seen only by the user.
+func ephemeral(text string) Reply {
+	return Reply{Response: &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral},
+	}}
+}
+
+// newMessage answers with m as a new message in the channel: the board of
+// game gameID, tracked for the timers, when gameID is not 0.
+func newMessage(m message, gameID int64) Reply {
+	return Reply{
+		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.data()},
+		TrackGame: gameID,
+		Followup:  followup(m),
+	}
+}
+
+// updateMessage answers a click on a board by redrawing it as m.
+func updateMessage(m message) Reply {
+	return Reply{
+		Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: m.data()},
+		Followup: followup(m),
+	}
+}
+
+// followup is the message posted after m, if any: its Rematch and Review
+// buttons when its board has no room for them.
+func followup(m message) *discordgo.InteractionResponseData {
+	if m.rematch == nil {
+		return nil
+	}
+	return m.rematch.data()
+}
+
+// quiet is m's data with mentions shown but nobody pinged: the leaderboard,
+// stats and reviews name people without calling them. Content past
+// Discord's limit is cut at a line; the pages are sized never to need it.
+func quiet(m message) *discordgo.InteractionResponseData {
+	m.content = clip(m.content, maxContent)
+	d := m.data()
+	d.AllowedMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+	return d
+}
+
+// maxContent is Discord's limit on a message's content, in characters;
+// clip counts bytes, which are never fewer.
+const maxContent = 2000
+
+// clip cuts s to at most n bytes, at the end of a line if it can, marking
+// the cut with an ellipsis.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const more = "\n…"
+	cut := strings.LastIndexByte(s[:n-len(more)+1], '\n')
+	if cut <= 0 {
+		cut = n - len(more)
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return s[:cut] + more
+}
+
+// post answers with m as a new message, seen only by the user if private.
+func post(m message, private bool) Reply {
+	d := quiet(m)
+	if private {
+		d.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: d}}
+}
+
+// update answers a click by redrawing the clicked message as m.
+func update(m message) Reply {
+	return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: quiet(m)}}
+}

@@ -1,0 +1,376 @@
+// Package play is the application layer of the bot: it drives a game's life
+// — challenges, answers to them, moves with the bot's answer, rematches,
+// resignations and deadlines — through the store, the AI and the clock. It
+// returns domain values and knows nothing of Discord; internal/commands
+// parses interactions into its calls and renders what it returns.
+package play
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// AI picks the bot's moves.
+type AI interface {
+	Move(ctx context.Context, p game.Position, level ai.Level, rng *rand.Rand) (ai.Choice, error)
+}
+
+// Store keeps the games; tttbot.GameStore describes each method.
+type Store interface {
+	CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error
+	Game(ctx context.Context, id int64) (*tttbot.Game, error)
+	OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error)
+	Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error)
+	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error)
+	Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error)
+	Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error)
+	Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error)
+	Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error)
+}
+
+// The refusals of this package, each with the code a caller acts on;
+// internal/commands words them for players.
+var (
+	ErrNotYourGame = &tttbot.Error{Code: tttbot.ENOTYOURS, Message: "only the game's human players may move"}
+	ErrNotInGame   = &tttbot.Error{Code: tttbot.ENOTYOURS, Message: "only the game's players may ask for a rematch"}
+	ErrNotOver     = &tttbot.Error{Code: tttbot.EINVALID, Message: "the game is not over"}
+	ErrNoOpenGame  = &tttbot.Error{Code: tttbot.ENOTFOUND, Message: "no open game of the player in the channel"}
+)
+
+// Options tune a Service. Zero values get the defaults.
+type Options struct {
+	ChallengeTimeout time.Duration    // default 2m
+	TurnTimeout      time.Duration    // default 5m
+	Now              func() time.Time // default time.Now
+	Seed             uint64           // 0: a random seed; else games are reproducible
+	Logger           *slog.Logger
+}
+
+// Service plays games as the bot user botID. It is safe for concurrent use.
+type Service struct {
+	store Store
+	ai    AI
+	botID string
+	opts  Options
+	log   *slog.Logger
+
+	randMu sync.Mutex
+	rand   *rand.Rand
+}
+
+// New returns a Service playing as the bot user botID.
+func New(store Store, engine AI, botID string, opts Options) *Service {
+	if opts.ChallengeTimeout <= 0 {
+		opts.ChallengeTimeout = 2 * time.Minute
+	}
+	if opts.TurnTimeout <= 0 {
+		opts.TurnTimeout = 5 * time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Seed == 0 {
+		opts.Seed = rand.Uint64()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{
+		store: store, ai: engine, botID: botID, opts: opts, log: opts.Logger,
+		rand: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+	}
+}
+
+// newRand hands each use its own generator, drawn from the service's seeded
+// one, so concurrent games never share (or race on) a random source.
+func (s *Service) newRand() *rand.Rand {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	return rand.New(rand.NewPCG(s.rand.Uint64(), s.rand.Uint64()))
+}
+
+// Result is a game after a change, and the move its board shows as the last
+// one played: nil when the change made none, or none worth naming.
+type Result struct {
+	Game *tttbot.Game
+	Last *tttbot.Move
+}
+
+// First says who moves first in a challenge.
+type First string
+
+const (
+	FirstMe     First = "me"     // the challenger
+	FirstThem   First = "them"   // the opponent
+	FirstRandom First = "random" // either, by a coin toss
+)
+
+// Challenge is a request for a game.
+type Challenge struct {
+	GuildID, ChannelID string
+	Challenger         string
+	Opponent           string // "" or the bot's user ID: a game against the bot, which starts at once
+	Rows, Cols, K      int
+	First              First
+	Level              ai.Level        // the bot's, in a game against it
+	Players            []tttbot.Player // display names to record with the game
+}
+
+// Challenge creates a pending challenge between people or, against the
+// bot, an active game, with the bot's first move made when it has it.
+func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
+	opponent := c.Opponent
+	if opponent == "" {
+		opponent = s.botID
+	}
+	x := c.Challenger
+	switch {
+	case c.First == FirstThem, c.First == FirstRandom && s.newRand().IntN(2) == 1:
+		x = opponent
+	}
+	g := &tttbot.Game{
+		GuildID: c.GuildID, ChannelID: c.ChannelID,
+		Rows: c.Rows, Cols: c.Cols, K: c.K,
+		Challenger: c.Challenger, Opponent: opponent,
+		XPlayer: x, OPlayer: c.Challenger,
+	}
+	if x == c.Challenger {
+		g.OPlayer = opponent
+	}
+	if opponent == s.botID {
+		g.BotLevel = string(c.Level)
+		return s.startBotGame(ctx, g, c.Players...)
+	}
+	return s.challenge(ctx, g, c.Players...)
+}
+
+// challenge stores g as a pending challenge that expires unanswered.
+func (s *Service) challenge(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) (Result, error) {
+	g.Status = tttbot.StatusPending
+	g.Deadline = s.opts.Now().Add(s.opts.ChallengeTimeout)
+	if err := s.store.CreateGame(ctx, g, players...); err != nil {
+		return Result{}, err
+	}
+	return Result{Game: g}, nil
+}
+
+// startBotGame creates an active game against the bot, recording the names
+// of players, and, when the bot has the first move, plays it before the
+// board is shown.
+func (s *Service) startBotGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) (Result, error) {
+	g.Status = tttbot.StatusActive
+	g.Deadline = s.deadlineFor(g, g.XPlayer, s.opts.Now())
+	if err := s.store.CreateGame(ctx, g, players...); err != nil {
+		return Result{}, err
+	}
+	if g.Turn != s.botID {
+		return Result{Game: g}, nil
+	}
+	r, err := s.botMove(ctx, g)
+	if err != nil {
+		// The game exists with the bot to move; the timers retry the move.
+		s.log.Error("bot move", "game", g.ID, "err", err)
+		return Result{Game: g}, nil
+	}
+	return r, nil
+}
+
+// botGrace is how long the call that played the human's move has to play
+// the bot's answer before the timers take it over.
+const botGrace = 10 * time.Second
+
+// deadlineFor is the deadline of user's turn starting at now. The bot's own
+// turn is due almost at once: if the process dies before the bot moves, the
+// timers find the game and make the move after the restart.
+func (s *Service) deadlineFor(g *tttbot.Game, user string, now time.Time) time.Time {
+	if g.VsBot() && user == s.botID {
+		return now.Add(botGrace)
+	}
+	return now.Add(s.opts.TurnTimeout)
+}
+
+// Accept starts challenge g, seen at version, as its opponent user.
+func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, version int) (*tttbot.Game, error) {
+	now := s.opts.Now()
+	return s.store.Accept(ctx, tttbot.AcceptRequest{
+		GameID: g.ID, Player: user, Version: version, XPlayer: g.XPlayer,
+		At: now, Deadline: now.Add(s.opts.TurnTimeout),
+	})
+}
+
+// Decline ends challenge g, seen at version: declined by its opponent,
+// withdrawn by its challenger.
+func (s *Service) Decline(ctx context.Context, g *tttbot.Game, user string, version int) (*tttbot.Game, error) {
+	return s.store.Decline(ctx, g.ID, user, version, s.opts.Now())
+}
+
+// Move plays user's move on cell of g, seen at version, and, against the
+// bot, the bot's answer, so that both are stored in one transaction and
+// shown in one board update.
+func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, version int) (Result, error) {
+	if !g.HasPlayer(user) || (g.VsBot() && user == s.botID) {
+		return Result{}, ErrNotYourGame
+	}
+	now := s.opts.Now()
+	m := tttbot.MoveRequest{
+		GameID: g.ID, Player: user, Cell: cell, Version: version, At: now,
+		Deadline: s.deadlineFor(g, g.Other(user), now),
+	}
+	if g.VsBot() {
+		m.Answer = s.botAnswer(ctx, g, m)
+	}
+	g, err := s.store.Play(ctx, m)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Game: g, Last: &tttbot.Move{GameID: g.ID, Cell: cell, Player: user, At: now}}
+	switch {
+	case m.Answer != nil && g.Version == version+2:
+		a := m.Answer
+		r.Last = &tttbot.Move{GameID: g.ID, Cell: a.Cell, Player: a.Player, At: a.At}
+	case g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == s.botID:
+		// No answer was chosen (or it was refused): play it now.
+		answered, err := s.botMove(ctx, g)
+		switch {
+		case tttbot.ErrorCode(err) == tttbot.ESTALE:
+			// The timers played the answer first: show the game as it is.
+			if cur, err := s.store.Game(ctx, g.ID); err == nil {
+				r = Result{Game: cur}
+			}
+		case err != nil:
+			// The human's move stands; the timers retry the bot's answer.
+			s.log.Error("bot move", "game", g.ID, "err", err)
+		default:
+			r = answered
+		}
+	}
+	return r, nil
+}
+
+// botAnswer chooses the bot's answer to the human's move m on the board m
+// would make, or returns nil when the store is going to refuse m or m ends
+// the game: Play then says why, or finishes it.
+func (s *Service) botAnswer(ctx context.Context, g *tttbot.Game, m tttbot.MoveRequest) *tttbot.MoveRequest {
+	if g.Status != tttbot.StatusActive || g.Turn != m.Player || g.Version != m.Version {
+		return nil
+	}
+	pos, err := g.Position()
+	if err != nil {
+		return nil
+	}
+	next, err := pos.Play(m.Cell)
+	if err != nil || next.Result().Over {
+		return nil
+	}
+	a, err := s.botRequest(ctx, g, next, m.Version+1, m.At)
+	if err != nil {
+		s.log.Error("bot move", "game", g.ID, "err", err)
+		return nil
+	}
+	return &a
+}
+
+// botRequest asks the AI for the bot's move on pos, the board of g at
+// version, as a move made at time at.
+func (s *Service) botRequest(ctx context.Context, g *tttbot.Game, pos game.Position, version int, at time.Time) (tttbot.MoveRequest, error) {
+	choice, err := s.ai.Move(ctx, pos, ai.Level(g.BotLevel), s.newRand())
+	if err != nil {
+		return tttbot.MoveRequest{}, fmt.Errorf("ai move: %w", err)
+	}
+	s.log.Debug("bot move", "game", g.ID, "cell", choice.Cell, "proven", choice.Proven, "nodes", choice.Nodes, "elapsed", choice.Elapsed)
+	return tttbot.MoveRequest{
+		GameID: g.ID, Player: s.botID, Cell: choice.Cell, Version: version, At: at,
+		Deadline: s.deadlineFor(g, g.Other(s.botID), at),
+	}, nil
+}
+
+// botMove asks the AI for the bot's move in g and plays it.
+func (s *Service) botMove(ctx context.Context, g *tttbot.Game) (Result, error) {
+	if g.Status != tttbot.StatusActive || !g.VsBot() || g.Turn != s.botID {
+		return Result{}, fmt.Errorf("game %d: not the bot's turn", g.ID)
+	}
+	pos, err := g.Position()
+	if err != nil {
+		return Result{}, err
+	}
+	m, err := s.botRequest(ctx, g, pos, g.Version, s.opts.Now())
+	if err != nil {
+		return Result{}, err
+	}
+	next, err := s.store.Play(ctx, m)
+	if err != nil {
+		return Result{}, fmt.Errorf("play bot move: %w", err)
+	}
+	return Result{Game: next, Last: &tttbot.Move{GameID: g.ID, Cell: m.Cell, Player: m.Player, At: m.At}}, nil
+}
+
+// Rematch starts finished game old again with sides swapped, asked by user
+// in channelID of guildID: at once against the bot, as a new challenge
+// between people.
+func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user, guildID, channelID string) (Result, error) {
+	if !old.HasPlayer(user) {
+		return Result{}, ErrNotInGame
+	}
+	if old.Status != tttbot.StatusFinished {
+		return Result{}, ErrNotOver
+	}
+	g := &tttbot.Game{
+		GuildID: guildID, ChannelID: channelID,
+		Rows: old.Rows, Cols: old.Cols, K: old.K,
+		Challenger: user, Opponent: old.Other(user), BotLevel: old.BotLevel,
+		XPlayer: old.OPlayer, OPlayer: old.XPlayer,
+	}
+	if g.VsBot() {
+		return s.startBotGame(ctx, g)
+	}
+	return s.challenge(ctx, g)
+}
+
+// Resign ends user's open game in channelID: a pending challenge is
+// withdrawn (or declined), an active game lost.
+func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
+	g, err := s.store.OpenGame(ctx, channelID, user)
+	if tttbot.ErrorCode(err) == tttbot.ENOTFOUND {
+		return nil, ErrNoOpenGame
+	} else if err != nil {
+		return nil, err
+	}
+	if g.Status == tttbot.StatusPending {
+		return s.store.Decline(ctx, g.ID, user, g.Version, s.opts.Now())
+	}
+	return s.store.Resign(ctx, g.ID, user, s.opts.Now())
+}
+
+// Due lists up to limit open games whose deadline has come, oldest first.
+func (s *Service) Due(ctx context.Context, limit int) ([]*tttbot.Game, error) {
+	return s.store.Due(ctx, s.opts.Now(), limit)
+}
+
+// Fire acts on g, found due: it makes the bot's move interrupted by a
+// restart, or expires a challenge or a turn that ran out. Its Result has
+// no Game when a player got there first and g moved on.
+func (s *Service) Fire(ctx context.Context, g *tttbot.Game) (Result, error) {
+	var r Result
+	var err error
+	if g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == s.botID {
+		// The bot's move was interrupted: make it now.
+		r, err = s.botMove(ctx, g)
+	} else {
+		r.Game, err = s.store.Expire(ctx, g.ID, g.Version, s.opts.Now())
+	}
+	switch tttbot.ErrorCode(err) {
+	case "":
+		return r, nil
+	case tttbot.ESTALE, tttbot.EFINISHED, tttbot.ENOTYOURTURN:
+		return Result{}, nil
+	}
+	return Result{}, err
+}
