@@ -49,7 +49,7 @@ func TestForget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		now = t0.Add(tt.at)
-		got, err := h.Forget(ctx)
+		got, err := h.forget(ctx)
 		if err != nil || got != tt.want {
 			t.Fatalf("at t0+%v: got %d forgotten, %v; want %d", tt.at, got, err, tt.want)
 		}

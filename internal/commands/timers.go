@@ -17,10 +17,10 @@ func (h *Handler) RunTimers(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if _, err := h.Tick(ctx); err != nil && ctx.Err() == nil {
+		if _, err := h.tick(ctx); err != nil && ctx.Err() == nil {
 			h.log.Error("timers", "err", err)
 		}
-		if _, err := h.Forget(ctx); err != nil && ctx.Err() == nil {
+		if _, err := h.forget(ctx); err != nil && ctx.Err() == nil {
 			h.log.Error("forget interactions", "err", err)
 		}
 		select {
@@ -31,8 +31,8 @@ func (h *Handler) RunTimers(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// Tick handles every game due now and reports how many it handled.
-func (h *Handler) Tick(ctx context.Context) (int, error) {
+// tick handles every game due now and reports how many it handled.
+func (h *Handler) tick(ctx context.Context) (int, error) {
 	n := 0
 	for {
 		due, err := h.play.Due(ctx, 100)
@@ -105,9 +105,9 @@ const replayMemory = 15 * time.Minute
 // forgetBatch bounds one deletion, so that it holds the writer briefly.
 const forgetBatch = 1000
 
-// Forget deletes the interactions recorded more than replayMemory ago,
+// forget deletes the interactions recorded more than replayMemory ago,
 // forgetBatch at a time, and reports how many it deleted.
-func (h *Handler) Forget(ctx context.Context) (int, error) {
+func (h *Handler) forget(ctx context.Context) (int, error) {
 	before := h.opts.Now().Add(-replayMemory)
 	n := 0
 	for {

@@ -47,7 +47,7 @@ func (brokenAI) Move(context.Context, game.Position, ai.Level, *rand.Rand) (ai.C
 }
 
 // TestTickBotTurns: bot moves left undone by a crash are made by the timers;
-// when they cannot be made, Tick still returns instead of retrying the same
+// when they cannot be made, tick still returns instead of retrying the same
 // batch forever.
 func TestTickBotTurns(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -85,9 +85,9 @@ func TestTickBotTurns(t *testing.T) {
 			}
 			msg := &edits{}
 			h := New(db, tt.engine, msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
-			got, err := h.Tick(ctx)
+			got, err := h.tick(ctx)
 			if err != nil {
-				t.Fatalf("Tick: %v", err)
+				t.Fatalf("tick: %v", err)
 			}
 			if got != tt.wantFired || len(msg.msgs) != tt.wantEdits {
 				t.Errorf("got %d fired and %d edits, want %d and %d", got, len(msg.msgs), tt.wantFired, tt.wantEdits)
@@ -154,9 +154,9 @@ func TestTickFiresAtOnce(t *testing.T) {
 	}
 	msg := &barrierEdits{n: n, all: make(chan struct{})}
 	h := New(db, ai.New(ai.Options{}), msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
-	got, err := h.Tick(ctx)
+	got, err := h.tick(ctx)
 	if err != nil {
-		t.Fatalf("Tick: %v", err)
+		t.Fatalf("tick: %v", err)
 	}
 	if got != n || len(msg.msgs) != n {
 		t.Errorf("got %d fired and %d boards edited, want %d and %d", got, len(msg.msgs), n, n)

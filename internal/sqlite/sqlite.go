@@ -1,6 +1,9 @@
 // Package sqlite stores tttbot's games in a SQLite database: it opens the file
 // with the settings a concurrent service needs, migrates its schema, and
-// implements tttbot.GameStore with one IMMEDIATE transaction per change.
+// implements tttbot.Store. Each change is one IMMEDIATE transaction that
+// loads the game, applies the domain's method on *tttbot.Game, and saves what
+// changed with the ratings or records a finished game leaves; the rules of a
+// game's life are the domain's, the words for players internal/commands'.
 package sqlite
 
 import (
