@@ -27,7 +27,7 @@ func (g *Game) Outcome(player string) Outcome {
 }
 
 // Standing is a player's Glicko-2 rating and record in one scope (a guild's
-// ID, or "" for the global board) and shape. Games against the bot do not
+// ID, or "" for the global leaderboard) and shape. Games against the bot do not
 // count: they are unrated.
 type Standing struct {
 	Player string

@@ -65,7 +65,7 @@ type GameStore interface {
 // game counts for nothing.
 type RatingStore interface {
 	// Leaderboard returns up to limit ranked players of scope ("" for the
-	// global board, else a guild ID) and shape, from the offset-th (0 is the
+	// global leaderboard, else a guild ID) and shape, from the offset-th (0 is the
 	// best).
 	Leaderboard(ctx context.Context, scope string, shape Shape, offset, limit int) (LeaderboardPage, error)
 

@@ -114,8 +114,9 @@ func ParseCustomID(s string) (CustomID, error) {
 	return c, nil
 }
 
-// leaderboardID is a leaderboard page button: which leaderboard (this server's or
-// the global one, and the board's shape) and which page.
+// leaderboardID is a leaderboard page button: which leaderboard (this
+// server's or the global one, and the board's shape) and which page. Its
+// action is still "l" on the wire, so that buttons already posted work.
 type leaderboardID struct {
 	Global        bool
 	Rows, Cols, K int

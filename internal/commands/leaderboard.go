@@ -90,7 +90,7 @@ func boardShape(size, k int) (tttbot.Shape, error) {
 }
 
 // renderLeaderboard draws page b.Page of a leaderboard, or its last page
-// when the board has shrunk since the button was drawn.
+// when the leaderboard has shrunk since the button was drawn.
 func (h *Handler) renderLeaderboard(ctx context.Context, guildID string, b leaderboardID) (message, error) {
 	scope, where := guildID, "this server"
 	if b.Global {
