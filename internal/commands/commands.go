@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"runtime/debug"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -36,14 +35,9 @@ type Messenger interface {
 	SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) error
 }
 
-// Options tune a Handler. Zero values get the defaults.
-type Options struct {
-	ChallengeTimeout time.Duration    // default 2m
-	TurnTimeout      time.Duration    // default 5m
-	Now              func() time.Time // default time.Now
-	Seed             uint64           // 0: a random seed; else games are reproducible
-	Logger           *slog.Logger
-}
+// Options tune a Handler and the play.Service it drives games with, which
+// sets the defaults: they are the same timeouts, clock, seed and logger.
+type Options = play.Options
 
 // Handler answers interactions. It is safe for concurrent use.
 type Handler struct {
@@ -59,24 +53,11 @@ type Handler struct {
 
 // New returns a Handler playing as the bot user botID.
 func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) *Handler {
-	if opts.ChallengeTimeout <= 0 {
-		opts.ChallengeTimeout = 2 * time.Minute
-	}
-	if opts.TurnTimeout <= 0 {
-		opts.TurnTimeout = 5 * time.Minute
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
+	p := play.New(store, engine, botID, opts)
+	opts = p.Options()
 	return &Handler{
 		store: store, ai: engine, msg: msg, botID: botID, def: Definitions()[0], opts: opts, log: opts.Logger,
-		play: play.New(store, engine, botID, play.Options{
-			ChallengeTimeout: opts.ChallengeTimeout, TurnTimeout: opts.TurnTimeout,
-			Now: opts.Now, Seed: opts.Seed, Logger: opts.Logger,
-		}),
+		play: p,
 	}
 }
 

@@ -89,6 +89,9 @@ func New(store Store, engine AI, botID string, opts Options) *Service {
 	}
 }
 
+// Options returns s's options, defaults included.
+func (s *Service) Options() Options { return s.opts }
+
 // newRand hands each use its own generator, drawn from the service's seeded
 // one, so concurrent games never share (or race on) a random source.
 func (s *Service) newRand() *rand.Rand {
