@@ -69,6 +69,8 @@ func errorText(err error) string {
 		return "This game is not over yet."
 	case play.ErrNoOpenGame:
 		return "You have no game or challenge in this channel."
+	case play.ErrBadFirst:
+		return "First must be me, them or random."
 	}
 	return e.Message
 }

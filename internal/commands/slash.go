@@ -168,7 +168,7 @@ func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, r
 	}
 	c.k = s.K
 	if c.first != play.FirstMe && c.first != play.FirstThem && c.first != play.FirstRandom {
-		return c, tttbot.Errorf(tttbot.EINVALID, "First must be me, them or random.")
+		return c, play.ErrBadFirst
 	}
 	return c, nil
 }

@@ -43,6 +43,7 @@ var (
 	ErrNotInGame   = &tttbot.Error{Code: tttbot.ENOTYOURS, Message: "only the game's players may ask for a rematch"}
 	ErrNotOver     = &tttbot.Error{Code: tttbot.EINVALID, Message: "the game is not over"}
 	ErrNoOpenGame  = &tttbot.Error{Code: tttbot.ENOTFOUND, Message: "no open game of the player in the channel"}
+	ErrBadFirst    = &tttbot.Error{Code: tttbot.EINVALID, Message: "who moves first is me, them or random"}
 )
 
 // Options tune a Service. Zero values get the defaults.
@@ -135,9 +136,16 @@ func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
 		opponent = s.botID
 	}
 	x := c.Challenger
-	switch {
-	case c.First == FirstThem, c.First == FirstRandom && s.newRand().IntN(2) == 1:
+	switch c.First {
+	case FirstMe:
+	case FirstThem:
 		x = opponent
+	case FirstRandom:
+		if s.newRand().IntN(2) == 1 {
+			x = opponent
+		}
+	default:
+		return Result{}, ErrBadFirst
 	}
 	g := &tttbot.Game{
 		GuildID: c.GuildID, ChannelID: c.ChannelID,

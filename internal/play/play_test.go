@@ -438,6 +438,36 @@ func TestFire(t *testing.T) {
 	}
 }
 
+// TestChallengeRefused: a challenge that cannot be is refused, and nothing
+// is stored.
+func TestChallengeRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		c    play.Challenge
+		want error
+	}{
+		{"first is neither me, them nor random", play.Challenge{Challenger: alice, Opponent: bob, First: "both"}, play.ErrBadFirst},
+		{"no first at all", play.Challenge{Challenger: alice, Opponent: bob}, play.ErrBadFirst},
+		{"oneself", play.Challenge{Challenger: alice, Opponent: alice, First: play.FirstMe}, tttbot.ErrSelfChallenge},
+		{"a shape no board has", play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe, Rows: 3, Cols: 3, K: 4}, tttbot.ErrBadShape},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, db, _ := newService(t, nil)
+			tt.c.ChannelID = "c1"
+			if tt.c.Rows == 0 {
+				tt.c.Rows, tt.c.Cols, tt.c.K = 3, 3, 3
+			}
+			if _, err := s.Challenge(t.Context(), tt.c); !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if _, err := db.Game(t.Context(), 1); !errors.Is(err, tttbot.ErrNotFound) {
+				t.Errorf("got %v, want no game stored", err)
+			}
+		})
+	}
+}
+
 // TestDue: a deadline is due at its exact instant, not a moment before.
 func TestDue(t *testing.T) {
 	tests := []struct {
