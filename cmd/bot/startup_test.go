@@ -158,23 +158,10 @@ func TestServeStopsWhenRefused(t *testing.T) {
 
 // A stop asked for while connecting ends serve at once, without an error.
 func TestServeStopsWhileConnecting(t *testing.T) {
-	tests := []struct {
-		name string
-		hang func(*testing.T, *discordtest.Server) (hung func()) // makes the connection hang; hung waits until it does
-	}{
-		{"gateway URL", func(t *testing.T, srv *discordtest.Server) func() {
-			h := srv.Hold(t, discordtest.RouteGateway)
-			return func() { h.Wait(t, 1) }
-		}},
-		{"websocket handshake", func(t *testing.T, srv *discordtest.Server) func() {
-			srv.HangGateway()
-			return func() { srv.WaitGatewayHung(t) }
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, tt := range discordtest.ConnectHangs() {
+		t.Run(tt.Name, func(t *testing.T) {
 			srv := discordtest.NewServer(t)
-			hung := tt.hang(t, srv)
+			hung := tt.Start(t, srv)
 			st := startServe(t, srv)
 			hung()
 			st.cancel()

@@ -5,39 +5,13 @@ package main
 import (
 	"encoding/json"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tttbot/tttbot/internal/health"
-)
 
-// unwritable makes every write to a file fail, as on a full disk or a
-// read-only volume, until the returned func undoes it. It lowers the
-// process's file size limit to nothing, which binds root too (a read-only
-// mode does not); Go ignores the SIGXFSZ that comes with the failure.
-func unwritable(t *testing.T) (restore func()) {
-	t.Helper()
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 0, Max: old.Max}); err != nil {
-		t.Fatal(err)
-	}
-	done := false
-	restore = func() {
-		if done {
-			return
-		}
-		done = true
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(restore)
-	return restore
-}
+	"github.com/tttbot/tttbot/internal/diskfault"
+)
 
 // TestHealthDatabaseUnwritable checks that /healthz and `bot healthcheck`
 // report a database that takes no writes, naming it, and follow its
@@ -49,7 +23,7 @@ func TestHealthDatabaseUnwritable(t *testing.T) {
 		t.Fatalf("healthy bot: %v", err)
 	}
 
-	restore := unwritable(t)
+	restore := diskfault.Unwritable(t)
 	h.clock.Advance(2 * time.Second) // past the probe's cache
 	code, body := get(t, "http://"+h.addr+"/healthz")
 	var hb health.Body

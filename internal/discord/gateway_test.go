@@ -48,27 +48,14 @@ func TestGatewayHealth(t *testing.T) {
 
 // Open returns as soon as its context ends, wherever the connection hangs.
 func TestGatewayOpenCancelled(t *testing.T) {
-	tests := []struct {
-		name string
-		hang func(*testing.T, *discordtest.Server) (hung func()) // makes the connection hang; hung waits until it does
-	}{
-		{"gateway URL", func(t *testing.T, srv *discordtest.Server) func() {
-			h := srv.Hold(t, discordtest.RouteGateway)
-			return func() { h.Wait(t, 1) }
-		}},
-		{"websocket handshake", func(t *testing.T, srv *discordtest.Server) func() {
-			srv.HangGateway()
-			return func() { srv.WaitGatewayHung(t) }
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, tt := range discordtest.ConnectHangs() {
+		t.Run(tt.Name, func(t *testing.T) {
 			srv := discordtest.NewServer(t)
 			s, err := discord.NewSession(srv.Token(), srv.URL())
 			if err != nil {
 				t.Fatal(err)
 			}
-			hung := tt.hang(t, srv)
+			hung := tt.Start(t, srv)
 			gw := discord.NewGateway(s, slog.New(slog.DiscardHandler))
 			ctx, cancel := context.WithCancel(t.Context())
 			errc := make(chan error, 1)

@@ -7,36 +7,10 @@ import (
 	"database/sql"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
-)
 
-// unwritable makes every write to a file fail, as on a full disk or a
-// read-only volume, until the returned func undoes it. It lowers the
-// process's file size limit to nothing, which binds root too (a read-only
-// mode does not); Go ignores the SIGXFSZ that comes with the failure.
-func unwritable(t *testing.T) (restore func()) {
-	t.Helper()
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 0, Max: old.Max}); err != nil {
-		t.Fatal(err)
-	}
-	done := false
-	restore = func() {
-		if done {
-			return
-		}
-		done = true
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(restore)
-	return restore
-}
+	"github.com/tttbot/tttbot/internal/diskfault"
+)
 
 // TestPingWrites checks that Ping fails, naming the file, while the disk
 // takes no writes, and passes again once it does; and that Open refuses a
@@ -45,7 +19,7 @@ func TestPingWrites(t *testing.T) {
 	db, path := newDB(t, Options{})
 	ok(t, db.Ping(t.Context()))
 
-	restore := unwritable(t)
+	restore := diskfault.Unwritable(t)
 	err := db.Ping(t.Context())
 	if err == nil || !strings.HasPrefix(err.Error(), "write probe: ") {
 		t.Errorf("ping on a disk that takes no writes: got %v, want a write probe error", err)

@@ -532,3 +532,26 @@ func (s *Server) invalid(req *request, prefix string, vs []Violation) reply {
 		req.Method, req.Path, strings.Join(lines, "\n\t"), req.Body)
 	return reply{http.StatusBadRequest, formError(vs)}
 }
+
+// ConnectHang is one way a bot's connection to Discord can hang at start.
+type ConnectHang struct {
+	Name string
+	// Start makes the connection hang; the func it returns waits until a
+	// connection does.
+	Start func(tb testing.TB, s *Server) (hung func())
+}
+
+// ConnectHangs are the places a connection can hang: the REST call for the
+// gateway's URL, and the websocket handshake.
+func ConnectHangs() []ConnectHang {
+	return []ConnectHang{
+		{"gateway URL", func(tb testing.TB, s *Server) func() {
+			h := s.Hold(tb, RouteGateway)
+			return func() { h.Wait(tb, 1) }
+		}},
+		{"websocket handshake", func(tb testing.TB, s *Server) func() {
+			s.HangGateway()
+			return func() { s.WaitGatewayHung(tb) }
+		}},
+	}
+}
