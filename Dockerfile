@@ -19,10 +19,12 @@
 # cannot pull golang:1.26-bookworm: the runtime stage below is the same.
 
 FROM --platform=$BUILDPLATFORM golang:1.26-bookworm AS build
+# Set by BuildKit; other builders build for their own architecture.
 ARG TARGETARCH
 # SQLite is C: a cross compiler for another architecture than the builder's.
-RUN if [ "$TARGETARCH" != "$(dpkg --print-architecture)" ]; then \
-		case "$TARGETARCH" in \
+RUN arch="${TARGETARCH:-$(dpkg --print-architecture)}"; \
+	if [ "$arch" != "$(dpkg --print-architecture)" ]; then \
+		case "$arch" in \
 		arm64) pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;; \
 		amd64) pkgs="gcc-x86-64-linux-gnu libc6-dev-amd64-cross" ;; \
 		esac; \
@@ -33,9 +35,10 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 # The context has no .git: pass --build-arg VERSION=... --build-arg COMMIT=...
-ARG VERSION COMMIT
-RUN scripts/build.sh -o /out "$TARGETARCH" \
-	&& mv "/out/bot-linux-$TARGETARCH" /out/bot && mkdir /out/data
+ARG VERSION
+ARG COMMIT
+RUN arch="${TARGETARCH:-$(go env GOARCH)}"; \
+	scripts/build.sh -o /out "$arch" && mv "/out/bot-linux-$arch" /out/bot && mkdir /out/data
 
 FROM scratch
 COPY --from=build /out/bot /bot
