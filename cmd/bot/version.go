@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 
+	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -20,17 +20,13 @@ var (
 
 // versionCmd prints what the binary was built from.
 func versionCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: bot version\n\nPrints the version, commit, Go version, SQLite version and platform.")
-	}
-	if err := fs.Parse(args); err != nil {
+	fs := cli.NewFlagSet("bot version", "", "Prints the version, commit, Go version, SQLite version and platform.")
+	rest, err := cli.Parse(fs, e.stdout, e.stderr, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return exitError{}
+	if err := cli.NoArgs(fs, rest); err != nil {
+		return err
 	}
 	v, c := buildVersion(version, commit)
 	fmt.Fprintf(e.stdout, "version  %s\ncommit   %s\ngo       %s\nsqlite   %s\nplatform %s/%s\n",

@@ -49,3 +49,11 @@ func TestBuildVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionStrayArgument(t *testing.T) {
+	var out bytes.Buffer
+	e := env{stdout: &out, stderr: &out, getenv: func(string) string { return "" }}
+	if err := dispatch(t.Context(), e, []string{"version", "extra"}); err == nil {
+		t.Errorf("bot version extra: got no error, want one (output %q)", out.String())
+	}
+}
