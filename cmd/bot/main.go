@@ -36,6 +36,7 @@ func subcommands() []command {
 		{"healthcheck", "ask the running bot's /healthz; exit 0 if healthy, else 1", healthcheckCmd},
 		{"analyze", "analyze boards with the solver", analyzeCmd},
 		{"arena", "play AI levels against each other", arenaCmd},
+		{"version", "print the version, commit, Go and SQLite versions", versionCmd},
 	}
 }
 

@@ -67,8 +67,11 @@ func TestReplaysChangeNothing(t *testing.T) {
 	wantReplayRefused(t, "stale click", stale)
 
 	// After a restart on the same database, inside the window: every
-	// replay is refused, and none sends anything.
+	// replay is refused, and none sends anything. Each start registers the
+	// commands in the background: the calls are counted once that is done.
+	h.srv.WaitCalls(t, discordtest.RouteOverwriteGlobal, 1)
 	h.restart()
+	h.srv.WaitCalls(t, discordtest.RouteOverwriteGlobal, 2)
 	calls := len(h.srv.Calls())
 	wantReplayRefused(t, "after a restart", challenge1, move1, resign1, rematch, stale)
 	h.stop()

@@ -3,10 +3,11 @@
 // never silently falls back to a default. Every key has a default, so with no
 // file at all the bot runs on DISCORD_TOKEN alone.
 //
-// Two environment variables override the file:
-//
-//	DISCORD_TOKEN         discord.token (preferred: keeps the secret out of files)
-//	TTTBOT_DATABASE_PATH  database.path (e.g. a volume in a container)
+// Environment variables override the file, one for every key (see EnvVar):
+// TTTBOT_ and the key in capitals with "_" for ".", such as
+// TTTBOT_GAME_TURN_TIMEOUT for game.turn_timeout, except discord.token,
+// which is DISCORD_TOKEN. So a container is configured by its environment
+// alone.
 package config
 
 import (
@@ -128,15 +129,11 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 		name = file
 	}
-	if getenv != nil {
-		if v := strings.TrimSpace(getenv("DISCORD_TOKEN")); v != "" {
-			cfg.Discord.Token = Secret(v)
-		}
-		if v := getenv("TTTBOT_DATABASE_PATH"); v != "" {
-			cfg.Database.Path = v
-		}
+	set, err := cfg.applyEnv(getenv)
+	if err != nil {
+		return Config{}, fmt.Errorf("environment: %w", err)
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(set.name); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
 	return cfg, nil
@@ -234,9 +231,16 @@ func nonString(data []byte, t reflect.Type) (key string, line int) {
 }
 
 // Validate checks every value, and reports all problems at once.
-func (c Config) Validate() error {
+func (c Config) Validate() error { return c.validate(nil) }
+
+// validate is Validate with each problem's key named by name, so that a bad
+// value from the environment names its variable; nil names keys alone.
+func (c Config) validate(name func(key string) string) error {
 	var problems []string
 	bad := func(key, format string, args ...any) {
+		if name != nil {
+			key = name(key)
+		}
 		problems = append(problems, key+": "+fmt.Sprintf(format, args...))
 	}
 	if c.Discord.ApplicationID != "" && !isSnowflake(c.Discord.ApplicationID) {

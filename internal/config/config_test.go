@@ -180,7 +180,7 @@ func TestLoadEnv(t *testing.T) {
 		{"empty environment", env(nil), "from-file", "file.db"},
 		{"environment wins", env(map[string]string{"DISCORD_TOKEN": secret, "TTTBOT_DATABASE_PATH": "/data/ttt.db"}), secret, "/data/ttt.db"},
 		{"token trimmed", env(map[string]string{"DISCORD_TOKEN": " " + secret + "\n"}), secret, "file.db"},
-		{"other variables ignored", env(map[string]string{"TTTBOT_LOG_LEVEL": "debug"}), "from-file", "file.db"},
+		{"other variables ignored", env(map[string]string{"TTTBOT_NOT_A_KEY": "debug", "TOKEN": "x"}), "from-file", "file.db"},
 	}
 	for _, tt := range tests {
 		got, err := config.Load(path, tt.getenv)

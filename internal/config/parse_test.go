@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -111,4 +112,41 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip (-first +second):\n%s", diff)
 		}
 	})
+}
+
+// TestEnvSetsEveryKey holds every key to having a variable that sets it, so
+// a key of a type setEnv does not know fails here, not in a deployment.
+func TestEnvSetsEveryKey(t *testing.T) {
+	values := map[reflect.Type]string{
+		reflect.TypeFor[Duration](): "7m",
+		reflect.TypeFor[string]():   "set",
+		reflect.TypeFor[Secret]():   "set",
+		reflect.TypeFor[bool]():     "true",
+		reflect.TypeFor[int]():      "7",
+		reflect.TypeFor[[]string](): "7,8",
+	}
+	for key, typ := range keyTypes() {
+		if typ.Kind() == reflect.Struct && typ != reflect.TypeFor[Duration]() {
+			continue // a table
+		}
+		value, ok := values[typ]
+		if !ok {
+			t.Errorf("%s: got type %s, want one the environment can set", key, typ)
+			continue
+		}
+		cfg := Default()
+		set, err := cfg.applyEnv(func(name string) string {
+			if name == EnvVar(key) {
+				return value
+			}
+			return ""
+		})
+		if err != nil {
+			t.Errorf("%s: %v", key, err)
+			continue
+		}
+		if !set[key] || reflect.DeepEqual(cfg, Default()) {
+			t.Errorf("%s: %s=%s changed nothing", key, EnvVar(key), value)
+		}
+	}
 }
