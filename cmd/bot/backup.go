@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/tttbot/tttbot/internal/cli"
-	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -22,7 +21,7 @@ func backupCmd(ctx context.Context, e env, args []string) error {
 		fs.Usage()
 		return exitError{}
 	}
-	cfg, err := config.Load(*path, e.getenv)
+	cfg, err := loadConfig(*path, e)
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func healthcheckCmd(ctx context.Context, e env, args []string) error {
 	if err := cli.NoArgs(fs, rest); err != nil {
 		return err
 	}
-	cfg, err := config.Load(*path, e.getenv)
+	cfg, err := loadConfig(*path, e)
 	if err != nil {
 		return err
 	}

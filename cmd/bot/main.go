@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/tttbot/tttbot/internal/cli"
+	"github.com/tttbot/tttbot/internal/config"
 )
 
 // env is what a subcommand may touch of the process, so tests can run one.
@@ -20,6 +21,18 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	environ        func() []string // nil: no check of the variables' names
+}
+
+// loadConfig loads the configuration at path (see config.Load) with the
+// environment's overrides, refusing a misspelt TTTBOT_ variable.
+func loadConfig(path string, e env) (config.Config, error) {
+	if e.environ != nil {
+		if err := config.CheckEnviron(e.environ()); err != nil {
+			return config.Config{}, err
+		}
+	}
+	return config.Load(path, e.getenv)
 }
 
 type command struct {
@@ -42,7 +55,7 @@ func subcommands() []command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := dispatch(ctx, env{os.Stdin, os.Stdout, os.Stderr, os.Getenv}, os.Args[1:])
+	err := dispatch(ctx, env{os.Stdin, os.Stdout, os.Stderr, os.Getenv, os.Environ}, os.Args[1:])
 	stop()
 	if errors.Is(err, flag.ErrHelp) {
 		os.Exit(0)

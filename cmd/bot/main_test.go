@@ -116,3 +116,31 @@ func TestBackupCmdFlagsAfterPath(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A misspelt TTTBOT_ variable stops the subcommands that read the
+// configuration, as a misspelt key in the file does, before they act.
+func TestMisspeltVariable(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"run"}, {"migrate", "up"}, {"backup", filepath.Join(dir, "copy.db")}, {"healthcheck"}} {
+		t.Run(args[0], func(t *testing.T) {
+			var out, errb bytes.Buffer
+			e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+				getenv: func(k string) string {
+					if k == "TTTBOT_DATABASE_PATH" {
+						return filepath.Join(dir, "tttbot.db")
+					}
+					return ""
+				},
+				environ: func() []string { return []string{"TTTBOT_GAME_TURN_TIMOUT=10m"} },
+			}
+			err := dispatch(t.Context(), e, args)
+			want := "unknown variable TTTBOT_GAME_TURN_TIMOUT (did you mean TTTBOT_GAME_TURN_TIMEOUT?)"
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("got %v, want an error saying %q", err, want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "tttbot.db")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the database was touched: %v", err)
+			}
+		})
+	}
+}

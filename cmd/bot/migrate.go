@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tttbot/tttbot/internal/cli"
-	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -30,7 +29,7 @@ func migrateCmd(ctx context.Context, e env, args []string) error {
 		fs.Usage()
 		return exitError{}
 	}
-	cfg, err := config.Load(*path, e.getenv)
+	cfg, err := loadConfig(*path, e)
 	if err != nil {
 		return err
 	}

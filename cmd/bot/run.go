@@ -45,7 +45,7 @@ func botConfig(name, about string, e env, args []string) (config.Config, error) 
 	if err := cli.NoArgs(fs, rest); err != nil {
 		return config.Config{}, err
 	}
-	cfg, err := config.Load(*path, e.getenv)
+	cfg, err := loadConfig(*path, e)
 	if err != nil {
 		return config.Config{}, err
 	}

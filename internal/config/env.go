@@ -120,3 +120,36 @@ func setEnv(v reflect.Value, s string) error {
 	}
 	return nil
 }
+
+// CheckEnviron refuses a variable in environ ("NAME=value" pairs, as
+// os.Environ gives them) that starts with TTTBOT_ but sets no key, so that
+// a misspelt variable does not go unnoticed, as a misspelt key in the file
+// does not.
+func CheckEnviron(environ []string) error {
+	known := map[string]bool{}
+	for _, key := range Keys() {
+		known[EnvVar(key)] = true
+	}
+	var errs []error
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "TTTBOT_") || known[name] {
+			continue
+		}
+		best, bestDist := "", 4
+		for v := range known {
+			if d := distance(name, v); d < bestDist || d == bestDist && v < best {
+				best, bestDist = v, d
+			}
+		}
+		hint := ""
+		if best != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", best)
+		}
+		errs = append(errs, fmt.Errorf("unknown variable %s%s", name, hint))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("environment: %w", errors.Join(errs...))
+	}
+	return nil
+}

@@ -115,3 +115,29 @@ func TestLoadEnvErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckEnviron(t *testing.T) {
+	tests := []struct {
+		name    string
+		environ []string
+		want    string // "" for no error
+	}{
+		{"none", nil, ""},
+		{"known and foreign", []string{"TTTBOT_GAME_TURN_TIMEOUT=10m", "DISCORD_TOKEN=x", "HOME=/root", "TTTBOT_DATABASE_PATH=/data/tttbot.db"}, ""},
+		{"misspelt", []string{"TTTBOT_GAME_TURN_TIMOUT=10m"}, "environment: unknown variable TTTBOT_GAME_TURN_TIMOUT (did you mean TTTBOT_GAME_TURN_TIMEOUT?)"},
+		{"unlike any", []string{"TTTBOT_COLOUR=blue"}, "environment: unknown variable TTTBOT_COLOUR"},
+		{"empty value", []string{"TTTBOT_LOG_LEVL="}, "environment: unknown variable TTTBOT_LOG_LEVL (did you mean TTTBOT_LOG_LEVEL?)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := config.CheckEnviron(tt.environ)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
