@@ -46,10 +46,6 @@ func InteractionFrom(ctx context.Context) *Interaction {
 // store records the Interaction its context carries, unless one has
 // already, and returns EREPLAY, changing nothing, when the ID is recorded.
 type InteractionStore interface {
-	// Seen reports whether interaction id is recorded: a cheap check that
-	// refuses a replay before any work.
-	Seen(ctx context.Context, id string) (bool, error)
-
 	// Remember records ctx's interaction, when no transaction has yet, in a
 	// transaction of its own: for an interaction that changes nothing but
 	// is followed by REST calls (a stale board's refresh). EREPLAY when it

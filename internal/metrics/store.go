@@ -98,11 +98,6 @@ func (s *store) History(ctx context.Context, player, guildID string, limit int) 
 	return s.next.History(ctx, player, guildID, limit)
 }
 
-func (s *store) Seen(ctx context.Context, id string) (bool, error) {
-	defer s.done("Seen", time.Now())
-	return s.next.Seen(ctx, id)
-}
-
 func (s *store) Remember(ctx context.Context) error {
 	defer s.done("Remember", time.Now())
 	return s.next.Remember(ctx)

@@ -46,21 +46,6 @@ func (db *DB) record(ctx context.Context, tx *sql.Conn, id string) error {
 	return nil
 }
 
-// Seen reports whether interaction id is recorded; an ID that is no
-// snowflake cannot be.
-func (db *DB) Seen(ctx context.Context, id string) (bool, error) {
-	n, err := snowflake(id)
-	if err != nil {
-		return false, nil
-	}
-	var seen bool
-	err = db.r.QueryRowContext(uncancelled(ctx), "SELECT EXISTS (SELECT 1 FROM interactions WHERE id = ?)", n).Scan(&seen)
-	if err != nil {
-		return false, fmt.Errorf("find interaction: %w", err)
-	}
-	return seen, nil
-}
-
 // Remember records ctx's interaction in a transaction of its own, unless
 // one has already. See tttbot.InteractionStore.
 func (db *DB) Remember(ctx context.Context) error {

@@ -79,7 +79,7 @@ func TestRefusedWriteRecordsNothing(t *testing.T) {
 	startGame(t, db, "c1", "alice", "bob")
 	busy := in(ctx, "9002")
 	wantCode(t, db.CreateGame(busy, challenge("c1", "alice", "carol")), tttbot.ECONFLICT)
-	if seen, err := db.Seen(ctx, "9002"); err != nil || seen {
+	if seen, err := db.seen(ctx, "9002"); err != nil || seen {
 		t.Fatalf("after a refused write: got seen %v, %v; want unseen", seen, err)
 	}
 	if err := db.Remember(busy); err != nil {
@@ -88,7 +88,7 @@ func TestRefusedWriteRecordsNothing(t *testing.T) {
 	if err := db.Remember(busy); err != nil {
 		t.Errorf("remember again in the same interaction: got %v, want nil", err)
 	}
-	if seen, err := db.Seen(ctx, "9002"); err != nil || !seen {
+	if seen, err := db.seen(ctx, "9002"); err != nil || !seen {
 		t.Errorf("after remember: got seen %v, %v; want seen", seen, err)
 	}
 	if err := db.Remember(ctx); err != nil {
@@ -152,12 +152,12 @@ func TestForget(t *testing.T) {
 		if err != nil || n != tt.want {
 			t.Fatalf("forget: got %d, %v; want %d", n, err, tt.want)
 		}
-		if seen, _ := db.Seen(ctx, tt.gone); tt.gone != "" && seen {
+		if seen, _ := db.seen(ctx, tt.gone); tt.gone != "" && seen {
 			t.Errorf("got %s remembered, want it forgotten", tt.gone)
 		}
 	}
 	for _, id := range []string{"1", "103", "104"} {
-		if seen, _ := db.Seen(ctx, id); !seen {
+		if seen, _ := db.seen(ctx, id); !seen {
 			t.Errorf("got %s forgotten, want it remembered", id)
 		}
 	}
@@ -169,11 +169,26 @@ func TestInteractionIDNotASnowflake(t *testing.T) {
 	db, _ := newDB(t, Options{})
 	for _, id := range []string{"abc", "-5", "0", "99999999999999999999"} {
 		wantCode(t, db.CreateGame(in(t.Context(), id), challenge("c1", "alice", "bob")), tttbot.EINVALID)
-		if seen, err := db.Seen(t.Context(), id); err != nil || seen {
+		if seen, err := db.seen(t.Context(), id); err != nil || seen {
 			t.Errorf("%q: got seen %v, %v; want unseen", id, seen, err)
 		}
 	}
 	if n := games(t, db); n != 0 {
 		t.Errorf("got %d games, want none", n)
 	}
+}
+
+// seen reports whether interaction id is recorded; an ID that is no
+// snowflake cannot be.
+func (db *DB) seen(ctx context.Context, id string) (bool, error) {
+	n, err := snowflake(id)
+	if err != nil {
+		return false, nil
+	}
+	var seen bool
+	err = db.r.QueryRowContext(uncancelled(ctx), "SELECT EXISTS (SELECT 1 FROM interactions WHERE id = ?)", n).Scan(&seen)
+	if err != nil {
+		return false, fmt.Errorf("find interaction: %w", err)
+	}
+	return seen, nil
 }
