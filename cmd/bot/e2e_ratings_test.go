@@ -162,11 +162,11 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 	const n = 23
 	var users []discordtest.User
 	for i := range n {
-		u := h.srv.NewUser(fmt.Sprint("player", i))
-		users = append(users, u)
-		if err := db.SavePlayer(ctx, tttbot.Player{ID: u.ID, Name: fmt.Sprintf("Player %02d", i)}); err != nil {
-			t.Fatal(err)
-		}
+		users = append(users, h.srv.NewUser(fmt.Sprint("player", i)))
+	}
+	// The games record the players' names, as a challenge does.
+	player := func(i int) tttbot.Player {
+		return tttbot.Player{ID: users[i].ID, Name: fmt.Sprintf("Player %02d", i)}
 	}
 	// Three rounds in which everyone plays the players 1 to 3 places down
 	// the list, and the one higher on the list wins: the list is the
@@ -176,7 +176,7 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 			a, b := users[i], users[(i+d)%n]
 			g := &tttbot.Game{GuildID: h.srv.GuildID(), ChannelID: "seed", Rows: 3, Cols: 3, K: 3, Challenger: a.ID, Opponent: b.ID,
 				XPlayer: a.ID, OPlayer: b.ID, Status: tttbot.StatusActive}
-			if err := db.CreateGame(ctx, g); err != nil {
+			if err := db.CreateGame(ctx, g, player(i), player((i+d)%n)); err != nil {
 				t.Fatal(err)
 			}
 			loser := b

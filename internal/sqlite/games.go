@@ -404,16 +404,6 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 	})
 }
 
-// SavePlayer records a user's current display name.
-func (db *DB) SavePlayer(ctx context.Context, p tttbot.Player) error {
-	if p.ID == "" {
-		return tttbot.Errorf(tttbot.EINVALID, "a player needs an ID")
-	}
-	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
-		return savePlayer(ctx, tx, p, db.now(time.Time{}))
-	})
-}
-
 // savePlayer adds a player and, when p has a name that differs from the one
 // stored, records it. An unchanged player costs no write.
 func savePlayer(ctx context.Context, tx *sql.Conn, p tttbot.Player, at time.Time) error {

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -608,19 +609,17 @@ func TestSetMessageAndPlayers(t *testing.T) {
 	}
 	wantCode(t, db.SetMessage(ctx, 999, "m1"), tttbot.ENOTFOUND)
 
-	for _, name := range []string{"Alice", "Alice B."} {
-		if err := db.SavePlayer(ctx, tttbot.Player{ID: "alice", Name: name}); err != nil {
-			t.Fatal(err)
-		}
-		var got string
-		if err := db.r.QueryRow("SELECT name FROM players WHERE id = 'alice'").Scan(&got); err != nil || got != name {
-			t.Errorf("got name %q (%v), want %q", got, err, name)
-		}
-	}
-	wantCode(t, db.SavePlayer(ctx, tttbot.Player{Name: "nobody"}), tttbot.EINVALID)
 	wantCode(t, db.SetSimultaneousGames(ctx, "", true), tttbot.EINVALID)
 
-	// CreateGame records the names it is given and keeps those it is not.
+	// CreateGame records the names it is given, a new one over the old,
+	// and keeps those it is not.
+	for i, name := range []string{"Alice", "Alice B."} {
+		g := &tttbot.Game{ChannelID: "n" + strconv.Itoa(i), Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "dave",
+			Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
+		if err := db.CreateGame(ctx, g, tttbot.Player{ID: "alice", Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	g2 := &tttbot.Game{ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "alice",
 		Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
 	if err := db.CreateGame(ctx, g2, tttbot.Player{ID: "carol", Name: "Carol"}); err != nil {
