@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // TestHistoryOfTheBot: the bot's history names the people it played, not
@@ -38,5 +40,23 @@ func TestHistoryOfTheBot(t *testing.T) {
 				t.Errorf("got %q, want it to say %q and not %q", got, tt.want, tt.notWant)
 			}
 		})
+	}
+}
+
+// /ttt stats of the bot says why it has none, rather than "no rated games
+// yet", as if it could have some.
+func TestStatsOfTheBot(t *testing.T) {
+	h, _ := newTestHandler(t)
+	r := h.Handle(context.Background(), slash(t, alice, "g1", "c1",
+		`{"name":"ttt","options":[{"name":"stats","type":1,"options":[{"name":"user","type":6,"value":"`+botUser+`"}]}],`+
+			`"resolved":{"users":{"`+botUser+`":{"id":"`+botUser+`","bot":true}}}}`))
+	if r.Code != "" {
+		t.Fatalf("got code %q: %s", r.Code, r.Response.Data.Content)
+	}
+	if got, want := r.Response.Data.Content, "I'm not rated"; !strings.HasPrefix(got, want) {
+		t.Errorf("got %q, want it to start %q", got, want)
+	}
+	if r.Response.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Errorf("got a public answer, want an ephemeral one")
 	}
 }

@@ -20,6 +20,12 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts []*d
 	if err != nil {
 		return Reply{}, err
 	}
+	if who == h.botID {
+		// The bot has no rating (its games are not rated) and no record
+		// against itself: its games are the players' records against it.
+		return ephemeral("I'm not rated: games against me count in each player's record against me, which `/ttt stats` shows for them. " +
+			"`/ttt history user:` with me lists the games I played."), nil
+	}
 	st, err := h.store.Stats(ctx, i.GuildID, who)
 	if err != nil {
 		return Reply{}, err
