@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tttbot/tttbot/internal/config"
@@ -67,27 +68,47 @@ func (l listeners) close() {
 
 // webServer is the bot's HTTP servers: on the public listener the
 // interactions endpoint in http mode, and /healthz and /metrics on the
-// admin listener if there is one, else on the public one.
+// admin listener if there is one, else on the public one. They serve from
+// the start, while the bot connects: /healthz then answers 503, "starting",
+// and the endpoint 503, until ready hands them the bot's checks and
+// handler.
 type webServer struct {
 	servers  []*http.Server
-	endpoint *discord.HTTPHandler // nil in gateway mode
+	health   atomic.Pointer[http.Handler]
+	endpoint atomic.Pointer[discord.HTTPHandler]
 	served   chan error
 }
 
-// startWeb serves on l until close. endpoint, when not nil, answers at
-// cfg.HTTP.Path on the public listener.
-func startWeb(l listeners, cfg config.Config, m *metrics.Metrics, checks []health.Check, endpoint *discord.HTTPHandler, log *slog.Logger) *webServer {
+// startWeb serves on l until close. In http mode the interactions endpoint
+// answers at cfg.HTTP.Path on the public listener.
+func startWeb(l listeners, cfg config.Config, m *metrics.Metrics, log *slog.Logger) *webServer {
+	w := &webServer{served: make(chan error, 2)}
+	starting := health.Handler(time.Second, health.Check{Name: "startup", Func: func(context.Context) (string, error) {
+		return "", errors.New("starting: connecting to Discord")
+	}})
 	admin := http.NewServeMux()
-	admin.Handle("GET /healthz", health.Handler(2*time.Second, checks...))
+	admin.HandleFunc("GET /healthz", func(rw http.ResponseWriter, r *http.Request) {
+		if h := w.health.Load(); h != nil {
+			(*h).ServeHTTP(rw, r)
+			return
+		}
+		starting.ServeHTTP(rw, r)
+	})
 	admin.Handle("GET /metrics", m.Handler())
 	public := admin
 	if l.admin != nil {
 		public = http.NewServeMux()
 	}
-	if endpoint != nil {
-		public.Handle(cfg.HTTP.Path, m.InteractionEndpoint(endpoint))
+	httpMode := cfg.Discord.Mode == config.ModeHTTP
+	if httpMode {
+		public.Handle(cfg.HTTP.Path, m.InteractionEndpoint(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if e := w.endpoint.Load(); e != nil {
+				e.ServeHTTP(rw, r)
+				return
+			}
+			http.Error(rw, "starting", http.StatusServiceUnavailable)
+		})))
 	}
-	w := &webServer{endpoint: endpoint, served: make(chan error, 2)}
 	serve := func(ln net.Listener, h http.Handler, name string) {
 		srv := &http.Server{
 			Handler:           h,
@@ -101,7 +122,7 @@ func startWeb(l listeners, cfg config.Config, m *metrics.Metrics, checks []healt
 		w.servers = append(w.servers, srv)
 		go func() { w.served <- srv.Serve(ln) }()
 		log.Info("http server listening", "server", name, "addr", ln.Addr().String(),
-			"interactions", endpoint != nil && h == public, "health", h == admin)
+			"interactions", httpMode && h == public, "health", h == admin)
 	}
 	if l.public != nil {
 		serve(l.public, public, "public")
@@ -112,6 +133,16 @@ func startWeb(l listeners, cfg config.Config, m *metrics.Metrics, checks []healt
 	return w
 }
 
+// ready hands the servers the bot's health checks and, in http mode, its
+// interactions endpoint.
+func (w *webServer) ready(checks []health.Check, endpoint *discord.HTTPHandler) {
+	h := health.Handler(2*time.Second, checks...)
+	w.health.Store(&h)
+	if endpoint != nil {
+		w.endpoint.Store(endpoint)
+	}
+}
+
 // close stops taking requests and waits for those in flight, then for the
 // REST calls that follow their answers.
 func (w *webServer) close(ctx context.Context) error {
@@ -119,8 +150,8 @@ func (w *webServer) close(ctx context.Context) error {
 	for _, srv := range w.servers {
 		err = errors.Join(err, srv.Shutdown(ctx))
 	}
-	if w.endpoint != nil {
-		err = errors.Join(err, w.endpoint.Close(ctx))
+	if e := w.endpoint.Load(); e != nil {
+		err = errors.Join(err, e.Close(ctx))
 	}
 	for range w.servers {
 		if e := <-w.served; !errors.Is(e, http.ErrServerClosed) {

@@ -97,12 +97,27 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if err != nil {
 		return err
 	}
-	served := false // once startWeb has them, closing its servers closes them
+	m := metrics.New()
+	// The servers answer from now on, /healthz with 503 "starting" until
+	// the bot is ready; a start that fails closes them on the way out.
+	web := startWeb(lns, cfg, m, log)
+	closeWeb := func() error {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return web.close(closeCtx)
+	}
+	webOpen := true
 	defer func() {
-		if !served {
-			lns.close()
+		if webOpen {
+			err = errors.Join(err, closeWeb())
 		}
 	}()
+	if o.listening != nil && lns.public != nil {
+		o.listening(lns.public.Addr())
+	}
+	if o.admin != nil && lns.admin != nil {
+		o.admin(lns.admin.Addr())
+	}
 	db, err := sqlite.Open(ctx, cfg.Database.Path, sqlite.Options{
 		SimultaneousGames: cfg.Game.SimultaneousGames, Logger: log, Now: o.now,
 	})
@@ -115,7 +130,6 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if err != nil {
 		return err
 	}
-	m := metrics.New()
 	s.Client.Transport = m.Transport(s.Client.Transport)
 	s.AddHandler(m.RateLimited)
 	m.ActiveGames(func() float64 {
@@ -207,25 +221,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	go func() { h.RunTimers(timersCtx, o.timerInterval); close(timersDone) }()
 	defer func() { stopTimers(); <-timersDone }()
 
-	if lns.public != nil || lns.admin != nil {
-		var endpoint *discord.HTTPHandler
-		if httpMode {
-			endpoint = discord.NewHTTPHandler(key, handler, s, discord.HTTPOptions{Now: o.now, Logger: log})
-		}
-		web := startWeb(lns, cfg, m, checks, endpoint, log)
-		served = true
-		defer func() {
-			closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			err = errors.Join(err, web.close(closeCtx))
-		}()
-		if o.listening != nil && lns.public != nil {
-			o.listening(lns.public.Addr())
-		}
-		if o.admin != nil && lns.admin != nil {
-			o.admin(lns.admin.Addr())
-		}
+	var endpoint *discord.HTTPHandler
+	if httpMode {
+		endpoint = discord.NewHTTPHandler(key, handler, s, discord.HTTPOptions{Now: o.now, Logger: log})
 	}
+	web.ready(checks, endpoint)
+	// From here the servers close first on the way out, so that in-flight
+	// interactions finish before the timers, the gateway and the database.
+	defer func() {
+		webOpen = false
+		err = errors.Join(err, closeWeb())
+	}()
 
 	log.Info("bot running", "user", bot.Username, "mode", cfg.Discord.Mode, "database", cfg.Database.Path)
 	if o.ready != nil {

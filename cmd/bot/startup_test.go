@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/health"
 )
 
 // startup runs serve against srv in gateway mode, its backoff's waits
@@ -169,5 +172,63 @@ func TestServeStopsWhileConnecting(t *testing.T) {
 				t.Errorf("got %v, want nil", err)
 			}
 		})
+	}
+}
+
+// /healthz answers from the moment the bot has bound its address: 503,
+// "starting", while it connects to Discord, then 200 once it runs.
+func TestHealthWhileStarting(t *testing.T) {
+	srv := discordtest.NewServer(t)
+	held := srv.Hold(t, discordtest.RouteGateway)
+	cfg := config.Default()
+	cfg.Discord.Token = config.Secret(srv.Token())
+	cfg.Discord.APIURL = srv.URL()
+	cfg.Database.Path = filepath.Join(t.TempDir(), "tttbot.db")
+	cfg.HTTP.Listen = "127.0.0.1:0"
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithCancel(context.Background())
+	addr, ready, errc := make(chan string, 1), make(chan struct{}), make(chan error, 1)
+	go func() {
+		errc <- serve(ctx, cfg, log, serveOptions{seed: 1,
+			listening: func(a net.Addr) { addr <- a.String() },
+			ready:     func() { close(ready) },
+		})
+	}()
+	defer func() {
+		cancel()
+		if err := <-errc; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	url := "http://" + <-addr + "/healthz"
+	held.Wait(t, 1) // connecting to Discord
+
+	get := func() (int, health.Body) {
+		t.Helper()
+		// The timeout only guards against a server that never answers.
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b health.Body
+		if err := json.NewDecoder(resp.Body).Decode(&b); err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, b
+	}
+	code, body := get()
+	if code != http.StatusServiceUnavailable || body.Checks["startup"] != "starting: connecting to Discord" {
+		t.Errorf("while connecting: got %d %+v, want 503 and the startup check starting", code, body)
+	}
+	held.Release()
+	select {
+	case <-ready:
+	case err := <-errc:
+		errc <- err
+		t.Fatalf("bot did not start: %v", err)
+	}
+	if code, body := get(); code != http.StatusOK || body.Checks["database"] != "ok" {
+		t.Errorf("once running: got %d %+v, want 200 with the database ok", code, body)
 	}
 }
