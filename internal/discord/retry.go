@@ -29,9 +29,9 @@ type Backoff struct {
 }
 
 // AuthError is Discord refusing the bot: a 401 (the token is wrong or
-// revoked; the gateway's close 4004 counts as one) or a 403 (the bot may not do this, as register commands in a
-// guild it was not invited to with the applications.commands scope).
-// Retrying cannot help.
+// revoked; the gateway's close 4004 counts as one) or a 403 (the bot may
+// not do this, as register commands in a guild it was not invited to with
+// the applications.commands scope). Retrying cannot help.
 type AuthError struct {
 	Status int
 	Err    error
