@@ -61,7 +61,7 @@ func (db *DB) Remember(ctx context.Context) error {
 // some seen later: the next call goes on.
 func (db *DB) Forget(ctx context.Context, before time.Time, limit int) (int, error) {
 	var n int64
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+	err := db.upkeep(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		res, err := tx.ExecContext(ctx, queryForget, before.UnixMilli(), limit)
 		if err != nil {
 			return fmt.Errorf("forget interactions: %w", err)

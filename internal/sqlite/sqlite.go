@@ -308,8 +308,25 @@ func storageFailure(err error) bool {
 // tttbot.Interaction) records its ID in the same transaction, and refuses
 // the replay of one recorded before with EREPLAY. It waits for the
 // connection as long as ctx allows, then runs the transaction without
-// ctx's cancellation (see uncancelled).
+// ctx's cancellation (see uncancelled). Its outcome is what Ping reports of
+// the writes: a failure for want of storage until a write commits.
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
+	err := db.upkeep(ctx, fn)
+	switch {
+	case err == nil:
+		if db.failed.Load() != nil {
+			db.failed.Store(nil)
+		}
+	case storageFailure(err):
+		db.failed.Store(&writeFailure{at: time.Now(), err: err})
+	}
+	return err
+}
+
+// upkeep is write without its report to Ping, for the writes that keep the
+// database in shape (pruning): that they commit, often with nothing to
+// change, says nothing of whether a move can be stored.
+func (db *DB) upkeep(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
 	db.writers.Add(1)
 	defer func() {
 		if db.writers.Add(-1) > 0 {
@@ -321,16 +338,7 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Co
 			runtime.Gosched()
 		}
 	}()
-	err := db.writeTx(ctx, fn)
-	switch {
-	case err == nil:
-		if db.failed.Load() != nil {
-			db.failed.Store(nil)
-		}
-	case storageFailure(err):
-		db.failed.Store(&writeFailure{at: time.Now(), err: err})
-	}
-	return err
+	return db.writeTx(ctx, fn)
 }
 
 // writeTx is write's transaction, from waiting for the connection to
