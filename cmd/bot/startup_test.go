@@ -30,13 +30,20 @@ type startup struct {
 	waits int
 }
 
-func startServe(t *testing.T, srv *discordtest.Server) *startup {
-	t.Helper()
+// startConfig is the configuration of a bot on srv with a database of its
+// own and no HTTP server.
+func startConfig(t *testing.T, srv *discordtest.Server) config.Config {
 	cfg := config.Default()
 	cfg.Discord.Token = config.Secret(srv.Token())
 	cfg.Discord.APIURL = srv.URL()
 	cfg.Database.Path = filepath.Join(t.TempDir(), "tttbot.db")
 	cfg.HTTP.Listen = ""
+	return cfg
+}
+
+func startServe(t *testing.T, srv *discordtest.Server) *startup {
+	t.Helper()
+	cfg := startConfig(t, srv)
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
 	st := &startup{ready: make(chan struct{}), errc: make(chan error, 1), cancel: cancel}
@@ -180,10 +187,7 @@ func TestServeStopsWhileConnecting(t *testing.T) {
 func TestHealthWhileStarting(t *testing.T) {
 	srv := discordtest.NewServer(t)
 	held := srv.Hold(t, discordtest.RouteGateway)
-	cfg := config.Default()
-	cfg.Discord.Token = config.Secret(srv.Token())
-	cfg.Discord.APIURL = srv.URL()
-	cfg.Database.Path = filepath.Join(t.TempDir(), "tttbot.db")
+	cfg := startConfig(t, srv)
 	cfg.HTTP.Listen = "127.0.0.1:0"
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
