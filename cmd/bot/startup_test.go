@@ -7,13 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
 	"github.com/tttbot/tttbot/internal/health"
@@ -30,20 +28,10 @@ type startup struct {
 	waits int
 }
 
-// startConfig is the configuration of a bot on srv with a database of its
-// own and no HTTP server.
-func startConfig(t *testing.T, srv *discordtest.Server) config.Config {
-	cfg := config.Default()
-	cfg.Discord.Token = config.Secret(srv.Token())
-	cfg.Discord.APIURL = srv.URL()
-	cfg.Database.Path = filepath.Join(t.TempDir(), "tttbot.db")
-	cfg.HTTP.Listen = ""
-	return cfg
-}
-
 func startServe(t *testing.T, srv *discordtest.Server) *startup {
 	t.Helper()
-	cfg := startConfig(t, srv)
+	cfg := botConfigFor(t, srv)
+	cfg.HTTP.Listen = ""
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
 	st := &startup{ready: make(chan struct{}), errc: make(chan error, 1), cancel: cancel}
@@ -187,8 +175,7 @@ func TestServeStopsWhileConnecting(t *testing.T) {
 func TestHealthWhileStarting(t *testing.T) {
 	srv := discordtest.NewServer(t)
 	held := srv.Hold(t, discordtest.RouteGateway)
-	cfg := startConfig(t, srv)
-	cfg.HTTP.Listen = "127.0.0.1:0"
+	cfg := botConfigFor(t, srv)
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
 	addr, ready, errc := make(chan string, 1), make(chan struct{}), make(chan error, 1)
