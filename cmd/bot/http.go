@@ -7,9 +7,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/net/netutil"
 
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord"
@@ -31,8 +32,12 @@ type listeners struct {
 }
 
 // listen binds the addresses the configuration asks for, each accepting at
-// most [http] max_connections connections at a time. The bot binds them
-// before it does anything else, so that a busy port stops it at once.
+// most [http] max_connections connections at a time: a connection over the
+// cap waits in the kernel's accept queue until one closes, so that a flood
+// of slow or idle clients costs a bounded amount of memory and leaves
+// in-flight requests alone (ReadHeaderTimeout frees the slots of clients
+// that never finish their headers). The bot binds them before it does
+// anything else, so that a busy port stops it at once.
 func listen(cfg config.Config) (listeners, error) {
 	var l listeners
 	httpMode := cfg.Discord.Mode == config.ModeHTTP
@@ -44,7 +49,7 @@ func listen(cfg config.Config) (listeners, error) {
 		case err != nil:
 			return l, fmt.Errorf("http.listen: %w (listen = \"\" in [http] turns the server off)", err)
 		}
-		l.public = limitListener(ln, cfg.HTTP.MaxConnections)
+		l.public = netutil.LimitListener(ln, cfg.HTTP.MaxConnections)
 	}
 	if cfg.HTTP.AdminListen != "" {
 		ln, err := net.Listen("tcp", cfg.HTTP.AdminListen)
@@ -52,7 +57,7 @@ func listen(cfg config.Config) (listeners, error) {
 			l.close()
 			return listeners{}, fmt.Errorf("http.admin_listen: %w", err)
 		}
-		l.admin = limitListener(ln, cfg.HTTP.MaxConnections)
+		l.admin = netutil.LimitListener(ln, cfg.HTTP.MaxConnections)
 	}
 	return l, nil
 }
@@ -162,51 +167,4 @@ func (w *webServer) close(ctx context.Context) error {
 		return fmt.Errorf("close http server: %w", err)
 	}
 	return nil
-}
-
-// limitListener returns ln accepting at most n connections at a time. A
-// connection over the cap waits in the kernel's accept queue until one
-// closes, so that a flood of slow or idle clients costs a bounded amount of
-// memory and leaves in-flight requests alone; ReadHeaderTimeout frees the
-// slots of clients that never finish their headers.
-func limitListener(ln net.Listener, n int) net.Listener {
-	return &limited{Listener: ln, slots: make(chan struct{}, n), done: make(chan struct{})}
-}
-
-type limited struct {
-	net.Listener
-	slots chan struct{}
-	done  chan struct{} // closed by Close, so that a waiting Accept returns
-	once  sync.Once
-}
-
-func (l *limited) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.slots
-		return nil, err
-	}
-	return &limitedConn{Conn: c, release: sync.OnceFunc(func() { <-l.slots })}, nil
-}
-
-func (l *limited) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return l.Listener.Close()
-}
-
-// limitedConn gives its slot back when it is closed, once.
-type limitedConn struct {
-	net.Conn
-	release func()
-}
-
-func (c *limitedConn) Close() error {
-	err := c.Conn.Close()
-	c.release()
-	return err
 }
