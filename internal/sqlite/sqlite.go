@@ -268,9 +268,9 @@ func (db *DB) Ping(ctx context.Context) error {
 	if err := db.r.PingContext(ctx); err != nil {
 		return fmt.Errorf("read probe: %w", err)
 	}
-	// writeTx rather than write: the probe's commit says nothing of the
+	// upkeep rather than write: the probe's commit says nothing of the
 	// failed moves that Ping must go on reporting.
-	err := db.writeTx(ctx, func(ctx context.Context, c *sql.Conn) error {
+	err := db.upkeep(ctx, func(ctx context.Context, c *sql.Conn) error {
 		var v int64
 		if err := c.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 			return err
