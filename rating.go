@@ -82,3 +82,20 @@ type HistoryEntry struct {
 	Reason     Reason
 	FinishedAt time.Time
 }
+
+// Count adds a game with outcome o to s's record and streaks.
+func (s *Standing) Count(o Outcome) {
+	s.Games++
+	switch o {
+	case Win:
+		s.Wins++
+		s.Streak = max(s.Streak, 0) + 1
+		s.Best = max(s.Best, s.Streak)
+	case Loss:
+		s.Losses++
+		s.Streak = min(s.Streak, 0) - 1
+	default:
+		s.Draws++
+		s.Streak = 0
+	}
+}

@@ -46,7 +46,15 @@ type GameStore interface {
 	// EINVALID when the deadline has not passed, ESTALE when version moved on.
 	Expire(ctx context.Context, id int64, version int, at time.Time) (*Game, error)
 
-	// Due lists open games whose deadline is at or before at, oldest first.
+	// Due claims and lists up to limit open games whose deadline is at or
+	// before at, oldest first (a limit of 0 or less: all of them). A claim
+	// lasts until at + ClaimLease or the game's next change, and while it
+	// lasts no other call of Due, in this process or another, lists the
+	// game: each deadline is handed to one caller, and one that dies
+	// holding it loses it within seconds. What the caller then does with
+	// the game (Expire, Play) is checked against its version as usual, so
+	// that a claim that ran out while its holder was still at work makes
+	// one change, not two.
 	Due(ctx context.Context, at time.Time, limit int) ([]*Game, error)
 
 	// Moves lists the moves of a game in order.
@@ -56,6 +64,11 @@ type GameStore interface {
 	// game per channel (the store's default applies until it is set).
 	SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error
 }
+
+// ClaimLease is how long Due's claim on a game lasts: far longer than
+// firing a deadline takes, and short enough that the games claimed by an
+// instance that died are fired by another within seconds.
+const ClaimLease = 10 * time.Second
 
 // RatingStore reads the ratings, records and history that finished games
 // leave behind. The store writes them itself, in the transaction that

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/storetest"
 )
 
 // crashEnv names the database a re-executed test binary plays in until it
@@ -145,7 +146,7 @@ func TestCrashSafety(t *testing.T) {
 			games[a.game] = true
 		}
 		for id := range games {
-			replay(t, db, id)
+			storetest.Replay(t, db, id)
 		}
 		if err := db.Close(); err != nil {
 			t.Fatal(err)

@@ -1,12 +1,16 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/mattn/go-sqlite3"
 
 	"github.com/tttbot/tttbot"
 )
@@ -32,7 +36,11 @@ const (
 		" AND id <> ?2 AND (challenger_id IN (?3, ?4) OR opponent_id IN (?3, ?4)) LIMIT 1"
 	queryGame        = "SELECT " + gameColumns + " FROM games WHERE id = ?"
 	queryChannelBusy = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
-	queryDue         = "SELECT " + gameColumns + " FROM games WHERE " + open + " AND deadline <= ? ORDER BY deadline, id LIMIT ?"
+	// The due games not claimed, oldest first: claimed until ?3.
+	queryDueGames = "SELECT id FROM games WHERE " + open + " AND deadline <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
+		" ORDER BY deadline, id LIMIT ?2"
+	queryAnyDue = "SELECT EXISTS (" + queryDueGames + ")"
+	queryDue    = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gameColumns
 )
 
 type scanner interface{ Scan(dest ...any) error }
@@ -98,18 +106,26 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 				return fmt.Errorf("save guild: %w", err)
 			}
 		}
-		if err := db.checkRoom(ctx, tx, &n, n.Challenger); err != nil {
+		allow, err := db.checkRoom(ctx, tx, &n, n.Challenger)
+		if err != nil {
 			return err
+		}
+		var exclusive any // NULL, or 1: see migration 00007
+		if !allow {
+			exclusive = 1
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
 			board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
-			status, board, turn_id, version, deadline, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			status, board, turn_id, version, deadline, created_at, updated_at, exclusive)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
 			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
 			nullString(n.XPlayer), nullString(n.OPlayer),
 			n.Status, n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-			toMS(n.CreatedAt), toMS(n.UpdatedAt))
+			toMS(n.CreatedAt), toMS(n.UpdatedAt), exclusive)
+		if channelTaken(err) {
+			return tttbot.ErrChannelBusy
+		}
 		if err != nil {
 			return fmt.Errorf("insert game: %w", err)
 		}
@@ -128,45 +144,54 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 // checkRoom enforces, inside the caller's transaction, that neither player
 // (the bot aside: it may play many people at once) is in another open game in
 // the channel, and that the channel has no other open game unless its guild
-// allows simultaneous games. actor is who is asking, for the message.
-func (db *DB) checkRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game, actor string) error {
+// allows simultaneous games, which it reports. actor is who is asking, for
+// the message.
+func (db *DB) checkRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game, actor string) (allow bool, err error) {
 	human := g.Opponent
 	if g.VsBot() {
 		human = g.Challenger
 	}
 	var c, o string
-	err := tx.QueryRowContext(ctx, queryPlayerBusy, g.ChannelID, g.ID, g.Challenger, human).Scan(&c, &o)
+	err = tx.QueryRowContext(ctx, queryPlayerBusy, g.ChannelID, g.ID, g.Challenger, human).Scan(&c, &o)
 	switch {
 	case err == nil && (c == actor || o == actor):
-		return tttbot.ErrPlayerBusy
+		return false, tttbot.ErrPlayerBusy
 	case err == nil:
-		return tttbot.ErrOpponentBusy
+		return false, tttbot.ErrOpponentBusy
 	case !errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("find player's games: %w", err)
+		return false, fmt.Errorf("find player's games: %w", err)
 	}
 
-	allow := db.opts.SimultaneousGames
+	allow = db.opts.SimultaneousGames
 	if g.GuildID != "" {
 		var set sql.NullBool
 		err := tx.QueryRowContext(ctx, "SELECT simultaneous_games FROM guilds WHERE id = ?", g.GuildID).Scan(&set)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("read guild settings: %w", err)
+			return false, fmt.Errorf("read guild settings: %w", err)
 		}
 		if set.Valid {
 			allow = set.Bool
 		}
 	}
 	if allow {
-		return nil
+		return true, nil
 	}
 	var busy bool
 	if err := tx.QueryRowContext(ctx, queryChannelBusy, g.ChannelID, g.ID).Scan(&busy); err != nil {
-		return fmt.Errorf("find channel's games: %w", err)
+		return false, fmt.Errorf("find channel's games: %w", err)
 	}
 	if busy {
-		return tttbot.ErrChannelBusy
+		return false, tttbot.ErrChannelBusy
 	}
-	return nil
+	return false, nil
+}
+
+// channelTaken reports whether err is the schema refusing a second
+// exclusive open game in a channel (games_one_open_per_channel).
+func channelTaken(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique &&
+		strings.Contains(se.Error(), "games.channel_id")
 }
 
 // change runs fn on game id in one write transaction, then saves the game
@@ -225,7 +250,8 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 		{"finished_at", toMS(before.FinishedAt), toMS(g.FinishedAt)},
 	}
 	var set strings.Builder
-	set.WriteString("UPDATE games SET version = ?, updated_at = ?")
+	// Any change ends a timer's claim (see Due).
+	set.WriteString("UPDATE games SET version = ?, updated_at = ?, claimed_until = NULL")
 	args := []any{g.Version, toMS(g.UpdatedAt)}
 	for _, c := range cols {
 		if c.old == c.new {
@@ -297,7 +323,8 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 		if err := g.Accept(r); err != nil {
 			return err
 		}
-		return db.checkRoom(ctx, tx, g, r.Player)
+		_, err := db.checkRoom(ctx, tx, g, r.Player)
+		return err
 	})
 }
 
@@ -329,28 +356,44 @@ func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (
 	})
 }
 
-// Due lists open games whose deadline is at or before at, oldest first; a
-// limit of 0 or less means all of them.
+// Due claims and lists open games whose deadline is at or before at,
+// oldest first; a limit of 0 or less means all of them. See
+// tttbot.GameStore. It reads first and writes only when a game is due, so
+// that an idle bot's timers do not queue for the writer every second.
 func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error) {
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := db.r.QueryContext(uncancelled(ctx), queryDue, at.UnixMilli(), limit)
+	var due bool
+	if err := db.r.QueryRowContext(uncancelled(ctx), queryAnyDue, at.UnixMilli(), 1).Scan(&due); err != nil {
+		return nil, fmt.Errorf("find due games: %w", err)
+	}
+	if !due {
+		return nil, nil
+	}
+	var out []*tttbot.Game
+	err := db.upkeep(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		rows, err := tx.QueryContext(ctx, queryDue, at.UnixMilli(), limit, at.Add(tttbot.ClaimLease).UnixMilli())
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			g, err := scanGame(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, g)
+		}
+		return rows.Err()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
-	defer rows.Close()
-	var out []*tttbot.Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("find due games: %w", err)
-	}
+	// RETURNING gives the rows in no promised order.
+	slices.SortFunc(out, func(a, b *tttbot.Game) int {
+		return cmp.Or(a.Deadline.Compare(b.Deadline), cmp.Compare(a.ID, b.ID))
+	})
 	return out, nil
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // schema lists the tables and indexes of the database at path, with their SQL.
-func schema(t *testing.T, path string) []string {
+func schemaOf(t *testing.T, path string) []string {
 	t.Helper()
 	c, err := sql.Open("sqlite3", dsn(path, map[string]string{"mode": "ro"}))
 	if err != nil {
@@ -51,7 +51,7 @@ func TestMigrations(t *testing.T) {
 	if len(applied) == 0 || applied[0].Version != 1 || applied[0].Name != "00001_games.sql" {
 		t.Fatalf("up from empty: got %+v, want 00001_games.sql first", applied)
 	}
-	full := schema(t, path)
+	full := schemaOf(t, path)
 	for _, table := range []string{"guilds", "players", "games", "moves", "results", "interactions"} {
 		if !strings.Contains(strings.Join(full, "\n"), "table "+table+":") {
 			t.Errorf("schema lacks table %s", table)
@@ -88,7 +88,7 @@ func TestMigrations(t *testing.T) {
 			t.Errorf("down: got version %d, want %d", m.Version, applied[i].Version)
 		}
 	}
-	if got := schema(t, path); len(got) != 0 {
+	if got := schemaOf(t, path); len(got) != 0 {
 		t.Errorf("schema after rolling everything back: got %q, want nothing", got)
 	}
 	st, err = MigrationStatus(ctx, path)
@@ -101,7 +101,7 @@ func TestMigrations(t *testing.T) {
 	if _, err := MigrateUp(ctx, path); err != nil {
 		t.Fatalf("up again: %v", err)
 	}
-	if diff := cmp.Diff(full, schema(t, path)); diff != "" {
+	if diff := cmp.Diff(full, schemaOf(t, path)); diff != "" {
 		t.Errorf("schema after down and up (-first +again):\n%s", diff)
 	}
 

@@ -1,10 +1,9 @@
-package sqlite
+package storetest
 
 import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +55,7 @@ type result struct{ Player, Opponent, Outcome, Reason string }
 
 func results(t testing.TB, db *DB, id int64) []result {
 	t.Helper()
-	rows, err := db.r.Query("SELECT player_id, opponent_id, outcome, reason FROM results WHERE game_id = ? ORDER BY player_id", id)
+	rows, err := db.SQL.Query("SELECT player_id, opponent_id, outcome, reason FROM results WHERE game_id = $1 ORDER BY player_id", id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +71,8 @@ func results(t testing.TB, db *DB, id int64) []result {
 	return out
 }
 
-func TestCreateGame(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testCreateGame(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	g := challenge("c1", "alice", "bob")
 	if err := db.CreateGame(t.Context(), g); err != nil {
 		t.Fatal(err)
@@ -114,8 +113,8 @@ func TestCreateGame(t *testing.T) {
 	}
 }
 
-func TestCreateGameInvalid(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testCreateGameInvalid(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	tests := []struct {
 		name string
 		edit func(g *tttbot.Game)
@@ -153,12 +152,12 @@ func TestCreateGameInvalid(t *testing.T) {
 		})
 	}
 	var n int
-	if err := db.r.QueryRow("SELECT count(*) FROM games").Scan(&n); err != nil || n != 0 {
+	if err := db.SQL.QueryRow("SELECT count(*) FROM games").Scan(&n); err != nil || n != 0 {
 		t.Errorf("got %d games (%v), want 0", n, err)
 	}
 }
 
-func TestConflicts(t *testing.T) {
+func testConflicts(t *testing.T, newDB Opener) {
 	type game struct{ channel, a, b, bot string }
 	tests := []struct {
 		name     string
@@ -194,7 +193,7 @@ func TestConflicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db, _ := newDB(t, tt.opts)
+			db := newDB(t, tt.opts)
 			if tt.guildSet != nil {
 				if err := db.SetSimultaneousGames(t.Context(), "guild", *tt.guildSet); err != nil {
 					t.Fatal(err)
@@ -221,8 +220,8 @@ func TestConflicts(t *testing.T) {
 	}
 }
 
-func TestClosedGamesFreeTheChannel(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testClosedGamesFreeTheChannel(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	ctx := t.Context()
 	g := challenge("c1", "alice", "bob")
 	ok(t, db.CreateGame(ctx, g))
@@ -232,10 +231,10 @@ func TestClosedGamesFreeTheChannel(t *testing.T) {
 	startGame(t, db, "c1", "bob", "carol")
 }
 
-func TestAcceptConflict(t *testing.T) {
+func testAcceptConflict(t *testing.T, newDB Opener) {
 	// Two challenges wait in a channel when the guild stops allowing
 	// simultaneous games: the first accepted starts, the second is refused.
-	db, _ := newDB(t, Options{SimultaneousGames: true})
+	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	g1, g2 := challenge("c1", "alice", "bob"), challenge("c1", "carol", "dave")
 	ok(t, db.CreateGame(ctx, g1))
@@ -249,8 +248,8 @@ func TestAcceptConflict(t *testing.T) {
 	}
 }
 
-func TestAccept(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testAccept(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	ctx := t.Context()
 	g := challenge("c1", "alice", "bob")
 	ok(t, db.CreateGame(ctx, g))
@@ -293,8 +292,8 @@ func TestAccept(t *testing.T) {
 	wantCode(t, err, tttbot.EFINISHED)
 }
 
-func TestDecline(t *testing.T) {
-	db, _ := newDB(t, Options{SimultaneousGames: true})
+func testDecline(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	tests := []struct {
 		user    string
@@ -326,8 +325,8 @@ func TestDecline(t *testing.T) {
 	wantCode(t, err, tttbot.EFINISHED)
 }
 
-func TestPlayErrors(t *testing.T) {
-	db, _ := newDB(t, Options{SimultaneousGames: true})
+func testPlayErrors(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	g := startGame(t, db, "c1", "alice", "bob") // alice is X
 	g = play(t, db, g, 4)
@@ -374,7 +373,7 @@ func TestPlayErrors(t *testing.T) {
 	}
 }
 
-func TestPlayToTheEnd(t *testing.T) {
+func testPlayToTheEnd(t *testing.T, newDB Opener) {
 	tests := []struct {
 		name    string
 		cells   []int
@@ -392,7 +391,7 @@ func TestPlayToTheEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db, _ := newDB(t, Options{})
+			db := newDB(t, Options{})
 			g := startGame(t, db, "c1", "alice", "bob")
 			g = play(t, db, g, tt.cells...)
 			want := tttbot.Game{Status: tttbot.StatusFinished, Board: tt.board, Winner: tt.winner, Reason: tt.reason,
@@ -420,7 +419,7 @@ func TestPlayToTheEnd(t *testing.T) {
 	}
 }
 
-func TestPlayWithAnswer(t *testing.T) {
+func testPlayWithAnswer(t *testing.T, newDB Opener) {
 	// alice (X) has 0 and 1, bob (O) has 3 and 4; alice moves.
 	tests := []struct {
 		name        string
@@ -439,7 +438,7 @@ func TestPlayWithAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db, _ := newDB(t, Options{})
+			db := newDB(t, Options{})
 			g := play(t, db, startGame(t, db, "c1", "alice", "bob"), 0, 3, 1, 4)
 			m := move(g, "alice", tt.cell)
 			r := move(g, "bob", tt.reply)
@@ -466,8 +465,8 @@ func TestPlayWithAnswer(t *testing.T) {
 	}
 }
 
-func TestResign(t *testing.T) {
-	db, _ := newDB(t, Options{SimultaneousGames: true})
+func testResign(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	g := play(t, db, startGame(t, db, "c1", "alice", "bob"), 4)
 	pending := challenge("c2", "alice", "bob")
@@ -497,8 +496,8 @@ func TestResign(t *testing.T) {
 	wantCode(t, err, tttbot.EFINISHED)
 }
 
-func TestDueAndExpire(t *testing.T) {
-	db, _ := newDB(t, Options{SimultaneousGames: true})
+func testDueAndExpire(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	pending := challenge("c1", "alice", "bob") // expires at t0+1m
 	ok(t, db.CreateGame(ctx, pending))
@@ -515,6 +514,9 @@ func TestDueAndExpire(t *testing.T) {
 		}
 		return out
 	}
+	// Each call claims what it lists for tttbot.ClaimLease: later calls
+	// pass it by until the claim runs out.
+	lease := tttbot.ClaimLease
 	dueTests := []struct {
 		at    time.Time
 		limit int
@@ -522,9 +524,12 @@ func TestDueAndExpire(t *testing.T) {
 	}{
 		{t0, 10, []int64{}},
 		{t0.Add(time.Minute - time.Millisecond), 10, []int64{}},
-		{t0.Add(time.Minute), 10, []int64{pending.ID}},
-		{t0.Add(time.Hour), 0, []int64{pending.ID, active.ID}},
+		{t0.Add(time.Minute), 1, []int64{pending.ID}},
+		{t0.Add(time.Minute), 10, []int64{}},
+		{t0.Add(time.Minute + lease - time.Millisecond), 10, []int64{}},
 		{t0.Add(time.Hour), 1, []int64{pending.ID}},
+		{t0.Add(time.Hour), 0, []int64{active.ID}},
+		{t0.Add(time.Hour + lease), 0, []int64{pending.ID, active.ID}},
 	}
 	for _, tt := range dueTests {
 		got := ids(must[[]*tttbot.Game](t)(db.Due(ctx, tt.at, tt.limit)))
@@ -558,13 +563,13 @@ func TestDueAndExpire(t *testing.T) {
 	if diff := cmp.Diff(want, results(t, db, active.ID)); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
-	if left := must[[]*tttbot.Game](t)(db.Due(ctx, t0.Add(time.Hour), 0)); len(left) != 0 {
+	if left := must[[]*tttbot.Game](t)(db.Due(ctx, t0.Add(2*time.Hour), 0)); len(left) != 0 {
 		t.Errorf("due after expiring: got %d games, want none", len(left))
 	}
 }
 
-func TestOpenGame(t *testing.T) {
-	db, _ := newDB(t, Options{SimultaneousGames: true})
+func testOpenGame(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	g1 := startGame(t, db, "c1", "alice", "bob")
 	g2 := challenge("c1", "carol", "dave")
@@ -596,8 +601,8 @@ func TestOpenGame(t *testing.T) {
 	wantCode(t, err, tttbot.ENOTFOUND)
 }
 
-func TestSetMessageAndPlayers(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	ctx := t.Context()
 	g := startGame(t, db, "c1", "alice", "bob")
 	if err := db.SetMessage(ctx, g.ID, "m1"); err != nil {
@@ -627,7 +632,7 @@ func TestSetMessageAndPlayers(t *testing.T) {
 	}
 	for id, want := range map[string]string{"carol": "Carol", "alice": "Alice B."} {
 		var got string
-		if err := db.r.QueryRow("SELECT name FROM players WHERE id = ?", id).Scan(&got); err != nil || got != want {
+		if err := db.SQL.QueryRow("SELECT name FROM players WHERE id = $1", id).Scan(&got); err != nil || got != want {
 			t.Errorf("%s: got name %q (%v), want %q", id, got, err, want)
 		}
 	}
@@ -640,43 +645,8 @@ func TestSetMessageAndPlayers(t *testing.T) {
 	wantCode(t, err, tttbot.ENOTFOUND)
 }
 
-// TestQueryPlans checks that the lookups the bot makes on every command and
-// timer tick, and the leaderboard and history queries the results table is
-// for, read an index rather than scanning a table.
-func TestQueryPlans(t *testing.T) {
-	db, _ := newDB(t, Options{})
-	tests := []struct {
-		name, query string
-		args        []any
-		index       string
-	}{
-		{"open game", queryOpenGame, []any{"c", "u"},
-			"games_open_by_challenger (channel_id=? AND challenger_id=?)"},
-		{"open game", queryOpenGame, []any{"c", "u"},
-			"games_open_by_opponent (channel_id=? AND opponent_id=?)"},
-		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, "games_open_by_"},
-		{"channel busy", queryChannelBusy, []any{"c", 1}, "games_open_by_"},
-		{"due", queryDue, []any{0, 10}, "games_open_by_deadline"},
-		{"leaderboard", `SELECT player_id, count(*) FILTER (WHERE outcome = 'win') AS wins, count(*)
-			FROM results WHERE guild_id = ? GROUP BY player_id ORDER BY wins DESC LIMIT 10`,
-			[]any{"g"}, "COVERING INDEX results_by_guild"},
-		{"history", `SELECT game_id, outcome FROM results WHERE player_id = ?
-			ORDER BY finished_at DESC LIMIT 20`, []any{"u"}, "results_by_player"},
-		{"replay", `SELECT ply, cell FROM moves WHERE game_id = ? ORDER BY ply`, []any{1}, "PRIMARY KEY"},
-		{"forget interactions", queryForget, []any{0, 10}, "SCAN interactions"},
-	}
-	for _, tt := range tests {
-		text := queryPlan(t, db, tt.query, tt.args...)
-		t.Logf("%s: %s", tt.name, text)
-		if !strings.Contains(text, tt.index) || strings.Contains(text, "SCAN games") ||
-			strings.Contains(text, "SCAN results") || strings.Contains(text, "TEMP B-TREE") && tt.name != "leaderboard" {
-			t.Errorf("%s: plan %q does not use %s", tt.name, text, tt.index)
-		}
-	}
-}
-
-func TestInternalErrors(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testInternalErrors(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	g := startGame(t, db, "c1", "alice", "bob")
 
 	// A failure of the database is internal (commands shows players a
@@ -687,7 +657,7 @@ func TestInternalErrors(t *testing.T) {
 	wantCode(t, err, tttbot.EINTERNAL)
 
 	// So is a board that does not parse: refused, not a panic.
-	if _, err := db.w.Exec("UPDATE games SET board = 'XXX/XXX/XXX' WHERE id = ?", g.ID); err != nil {
+	if _, err := db.SQL.Exec("UPDATE games SET board = 'XXX/XXX/XXX' WHERE id = $1", g.ID); err != nil {
 		t.Fatal(err)
 	}
 	_, err = db.Play(t.Context(), move(g, "alice", 0))

@@ -1,4 +1,4 @@
-package sqlite
+package storetest
 
 import (
 	"context"
@@ -24,13 +24,13 @@ type applied struct {
 // tables, two goroutines per player, each clicking a free cell of the board
 // it last read. Racing clicks must produce exactly one move per version and
 // only the typed errors a losing click deserves.
-func TestConcurrentMoves(t *testing.T) {
+func testConcurrentMoves(t *testing.T, newDB Opener) {
 	const (
 		tables  = 4
 		workers = 16
 		clicks  = 100
 	)
-	db, _ := newDB(t, Options{})
+	db := newDB(t, Options{})
 	ctx := t.Context()
 
 	type table struct {
@@ -119,14 +119,14 @@ func TestConcurrentMoves(t *testing.T) {
 		byGame[a.game][a.version] = a
 	}
 	var stored int
-	if err := db.r.QueryRow("SELECT count(*) FROM moves").Scan(&stored); err != nil {
+	if err := db.SQL.QueryRow("SELECT count(*) FROM moves").Scan(&stored); err != nil {
 		t.Fatal(err)
 	}
 	if stored != len(acks) {
 		t.Errorf("got %d moves stored, want the %d acknowledged", stored, len(acks))
 	}
 	for id, want := range byGame {
-		moves := replay(t, db, id)
+		moves := Replay(t, db, id)
 		if len(moves) != len(want) {
 			t.Errorf("game %d: got %d moves, want %d", id, len(moves), len(want))
 		}
@@ -154,9 +154,9 @@ func freeCell(t testing.TB, g *tttbot.Game, rng *rand.Rand) int {
 	return free[rng.IntN(len(free))]
 }
 
-// replay plays the stored moves of game id from the empty board and checks
+// Replay plays the stored moves of game id from the empty board and checks
 // that they lead to the stored game: board, version, status, turn and result.
-func replay(t testing.TB, db *DB, id int64) []tttbot.Move {
+func Replay(t testing.TB, db tttbot.GameStore, id int64) []tttbot.Move {
 	t.Helper()
 	ctx := context.Background()
 	g, err := db.Game(ctx, id)

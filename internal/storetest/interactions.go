@@ -1,9 +1,9 @@
-package sqlite
+package storetest
 
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -20,7 +20,7 @@ func in(ctx context.Context, id string) context.Context {
 func games(t *testing.T, db *DB) int {
 	t.Helper()
 	var n int
-	if err := db.r.QueryRow("SELECT count(*) FROM games").Scan(&n); err != nil {
+	if err := db.SQL.QueryRow("SELECT count(*) FROM games").Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -29,8 +29,8 @@ func games(t *testing.T, db *DB) int {
 // TestReplayRefused: the first transaction of an interaction records it; a
 // replay's transaction is refused and changes nothing, whichever method
 // runs it; later transactions of the interaction itself go through.
-func TestReplayRefused(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testReplayRefused(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	ctx := t.Context()
 	first := in(ctx, "9001")
 	if err := db.CreateGame(first, challenge("c1", "alice", "bob")); err != nil {
@@ -73,8 +73,8 @@ func TestReplayRefused(t *testing.T) {
 
 // TestRefusedWriteRecordsNothing: a transaction that fails records no
 // interaction, so the interaction may still be remembered.
-func TestRefusedWriteRecordsNothing(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testRefusedWriteRecordsNothing(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	ctx := t.Context()
 	startGame(t, db, "c1", "alice", "bob")
 	busy := in(ctx, "9002")
@@ -98,24 +98,13 @@ func TestRefusedWriteRecordsNothing(t *testing.T) {
 
 // TestReplayAfterReopen: the record is in the database, so a replay right
 // after a restart is still refused.
-func TestReplayAfterReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tttbot.db")
-	db, err := Open(t.Context(), path, Options{Now: (&clock{t0}).Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+func testReplayAfterReopen(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	if err := db.CreateGame(in(t.Context(), "9003"), challenge("c1", "alice", "bob")); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = Open(t.Context(), path, Options{Now: (&clock{t0}).Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	wantCode(t, db.CreateGame(in(t.Context(), "9003"), challenge("c2", "alice", "bob")), tttbot.EREPLAY)
+	st := db.Reopen(t)
+	wantCode(t, st.CreateGame(in(t.Context(), "9003"), challenge("c2", "alice", "bob")), tttbot.EREPLAY)
 	if n := games(t, db); n != 1 {
 		t.Errorf("got %d games, want 1", n)
 	}
@@ -124,9 +113,9 @@ func TestReplayAfterReopen(t *testing.T) {
 // TestForget: interactions seen before the cut-off go, oldest first, from
 // among the limit lowest IDs at a time; later ones stay, and so does one
 // recorded out of order, seen late with a low ID.
-func TestForget(t *testing.T) {
+func testForget(t *testing.T, newDB Opener) {
 	c := &clock{t0}
-	db, _ := newDB(t, Options{Now: c.Now})
+	db := newDB(t, Options{Now: c.Now})
 	ctx := t.Context()
 	for i := range 5 {
 		c.t = t0.Add(time.Duration(i) * time.Minute)
@@ -165,8 +154,8 @@ func TestForget(t *testing.T) {
 
 // TestInteractionIDNotASnowflake: an ID that is no snowflake is never
 // seen, and a write that would record it is refused.
-func TestInteractionIDNotASnowflake(t *testing.T) {
-	db, _ := newDB(t, Options{})
+func testInteractionIDNotASnowflake(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
 	for _, id := range []string{"abc", "-5", "0", "99999999999999999999"} {
 		wantCode(t, db.CreateGame(in(t.Context(), id), challenge("c1", "alice", "bob")), tttbot.EINVALID)
 		if seen, err := db.seen(t.Context(), id); err != nil || seen {
@@ -181,12 +170,12 @@ func TestInteractionIDNotASnowflake(t *testing.T) {
 // seen reports whether interaction id is recorded; an ID that is no
 // snowflake cannot be.
 func (db *DB) seen(ctx context.Context, id string) (bool, error) {
-	n, err := snowflake(id)
+	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
 		return false, nil
 	}
 	var seen bool
-	err = db.r.QueryRowContext(uncancelled(ctx), "SELECT EXISTS (SELECT 1 FROM interactions WHERE id = ?)", n).Scan(&seen)
+	err = db.SQL.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM interactions WHERE id = $1)", n).Scan(&seen)
 	if err != nil {
 		return false, fmt.Errorf("find interaction: %w", err)
 	}

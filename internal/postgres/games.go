@@ -1,0 +1,457 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/tttbot/tttbot"
+)
+
+// open is the condition of the games_open_* partial indexes; queries repeat
+// it word for word so that the planner can use them.
+const open = "status IN ('pending', 'active')"
+
+const gameColumns = `id, coalesce(guild_id, ''), channel_id, coalesce(message_id, ''),
+	board_rows, board_cols, k, challenger_id, opponent_id, coalesce(bot_level, ''),
+	coalesce(x_player_id, ''), coalesce(o_player_id, ''), status, board, coalesce(turn_id, ''),
+	version, coalesce(deadline, 0), coalesce(winner_id, ''), coalesce(reason, ''),
+	created_at, updated_at, coalesce(finished_at, 0)`
+
+// The queries that must stay on an index as games pile up (see TestQueryPlans).
+const (
+	// Two seeks, one per index, rather than an OR that scans the channel.
+	queryOpenGame = "SELECT " + gameColumns + " FROM games WHERE id = (SELECT min(id) FROM (" +
+		"SELECT id FROM games WHERE channel_id = $1 AND challenger_id = $2 AND " + open + " UNION ALL " +
+		"SELECT id FROM games WHERE channel_id = $1 AND opponent_id = $2 AND " + open + ") AS mine)"
+	queryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = $1 AND " + open +
+		" AND id <> $2 AND (challenger_id IN ($3, $4) OR opponent_id IN ($3, $4)) LIMIT 1"
+	queryGame          = "SELECT " + gameColumns + " FROM games WHERE id = $1"
+	queryGameForUpdate = queryGame + " FOR UPDATE"
+	queryChannelBusy   = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = $1 AND " + open + " AND id <> $2)"
+	queryGuildSetting  = "SELECT simultaneous_games FROM guilds WHERE id = $1"
+
+	// The due games no timer holds, oldest first, claimed until $3. A game
+	// whose row a change holds is passed by: its deadline is moving.
+	queryDue = "UPDATE games SET claimed_until = $3 WHERE id IN (" +
+		"SELECT id FROM games WHERE " + open + " AND deadline <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)" +
+		" ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING " + gameColumns
+
+	// lockChannel serializes the transactions that check a channel's room
+	// (CreateGame, Accept) across every instance: under READ COMMITTED,
+	// two of them would each find the channel free and both insert.
+	lockChannel = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
+
+	querySavePlayer = `INSERT INTO players (id, name, updated_at) VALUES ($1, $2, $3)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+		WHERE excluded.name <> '' AND excluded.name <> players.name`
+	querySaveGuild  = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+	queryInsertGame = `INSERT INTO games (guild_id, channel_id, message_id,
+		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
+		status, board, turn_id, version, deadline, created_at, updated_at, exclusive)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`
+	// Any change ends a timer's claim (see Due).
+	queryUpdateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
+		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
+		finished_at = $12, claimed_until = NULL WHERE id = $1`
+	queryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
+)
+
+// scanGame reads the gameColumns of a row, then any extra columns into extra.
+func scanGame(row pgx.Row, extra ...any) (*tttbot.Game, error) {
+	var g tttbot.Game
+	var deadline, created, updated, finished int64
+	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
+		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
+		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
+		&g.Version, &deadline, &g.Winner, &g.Reason,
+		&created, &updated, &finished}, extra...)...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, tttbot.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read game: %w", err)
+	}
+	g.Deadline, g.CreatedAt, g.UpdatedAt, g.FinishedAt = fromMS(deadline), fromMS(created), fromMS(updated), fromMS(finished)
+	return &g, nil
+}
+
+// Game returns a game by ID.
+func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
+	return scanGame(db.pool.QueryRow(ctx, queryGame, id))
+}
+
+// OpenGame returns user's pending or active game in channel; the oldest if
+// user is the bot, which may play several.
+func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
+	return scanGame(db.pool.QueryRow(ctx, queryOpenGame, channelID, user))
+}
+
+// CreateGame inserts g as a pending challenge or, against the bot, an active
+// game, with the empty board, and records the display names of players.
+// See tttbot.GameStore.
+func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
+	n := *g
+	if err := n.Create(); err != nil {
+		return err
+	}
+	n.Version = 1
+	n.CreatedAt = db.now(time.Time{})
+	n.UpdatedAt = n.CreatedAt
+	n.Deadline = round(n.Deadline)
+
+	err := db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		// In ID order, so that two games of the same players lock their
+		// rows in the same order.
+		ids := []string{n.Challenger, n.Opponent}
+		slices.Sort(ids)
+		for _, id := range ids {
+			p := tttbot.Player{ID: id}
+			for _, q := range players {
+				if q.ID == id {
+					p.Name = q.Name
+				}
+			}
+			b.Queue(querySavePlayer, p.ID, p.Name, n.CreatedAt.UnixMilli())
+		}
+		if n.GuildID != "" {
+			b.Queue(querySaveGuild, n.GuildID, n.CreatedAt.UnixMilli())
+		}
+		var r room
+		r.queue(b, &n)
+		if err := t.begin(ctx, b); err != nil {
+			return err
+		}
+		allow, err := db.decide(&r, &n, n.Challenger)
+		if err != nil {
+			return err
+		}
+		var exclusive *bool // NULL, or true: see migration 00007
+		if !allow {
+			exclusive = new(true)
+		}
+		w := &pgx.Batch{}
+		w.Queue(queryInsertGame, nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
+			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
+			nullString(n.XPlayer), nullString(n.OPlayer),
+			string(n.Status), n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
+			n.CreatedAt.UnixMilli(), n.UpdatedAt.UnixMilli(), exclusive).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&n.ID)
+		})
+		err = t.commit(ctx, w)
+		if channelTaken(err) {
+			return tttbot.ErrChannelBusy
+		}
+		if err != nil {
+			return fmt.Errorf("insert game: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*g = n
+	return nil
+}
+
+// channelTaken reports whether err is the schema refusing a second
+// exclusive open game in a channel.
+func channelTaken(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == "games_one_open_per_channel"
+}
+
+// room is what the room rules read of a channel, in the transaction that
+// would put a game in it.
+type room struct {
+	busy     [2]string // the players of another open game of one of the players
+	found    bool      // whether there is one
+	guildSet *bool     // the guild's own setting
+	occupied bool      // whether the channel has another open game
+}
+
+// queue adds to b the lock on g's channel and the reads of the room rules,
+// whose results fill r.
+func (r *room) queue(b *pgx.Batch, g *tttbot.Game) {
+	human := g.Opponent
+	if g.VsBot() {
+		human = g.Challenger
+	}
+	b.Queue(lockChannel, g.ChannelID)
+	b.Queue(queryPlayerBusy, g.ChannelID, g.ID, g.Challenger, human).QueryRow(func(row pgx.Row) error {
+		err := row.Scan(&r.busy[0], &r.busy[1])
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		r.found = err == nil
+		return err
+	})
+	if g.GuildID != "" {
+		b.Queue(queryGuildSetting, g.GuildID).QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&r.guildSet)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			return err
+		})
+	}
+	b.Queue(queryChannelBusy, g.ChannelID, g.ID).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&r.occupied)
+	})
+}
+
+// decide applies the room rules to what r read: neither player (the bot
+// aside: it may play many people at once) may be in another open game in
+// the channel, and the channel may hold no other open game unless its
+// guild allows simultaneous games, which decide reports. actor is who is
+// asking, for the message.
+func (db *DB) decide(r *room, g *tttbot.Game, actor string) (allow bool, err error) {
+	switch {
+	case r.found && (r.busy[0] == actor || r.busy[1] == actor):
+		return false, tttbot.ErrPlayerBusy
+	case r.found:
+		return false, tttbot.ErrOpponentBusy
+	}
+	allow = db.opts.SimultaneousGames
+	if r.guildSet != nil {
+		allow = *r.guildSet
+	}
+	if !allow && r.occupied {
+		return false, tttbot.ErrChannelBusy
+	}
+	return allow, nil
+}
+
+// change runs fn on game id in one write transaction, the game's row
+// locked, then saves the game with its version bumped and, if fn finished
+// it, its results and the ratings or records they change. fn changes the
+// game through its domain methods, which refuse with an *tttbot.Error, and
+// may queue writes of its own on w.
+func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error) (*tttbot.Game, error) {
+	var g *tttbot.Game
+	err := db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue(queryGameForUpdate, id).QueryRow(func(row pgx.Row) (err error) {
+			g, err = scanGame(row)
+			return err
+		})
+		if err := t.begin(ctx, b); err != nil {
+			return err
+		}
+		before := *g
+		w := &pgx.Batch{}
+		if err := fn(ctx, t, g, w); err != nil {
+			return err
+		}
+		g.Version++
+		g.UpdatedAt = at
+		w.Queue(queryUpdateGame, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
+			nullString(g.Turn), g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
+			g.UpdatedAt.UnixMilli(), toMS(g.FinishedAt))
+		if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
+			queueResults(w, g)
+			if err := rate(ctx, t, g, w); err != nil {
+				return err
+			}
+		}
+		return t.commit(ctx, w)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// queueResults records the result of a finished game once per player.
+func queueResults(w *pgx.Batch, g *tttbot.Game) {
+	w.Queue(`INSERT INTO results
+		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at)
+		VALUES ($1, $2, $3, $4, $5, $7, $8, $9), ($1, $3, $2, $4, $6, $7, $8, $9)`,
+		g.ID, g.Challenger, g.Opponent, nullString(g.GuildID),
+		string(g.Outcome(g.Challenger)), string(g.Outcome(g.Opponent)), string(g.Reason),
+		nullString(g.BotLevel), g.FinishedAt.UnixMilli())
+}
+
+// Play applies a move and, when it ends the game, the result; then
+// m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore.
+func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
+	m.At, m.Deadline = db.now(m.At), round(m.Deadline)
+	if a := m.Answer; a != nil {
+		answer := *a
+		answer.At, answer.Deadline = db.now(a.At), round(a.Deadline)
+		m.Answer = &answer
+	}
+	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+		moves, err := g.PlayAnswered(m)
+		if err != nil {
+			return err
+		}
+		for _, mv := range moves {
+			w.Queue(queryInsertMove, mv.GameID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli())
+		}
+		return nil
+	})
+}
+
+// Accept starts a pending challenge. See tttbot.GameStore.
+func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
+	r.At, r.Deadline = db.now(r.At), round(r.Deadline)
+	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+		if err := g.Accept(r); err != nil {
+			return err
+		}
+		var rm room
+		b := &pgx.Batch{}
+		rm.queue(b, g)
+		if err := t.c.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("read channel's games: %w", err)
+		}
+		_, err := db.decide(&rm, g, r.Player)
+		return err
+	})
+}
+
+// Decline ends a pending challenge: declined by its Opponent, cancelled by
+// its Challenger.
+func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
+	at = db.now(at)
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+		return g.Decline(user, version, at)
+	})
+}
+
+// Resign ends user's active game as a loss for user.
+func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
+	at = db.now(at)
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+		return g.Resign(user, at)
+	})
+}
+
+// Expire ends a game whose deadline has passed: a pending challenge expires;
+// in an active game the player to move loses on time. A bot's turn carries a
+// deadline too, so that Due finds a reply interrupted by a crash; the caller
+// should let the bot move rather than expire it.
+func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
+	at = db.now(at)
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+		return g.Expire(version, at)
+	})
+}
+
+// Due claims and lists open games whose deadline is at or before at,
+// oldest first; a limit of 0 or less means all of them. See
+// tttbot.GameStore.
+func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error) {
+	var n *int // NULL: no limit
+	if limit > 0 {
+		n = &limit
+	}
+	rows, err := db.pool.Query(ctx, queryDue, at.UnixMilli(), n, at.Add(tttbot.ClaimLease).UnixMilli())
+	if err != nil {
+		return nil, fmt.Errorf("find due games: %w", err)
+	}
+	defer rows.Close()
+	var out []*tttbot.Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("find due games: %w", err)
+	}
+	// RETURNING gives the rows in no promised order.
+	slices.SortFunc(out, func(a, b *tttbot.Game) int {
+		return cmp.Or(a.Deadline.Compare(b.Deadline), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// Moves lists the moves of a game in order.
+func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
+	rows, err := db.pool.Query(ctx, `SELECT m.ply, m.cell, m.player_id, m.at
+		FROM games g LEFT JOIN moves m ON m.game_id = g.id
+		WHERE g.id = $1 ORDER BY m.ply`, id)
+	if err != nil {
+		return nil, fmt.Errorf("read moves: %w", err)
+	}
+	defer rows.Close()
+	found := false
+	moves := []tttbot.Move{}
+	for rows.Next() {
+		found = true
+		var ply, cell, at *int64
+		var player *string
+		if err := rows.Scan(&ply, &cell, &player, &at); err != nil {
+			return nil, fmt.Errorf("read moves: %w", err)
+		}
+		if ply != nil {
+			moves = append(moves, tttbot.Move{GameID: id, Ply: int(*ply), Cell: int(*cell), Player: *player, At: fromMS(*at)})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read moves: %w", err)
+	}
+	if !found {
+		return nil, tttbot.ErrNotFound
+	}
+	return moves, nil
+}
+
+// SetMessage records the board message of a game. It leaves the version
+// alone: the message holds the board, it does not change it.
+func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
+	at := db.now(time.Time{})
+	return db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue("UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3",
+			nullString(messageID), at.UnixMilli(), id).Exec(func(ct pgconn.CommandTag) error {
+			if ct.RowsAffected() == 0 {
+				return tttbot.ErrNotFound
+			}
+			return nil
+		})
+		if err := t.begin(ctx, b); err != nil {
+			return err
+		}
+		return t.commit(ctx, nil)
+	})
+}
+
+// SetSimultaneousGames sets whether a guild allows more than one open game
+// per channel.
+func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
+	if guildID == "" {
+		return tttbot.Errorf(tttbot.EINVALID, "only a guild has settings")
+	}
+	at := db.now(time.Time{})
+	return db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue(`INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES ($1, $2, $3)
+			ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games, updated_at = excluded.updated_at`,
+			guildID, allow, at.UnixMilli())
+		return t.all(ctx, b)
+	})
+}
+
+// ActiveGames counts the games being played, for the metrics.
+func (db *DB) ActiveGames(ctx context.Context) (int, error) {
+	var n int
+	// The status IN (...) term lets the planner use a partial index of open games.
+	err := db.pool.QueryRow(ctx,
+		"SELECT count(*) FROM games WHERE "+open+" AND status = 'active'").Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count active games: %w", err)
+	}
+	return n, nil
+}

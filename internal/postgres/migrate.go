@@ -1,0 +1,109 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"github.com/tttbot/tttbot/internal/schema"
+	"github.com/tttbot/tttbot/migrations"
+)
+
+// ErrSchemaTooNew means the database was migrated by a newer binary; running
+// an older one on it could corrupt data, so nothing is done.
+var ErrSchemaTooNew = schema.ErrTooNew
+
+// Migration is one schema change and whether the database has it.
+type Migration = schema.Migration
+
+// SchemaStatus is where a database stands against the binary's migrations.
+type SchemaStatus = schema.Status
+
+// MigrateUp applies every pending migration to the database at url and
+// returns those it applied.
+func MigrateUp(ctx context.Context, url string) ([]Migration, error) {
+	cfg, err := parse(url)
+	if err != nil {
+		return nil, err
+	}
+	return migrateUp(ctx, cfg, slog.New(slog.DiscardHandler))
+}
+
+// MigrateDown rolls back the latest migration of the database at url.
+func MigrateDown(ctx context.Context, url string) (Migration, error) {
+	cfg, err := parse(url)
+	if err != nil {
+		return Migration{}, err
+	}
+	var out Migration
+	err = withMigrator(cfg, func(m *schema.Migrator) (err error) {
+		out, err = m.Down(ctx)
+		return err
+	})
+	return out, err
+}
+
+// MigrationStatus reports the migrations of the database at url. It works
+// on a database newer than the binary too: Current > Latest then.
+func MigrationStatus(ctx context.Context, url string) (SchemaStatus, error) {
+	cfg, err := parse(url)
+	if err != nil {
+		return SchemaStatus{}, err
+	}
+	var out SchemaStatus
+	err = withMigrator(cfg, func(m *schema.Migrator) (err error) {
+		out, err = m.Status(ctx)
+		return err
+	})
+	return out, err
+}
+
+// parse reads url as pgx does, keeping its password out of errors.
+func parse(url string) (*pgx.ConnConfig, error) {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", cleanErr(err, url))
+	}
+	return cfg, nil
+}
+
+// migrateUp applies the pending migrations and logs one line for each.
+func migrateUp(ctx context.Context, cfg *pgx.ConnConfig, log *slog.Logger) ([]Migration, error) {
+	var out []Migration
+	err := withMigrator(cfg, func(m *schema.Migrator) (err error) {
+		out, err = m.Up(ctx, log)
+		return err
+	})
+	return out, err
+}
+
+// withMigrator runs fn with a Migrator on a connection of its own. Instances
+// that start together take turns: goose holds an advisory lock, one per
+// schema, while it migrates.
+func withMigrator(cfg *pgx.ConnConfig, fn func(*schema.Migrator) error) error {
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	h := fnv.New64a()
+	h.Write([]byte(cfg.RuntimeParams["search_path"]))
+	locker, err := lock.NewPostgresSessionLocker(
+		lock.WithLockID(lock.DefaultLockID^int64(h.Sum64()>>1)),
+		lock.WithLockTimeout(1, 300))
+	if err != nil {
+		return fmt.Errorf("load migrations: %w", err)
+	}
+	m, err := schema.New(goose.DialectPostgres, db, migrations.Postgres, goose.WithSessionLocker(locker))
+	if err != nil {
+		return err
+	}
+	return fn(m)
+}
+
+// sqlDB opens the database of cfg through database/sql, for dbcheck.
+func sqlDB(cfg *pgx.ConnConfig) *sql.DB { return stdlib.OpenDB(*cfg) }

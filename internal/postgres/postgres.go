@@ -1,0 +1,382 @@
+// Package postgres stores tttbot's games in PostgreSQL, for several bot
+// instances sharing one database: it connects a pool through pgx, migrates
+// the schema, and implements tttbot.Store as internal/sqlite does. Each
+// change is one transaction that locks the game's row, applies the domain's
+// method on *tttbot.Game, and saves what changed with the ratings or
+// records a finished game leaves. A transaction's first statements travel
+// with its BEGIN, and its writes with its COMMIT, so that a move costs two
+// round trips to the server.
+//
+// The pool, statement timeout and TLS come from the URL's standard
+// parameters: pool_max_conns, options=-c statement_timeout=5s (or
+// statement_timeout=5000), sslmode and the like.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tttbot/tttbot"
+)
+
+var _ tttbot.Store = (*DB)(nil)
+
+// Options tune a DB. The zero value is ready to use.
+type Options struct {
+	// SimultaneousGames is the default for guilds that have not set it:
+	// whether a channel may hold more than one open game.
+	SimultaneousGames bool
+
+	// Logger receives migration and lifecycle logs; nil discards them.
+	Logger *slog.Logger
+
+	// Now is the clock for times the caller does not pass; nil is time.Now.
+	Now func() time.Time
+}
+
+// DB is an open tttbot database on a PostgreSQL server.
+type DB struct {
+	pool *pgxpool.Pool
+	opts Options
+
+	// failed is the last write's storage failure, cleared by a write that
+	// commits. Ping reports it, as internal/sqlite's does.
+	failed atomic.Pointer[writeFailure]
+}
+
+// writeFailure is a write that failed for want of storage, and when.
+type writeFailure struct {
+	at  time.Time
+	err error
+}
+
+// failureMemory is how long Ping reports a failed write that no commit has
+// followed.
+const failureMemory = 30 * time.Second
+
+// writeTimeout bounds a write transaction, which runs without its
+// caller's cancellation (see write): a server that stops answering fails
+// the write rather than holding the interaction forever.
+const writeTimeout = 10 * time.Second
+
+// Open connects to the database at url (postgres://user:password@host/db?…),
+// migrates it to the latest schema and checks that it takes writes. It
+// refuses a database written by a newer binary.
+func Open(ctx context.Context, url string, opts Options) (*DB, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", cleanErr(err, url))
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", Redact(url), cleanErr(err, url))
+	}
+	if _, err := migrateUp(ctx, cfg.ConnConfig, logger); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
+	}
+	db := &DB{pool: pool, opts: opts}
+	// A database the bot cannot write would fail every move: refuse it.
+	if err := db.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
+	}
+	logger.Debug("database opened", "url", Redact(url), "pool", cfg.MaxConns)
+	return db, nil
+}
+
+// Close closes the pool's connections once those in use are handed back.
+func (db *DB) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// Redact returns url with its password, if any, replaced, for logs and
+// messages; a string that does not parse as a URL becomes a placeholder,
+// since a key=value connection string may hold a password anywhere.
+func Redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" {
+		return "(a PostgreSQL connection string)"
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
+}
+
+// cleanErr keeps url's password out of err's text: pgx's parse errors
+// quote the string they failed on.
+func cleanErr(err error, url string) error {
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) {
+		return errors.New("cannot parse the database URL: " + errors.Unwrap(pe).Error())
+	}
+	return err
+}
+
+// Ping checks that the database answers and takes writes: the probe takes
+// a transaction ID, which a server that is read-only (a standby, or one
+// out of disk) refuses, and commits it. It also reports a write that
+// failed for want of storage in the last failureMemory, unless one has
+// committed since.
+func (db *DB) Ping(ctx context.Context) error {
+	err := db.writeTx(ctx, 0, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue("SELECT txid_current()")
+		return t.all(ctx, b)
+	})
+	if err != nil {
+		return fmt.Errorf("write probe: %w", err)
+	}
+	if f := db.failed.Load(); f != nil {
+		if age := time.Since(f.at); age < failureMemory {
+			return fmt.Errorf("a write failed %s ago: %w", age.Round(time.Second), f.err)
+		}
+	}
+	return nil
+}
+
+// storageFailure reports whether err is the server failing to store: a
+// full disk, an I/O error, a read-only server.
+func storageFailure(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "53100", // disk_full
+		"58030", // io_error
+		"25006": // read_only_sql_transaction
+		return true
+	}
+	return false
+}
+
+// retryable reports whether err aborted a transaction that may simply run
+// again: a deadlock between two transactions (rating bands, taken in the
+// order two games happen to finish) or a serialization failure.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
+}
+
+// tx is a write transaction on one connection. begin sends BEGIN, the
+// interaction's record and the first statements in one round trip; commit
+// sends the writes and COMMIT in another.
+type tx struct {
+	c      *pgx.Conn
+	in     int64 // the interaction to record; 0: none
+	now    time.Time
+	began  bool
+	closed bool // committed
+}
+
+// recordInteraction inserts an interaction's ID. A replay fails on the
+// primary key, on the server, so that the statements sent after it in the
+// same round trip, COMMIT included, do nothing. An insert racing one not
+// yet committed waits for its outcome.
+const recordInteraction = "INSERT INTO interactions (id, seen_at) VALUES ($1, $2)"
+
+// replay reports whether err is recordInteraction's refusal.
+func replay(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == "interactions_pkey"
+}
+
+// begin starts the transaction with the statements of b (nil: none), whose
+// callbacks see their results. It records the transaction's interaction
+// first, and returns EREPLAY when the interaction was recorded before.
+func (t *tx) begin(ctx context.Context, b *pgx.Batch) error {
+	first := &pgx.Batch{}
+	first.Queue("BEGIN")
+	if t.in != 0 {
+		first.Queue(recordInteraction, t.in, t.now.UnixMilli())
+	}
+	if b != nil {
+		first.QueuedQueries = append(first.QueuedQueries, b.QueuedQueries...)
+	}
+	t.began = true
+	err := t.c.SendBatch(ctx, first).Close()
+	if replay(err) {
+		return tttbot.ErrReplay
+	}
+	return err
+}
+
+// commit runs the statements of b (nil: none) and commits.
+func (t *tx) commit(ctx context.Context, b *pgx.Batch) error {
+	if b == nil {
+		b = &pgx.Batch{}
+	}
+	queueCommit(b)
+	if err := t.c.SendBatch(ctx, b).Close(); err != nil {
+		return err
+	}
+	t.closed = true
+	return nil
+}
+
+// all runs the statements of b as the whole transaction: BEGIN, the
+// interaction's record, b and COMMIT in one round trip. b's callbacks must
+// not refuse: the server has committed by the time they run.
+func (t *tx) all(ctx context.Context, b *pgx.Batch) error {
+	if b == nil {
+		b = &pgx.Batch{}
+	}
+	queueCommit(b)
+	if err := t.begin(ctx, b); err != nil {
+		return err
+	}
+	t.closed = true
+	return nil
+}
+
+// queueCommit adds COMMIT to b.
+func queueCommit(b *pgx.Batch) {
+	b.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
+		// A transaction that failed answers COMMIT with ROLLBACK.
+		if ct.String() != "COMMIT" {
+			return errors.New("commit: the transaction was rolled back")
+		}
+		return nil
+	})
+}
+
+// write runs fn in one transaction (fn calls begin and commit). The first
+// write of an interaction (see tttbot.Interaction) records its ID in the
+// same transaction, and refuses the replay of one recorded before with
+// EREPLAY. It waits for a connection as long as ctx allows, then runs the
+// transaction without ctx's cancellation, which would roll back a change
+// the player has already been promised, but within writeTimeout. A
+// transaction that a deadlock aborted runs again. Its outcome is what Ping
+// reports of the writes.
+func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) error) error {
+	in := tttbot.InteractionFrom(ctx)
+	if in != nil && in.Recorded() {
+		in = nil // an earlier transaction of the interaction recorded it
+	}
+	var id int64
+	if in != nil {
+		var err error
+		if id, err = snowflake(in.ID); err != nil {
+			return err
+		}
+	}
+	var err error
+	for range 5 {
+		if err = db.writeTx(ctx, id, fn); !retryable(err) {
+			break
+		}
+	}
+	switch {
+	case err == nil:
+		if db.failed.Load() != nil {
+			db.failed.Store(nil)
+		}
+		if in != nil {
+			in.SetRecorded()
+		}
+	case storageFailure(err):
+		db.failed.Store(&writeFailure{at: time.Now(), err: err})
+	}
+	return err
+}
+
+// writeTx is one attempt of write's transaction, recording interaction id
+// unless it is 0.
+func (db *DB) writeTx(ctx context.Context, id int64, fn func(ctx context.Context, t *tx) error) error {
+	c, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer c.Release()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+	defer cancel()
+	t := &tx{c: c.Conn(), in: id, now: db.now(time.Time{})}
+	defer func() {
+		if !t.began || t.closed {
+			return
+		}
+		// A connection whose transaction may still be open must not go
+		// back to the pool: closed, the pool drops it.
+		if _, err := t.c.Exec(ctx, "ROLLBACK"); err != nil {
+			t.c.Close(ctx)
+		}
+	}()
+	if err := fn(ctx, t); err != nil {
+		return err
+	}
+	if !t.closed {
+		return errors.New("write transaction left open")
+	}
+	return nil
+}
+
+// snowflake reads an interaction's ID as stored.
+func snowflake(id string) (int64, error) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, tttbot.Errorf(tttbot.EINVALID, "I can't read this interaction's ID.")
+	}
+	return n, nil
+}
+
+// Times are stored as Unix milliseconds; the zero time as NULL.
+
+func toMS(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
+	}
+	ms := t.UnixMilli()
+	return &ms
+}
+
+func fromMS(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// round gives t the precision it will have once read back.
+func round(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return time.UnixMilli(t.UnixMilli()).UTC()
+}
+
+// nullString stores "" as NULL.
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// now returns t, or the clock's time when t is zero, as stored.
+func (db *DB) now(t time.Time) time.Time {
+	if t.IsZero() {
+		t = db.opts.Now()
+	}
+	return round(t)
+}

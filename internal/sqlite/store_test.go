@@ -1,0 +1,179 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/storetest"
+)
+
+// TestStore runs the store contract on a database in t.TempDir().
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t testing.TB, o storetest.Options) *storetest.DB {
+		opts := Options{SimultaneousGames: o.SimultaneousGames, Now: o.Now}
+		db, path := newDB(t, opts)
+		raw, err := sql.Open("sqlite3", dsn(path, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { raw.Close() })
+		return &storetest.DB{
+			Store: db,
+			SQL:   raw,
+			Check: func(ctx context.Context, acked []tttbot.Move) ([]Problem, error) {
+				return Check(ctx, path, acked)
+			},
+			Reopen: func(t testing.TB) storetest.Store {
+				if err := db.Close(); err != nil {
+					t.Fatal(err)
+				}
+				again, err := Open(t.Context(), path, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { again.Close() })
+				return again
+			},
+		}
+	})
+}
+
+// challenge returns a 3×3 challenge of a by b in channel, expiring a minute
+// after t0.
+func challenge(channel, a, b string) *tttbot.Game {
+	return &tttbot.Game{GuildID: "guild", ChannelID: channel, Rows: 3, Cols: 3, K: 3,
+		Challenger: a, Opponent: b, Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
+}
+
+// startGame creates a's challenge of b and has b accept it with a as X.
+func startGame(t testing.TB, db *DB, channel, a, b string) *tttbot.Game {
+	t.Helper()
+	g := challenge(channel, a, b)
+	if err := db.CreateGame(t.Context(), g); err != nil {
+		t.Fatalf("create game: %v", err)
+	}
+	g, err := db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(2 * time.Minute)})
+	if err != nil {
+		t.Fatalf("accept: %v", err)
+	}
+	return g
+}
+
+// move is player's click on cell of g as it stands.
+func move(g *tttbot.Game, player string, cell int) tttbot.MoveRequest {
+	return tttbot.MoveRequest{GameID: g.ID, Player: player, Cell: cell, Version: g.Version,
+		At: t0.Add(time.Second), Deadline: t0.Add(3 * time.Minute)}
+}
+
+// play applies cells in turn from g's current position.
+func play(t testing.TB, db *DB, g *tttbot.Game, cells ...int) *tttbot.Game {
+	t.Helper()
+	for _, c := range cells {
+		var err error
+		if g, err = db.Play(t.Context(), move(g, g.Turn, c)); err != nil {
+			t.Fatalf("play %d: %v", c, err)
+		}
+	}
+	return g
+}
+
+// TestQueryPlans checks that the lookups the bot makes on every command and
+// timer tick, and the leaderboard and history queries the results table is
+// for, read an index rather than scanning a table.
+func TestQueryPlans(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	tests := []struct {
+		name, query string
+		args        []any
+		index       string
+	}{
+		{"open game", queryOpenGame, []any{"c", "u"},
+			"games_open_by_challenger (channel_id=? AND challenger_id=?)"},
+		{"open game", queryOpenGame, []any{"c", "u"},
+			"games_open_by_opponent (channel_id=? AND opponent_id=?)"},
+		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, "games_open_by_"},
+		{"channel busy", queryChannelBusy, []any{"c", 1}, "games_open_by_"},
+		{"due", queryDueGames, []any{0, 10}, "games_open_by_deadline"},
+		{"leaderboard", `SELECT player_id, count(*) FILTER (WHERE outcome = 'win') AS wins, count(*)
+			FROM results WHERE guild_id = ? GROUP BY player_id ORDER BY wins DESC LIMIT 10`,
+			[]any{"g"}, "COVERING INDEX results_by_guild"},
+		{"history", `SELECT game_id, outcome FROM results WHERE player_id = ?
+			ORDER BY finished_at DESC LIMIT 20`, []any{"u"}, "results_by_player"},
+		{"replay", `SELECT ply, cell FROM moves WHERE game_id = ? ORDER BY ply`, []any{1}, "PRIMARY KEY"},
+		{"forget interactions", queryForget, []any{0, 10}, "SCAN interactions"},
+	}
+	for _, tt := range tests {
+		text := queryPlan(t, db, tt.query, tt.args...)
+		t.Logf("%s: %s", tt.name, text)
+		if !strings.Contains(text, tt.index) || strings.Contains(text, "SCAN games") ||
+			strings.Contains(text, "SCAN results") || strings.Contains(text, "TEMP B-TREE") && tt.name != "leaderboard" {
+			t.Errorf("%s: plan %q does not use %s", tt.name, text, tt.index)
+		}
+	}
+}
+
+// TestRatingQueryPlans checks that what a player waits for reads an index:
+// a leaderboard page, a rank, a history.
+func TestRatingQueryPlans(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	tests := []struct {
+		name, query string
+		args        []any
+		want        []string
+	}{
+		{"pair", queryRatingPair, []any{"g", "a", "b", 3, 3, 3}, []string{
+			"SEARCH ratings USING INDEX sqlite_autoindex_ratings_1 (scope=? AND player_id=? AND board_rows=? AND board_cols=? AND k=?)"}},
+		{"band", queryLeaderboardBand, []any{"g", 3, 3, 3, 0}, []string{"SEARCH rating_counts USING PRIMARY KEY"}},
+		{"page", queryLeaderboardPage, []any{"g", 3, 3, 3, 1600.0, 10, 0}, []string{
+			"SEARCH ratings USING INDEX ratings_ranked (scope=? AND board_rows=? AND board_cols=? AND k=? AND conservative<?)",
+			"SEARCH r USING INDEX sqlite_autoindex_ratings_1", "SEARCH p USING INDEX sqlite_autoindex_players_1"}},
+		{"stats", queryStats, []any{"g", "a"}, []string{
+			"SEARCH r USING INDEX sqlite_autoindex_ratings_1 (scope=? AND player_id=?)",
+			"SEARCH c USING PRIMARY KEY (scope=? AND board_rows=? AND board_cols=? AND k=? AND band>?)",
+			"SEARCH o USING INDEX ratings_ranked (scope=? AND board_rows=? AND board_cols=? AND k=? AND conservative>? AND conservative<?)"}},
+		{"bot records", queryBotRecords, []any{"a"}, []string{"SEARCH bot_records USING PRIMARY KEY (player_id=?)"}},
+		{"history", queryHistory, []any{"a", "g", 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)", "SEARCH g USING INTEGER PRIMARY KEY"}},
+		{"history in DMs", queryHistory, []any{"a", nil, 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)"}},
+	}
+	for _, tt := range tests {
+		text := queryPlan(t, db, tt.query, tt.args...)
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: plan %q lacks %q", tt.name, text, w)
+			}
+		}
+		if strings.Contains(text, "SCAN ratings") || strings.Contains(text, "SCAN results") || strings.Contains(text, "SCAN rating_counts") {
+			t.Errorf("%s: plan %q scans a table", tt.name, text)
+		}
+	}
+}
+
+func TestCheckMissingDatabase(t *testing.T) {
+	if _, err := Check(t.Context(), t.TempDir()+"/none.db", nil); err == nil {
+		t.Fatal("got no error for a missing database")
+	}
+}
+
+// TestCheckFindsOrphans: SQLite enforces foreign keys only on connections
+// that ask, so a row may refer to nothing; Check says so.
+func TestCheckFindsOrphans(t *testing.T) {
+	db, path := newDB(t, Options{})
+	startGame(t, db, "c1", "a", "b")
+	if _, err := db.w.Exec("PRAGMA foreign_keys = OFF; INSERT INTO moves VALUES (999, 1, 0, 'a', 0); PRAGMA foreign_keys = ON"); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := Check(t.Context(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a row of moves refers to a row of games that does not exist"
+	if len(problems) == 0 || !strings.Contains(problems[0].String(), want) {
+		t.Errorf("got problems %v, want %q first", problems, want)
+	}
+}
+
+var shape3 = tttbot.Shape{Rows: 3, Cols: 3, K: 3}

@@ -1,0 +1,201 @@
+package storetest
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// testRacingClicks has 50 clicks on one board at once, all against the
+// version they saw: exactly one becomes a move, and the others are refused
+// as stale.
+func testRacingClicks(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	for round := range 3 {
+		g := startGame(t, db, fmt.Sprint("c", round), "alice", "bob")
+		const clicks = 50
+		errs := make([]error, clicks)
+		var wg sync.WaitGroup
+		for i := range clicks {
+			wg.Go(func() {
+				_, errs[i] = db.Play(ctx, move(g, "alice", i%9))
+			})
+		}
+		wg.Wait()
+		won := 0
+		for i, err := range errs {
+			switch tttbot.ErrorCode(err) {
+			case "":
+				won++
+			case tttbot.ESTALE, tttbot.ENOTYOURTURN:
+			default:
+				t.Errorf("click %d: got %v, want success or a refusal as stale", i, err)
+			}
+		}
+		moves := must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))
+		after := must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		if won != 1 || len(moves) != 1 || after.Version != g.Version+1 {
+			t.Errorf("round %d: %d clicks won, %d moves stored, version %d; want 1, 1, %d",
+				round, won, len(moves), after.Version, g.Version+1)
+		}
+	}
+}
+
+// testAcceptAgainstDecline races the answers to one challenge: the
+// opponent accepting and declining, the challenger withdrawing. Exactly one
+// answer counts, and the game is left as that answer made it.
+func testAcceptAgainstDecline(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	for round := range 20 {
+		g := challenge(fmt.Sprint("c", round), "alice", "bob")
+		ok(t, db.CreateGame(ctx, g))
+		answers := []func() (*tttbot.Game, error){
+			func() (*tttbot.Game, error) {
+				return db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version,
+					XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)})
+			},
+			func() (*tttbot.Game, error) { return db.Decline(ctx, g.ID, "bob", g.Version, t0) },
+			func() (*tttbot.Game, error) { return db.Decline(ctx, g.ID, "alice", g.Version, t0) },
+		}
+		got := make([]*tttbot.Game, len(answers))
+		errs := make([]error, len(answers))
+		var wg sync.WaitGroup
+		for i, answer := range answers {
+			wg.Go(func() { got[i], errs[i] = answer() })
+		}
+		wg.Wait()
+		var winner *tttbot.Game
+		for i, err := range errs {
+			switch tttbot.ErrorCode(err) {
+			case "":
+				if winner != nil {
+					t.Fatalf("round %d: two answers counted: %s and %s", round, winner.Status, got[i].Status)
+				}
+				winner = got[i]
+			case tttbot.ESTALE, tttbot.EFINISHED:
+			default:
+				t.Errorf("round %d, answer %d: got %v, want success or a refusal", round, i, err)
+			}
+		}
+		if winner == nil {
+			t.Fatalf("round %d: no answer counted", round)
+		}
+		stored := must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		if stored.Status != winner.Status || stored.Version != 2 {
+			t.Errorf("round %d: stored %s at version %d, want %s at 2", round, stored.Status, stored.Version, winner.Status)
+		}
+	}
+}
+
+// testChallengesAtOnce races challenges that the room rules let only one
+// of stand: two pairs in a channel that holds one game, and two players
+// challenging each other where a channel holds many. Exactly one is created
+// each time, and the other refused as a conflict.
+func testChallengesAtOnce(t *testing.T, newDB Opener) {
+	tests := []struct {
+		name   string
+		simul  bool
+		a1, b1 string
+		a2, b2 string
+	}{
+		{"one game a channel", false, "alice", "bob", "carol", "dave"},
+		{"one game a player", true, "alice", "bob", "bob", "alice"},
+		{"the opponent's game", true, "alice", "bob", "carol", "alice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := newDB(t, Options{SimultaneousGames: tt.simul})
+			ctx := t.Context()
+			for round := range 20 {
+				channel := fmt.Sprint("c", round)
+				games := []*tttbot.Game{challenge(channel, tt.a1, tt.b1), challenge(channel, tt.a2, tt.b2)}
+				errs := make([]error, len(games))
+				var wg sync.WaitGroup
+				for i, g := range games {
+					wg.Go(func() { errs[i] = db.CreateGame(ctx, g) })
+				}
+				wg.Wait()
+				created := 0
+				for i, err := range errs {
+					switch tttbot.ErrorCode(err) {
+					case "":
+						created++
+					case tttbot.ECONFLICT:
+					default:
+						t.Errorf("round %d, challenge %d: got %v, want success or a conflict", round, i, err)
+					}
+				}
+				if created != 1 {
+					t.Fatalf("round %d: %d challenges created, want 1", round, created)
+				}
+			}
+			if n := games(t, db); n != 20 {
+				t.Errorf("got %d games stored, want 20", n)
+			}
+		})
+	}
+}
+
+// testReplayAtOnce sends one interaction twice at once, as a replay racing
+// its original to another instance: one changes the game, the other is
+// refused as a replay, whichever comes first.
+func testReplayAtOnce(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	for round := range 10 {
+		g := startGame(t, db, fmt.Sprint("c", round), "alice", "bob")
+		id := fmt.Sprint(5000 + round)
+		var errs [2]error
+		var wg sync.WaitGroup
+		for i, cell := range []int{0, 4} {
+			wg.Go(func() { _, errs[i] = db.Play(in(ctx, id), move(g, "alice", cell)) })
+		}
+		wg.Wait()
+		codes := map[string]int{}
+		for _, err := range errs {
+			codes[tttbot.ErrorCode(err)]++
+		}
+		// The loser is refused as a replay when the winner's record
+		// comes first, else as stale: either way it changes nothing.
+		if codes[""] != 1 || codes[tttbot.EREPLAY]+codes[tttbot.ESTALE] != 1 {
+			t.Errorf("round %d: got %v, want one success and one refusal", round, errs)
+		}
+		if n := len(must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))); n != 1 {
+			t.Errorf("round %d: got %d moves, want 1", round, n)
+		}
+	}
+}
+
+// testPing: a store that takes writes says so.
+func testPing(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ok(t, db.Ping(t.Context()))
+}
+
+func testActiveGames(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	count := func() int {
+		t.Helper()
+		n, err := db.ActiveGames(t.Context())
+		ok(t, err)
+		return n
+	}
+	if got := count(); got != 0 {
+		t.Fatalf("empty database: got %d active games, want 0", got)
+	}
+	ok(t, db.CreateGame(t.Context(), challenge("c1", "a", "b"))) // pending: not active
+	g := startGame(t, db, "c2", "a", "b")
+	startGame(t, db, "c3", "a", "b")
+	if got := count(); got != 2 {
+		t.Fatalf("got %d active games, want 2", got)
+	}
+	must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "a", t0))
+	if got := count(); got != 1 {
+		t.Errorf("after a resignation: got %d active games, want 1", got)
+	}
+}
