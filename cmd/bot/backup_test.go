@@ -58,3 +58,21 @@ func TestBackupCmd(t *testing.T) {
 		t.Error("backup of a missing database created it")
 	}
 }
+
+// TestBackupCmdPostgres: on PostgreSQL, backup says it is pg_dump's job and
+// prints the command for the configured database, password left out.
+func TestBackupCmdPostgres(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, "[database]\nurl = \"postgres://tttbot:hunter2@db.example:5432/tttbot?sslmode=verify-full&pool_max_conns=8\"\n")
+	out, errOut, err := invoke(t, backupCmd, dir, "/backups/tttbot.dump")
+	if err == nil {
+		t.Error("got no error, want the backup refused")
+	}
+	want := "pg_dump --format=custom --file=/backups/tttbot.dump 'postgres://tttbot@db.example:5432/tttbot?sslmode=verify-full'"
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "pg_dump's job") {
+		t.Errorf("got stderr %q, want it to say backups are pg_dump's job and give %q", errOut, want)
+	}
+	if strings.Contains(out+errOut, "hunter2") {
+		t.Errorf("got %q, which shows the password", out+errOut)
+	}
+}

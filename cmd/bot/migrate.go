@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/tttbot/tttbot/internal/cli"
-	"github.com/tttbot/tttbot/internal/sqlite"
+	"github.com/tttbot/tttbot/internal/schema"
 )
 
 // migrateCmd applies, rolls back or lists the schema migrations of the
@@ -33,24 +33,24 @@ func migrateCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	db := cfg.Database.Path
+	db, m := cfg.Database.Name(), migrationsOf(cfg.Database)
 
 	switch args[0] {
 	case "up":
-		applied, err := sqlite.MigrateUp(ctx, db)
+		applied, err := m.up(ctx)
 		if err != nil {
 			return err
 		}
 		for _, m := range applied {
 			fmt.Fprintf(e.stdout, "applied %s\n", m.Name)
 		}
-		st, err := sqlite.MigrationStatus(ctx, db)
+		st, err := m.status(ctx)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s is at version %d\n", db, st.Current)
 	case "down":
-		st, err := sqlite.MigrationStatus(ctx, db)
+		st, err := m.status(ctx)
 		if err != nil {
 			return err
 		}
@@ -59,13 +59,13 @@ func migrateCmd(ctx context.Context, e env, args []string) error {
 				return err
 			}
 		}
-		m, err := sqlite.MigrateDown(ctx, db)
+		undone, err := m.down(ctx)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "rolled back %s\n", m.Name)
+		fmt.Fprintf(e.stdout, "rolled back %s of %s\n", undone.Name, db)
 	case "status":
-		st, err := sqlite.MigrationStatus(ctx, db)
+		st, err := m.status(ctx)
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("%w ('bot migrate up' creates it)", err)
 		}
@@ -93,7 +93,7 @@ func migrateCmd(ctx context.Context, e env, args []string) error {
 
 // latestApplied names the migration that down would roll back, or is empty
 // when down will refuse anyway.
-func latestApplied(st sqlite.SchemaStatus) string {
+func latestApplied(st schema.Status) string {
 	for _, m := range st.Migrations {
 		if m.Applied && m.Version == st.Current {
 			return m.Name

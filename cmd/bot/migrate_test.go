@@ -6,10 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tttbot/tttbot/internal/postgres/pgtest"
+	"github.com/tttbot/tttbot/migrations"
 )
 
 // invoke runs a subcommand with -config naming a file, written on first use,
@@ -29,29 +34,81 @@ func invoke(t *testing.T, cmd func(context.Context, env, []string) error, dir st
 	return out.String(), errb.String(), err
 }
 
+// TestMigrateCmd goes up, down and up again on each engine: a SQLite file,
+// and PostgreSQL when TTTBOT_TEST_POSTGRES names a server.
 func TestMigrateCmd(t *testing.T) {
-	dir := t.TempDir()
-	steps := []struct {
-		action string
-		want   []string // in stdout
-	}{
-		{"up", []string{"applied 00001_games.sql", "applied 00002_ratings.sql", "applied 00003_interactions.sql", "bot.db is at version 3"}},
-		{"up", []string{"bot.db is at version 3"}},
-		{"status", []string{"is at version 3; this binary knows up to 3", "applied", "00001_games.sql", "00003_interactions.sql"}},
-		{"down -yes", []string{"rolled back 00003_interactions.sql"}},
-		{"status", []string{"is at version 2", "pending", "00003_interactions.sql"}},
-		{"up", []string{"applied 00003_interactions.sql"}},
-	}
-	for i, s := range steps {
-		out, errOut, err := invoke(t, migrateCmd, dir, strings.Fields(s.action)...)
-		if err != nil {
-			t.Fatalf("step %d, %s: %v\n%s", i, s.action, err, errOut)
-		}
-		for _, w := range s.want {
-			if !strings.Contains(out, w) {
-				t.Errorf("step %d, %s: got output %q, want it to contain %q", i, s.action, out, w)
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			dir := t.TempDir()
+			name := "bot.db"
+			if engine == "postgres" {
+				url := pgtest.URL(t)
+				writeConfig(t, dir, fmt.Sprintf("[database]\nurl = %q\n", url))
+				name = pgtest.Schema(url)
 			}
+			last, before := latest(t)
+			steps := []struct {
+				action string
+				want   []string // in stdout
+			}{
+				{"up", []string{"applied 00001_games.sql", "applied 00002_ratings.sql", "applied 00003_interactions.sql",
+					"applied " + last.name, fmt.Sprint(" is at version ", last.version)}},
+				{"up", []string{fmt.Sprint(" is at version ", last.version)}},
+				{"status", []string{fmt.Sprintf("is at version %d; this binary knows up to %[1]d", last.version), "applied", "00001_games.sql", last.name}},
+				{"down -yes", []string{"rolled back " + last.name}},
+				{"status", []string{fmt.Sprint("is at version ", before.version), "pending", last.name}},
+				{"up", []string{"applied " + last.name}},
+			}
+			for i, s := range steps {
+				out, errOut, err := invoke(t, migrateCmd, dir, strings.Fields(s.action)...)
+				if err != nil {
+					t.Fatalf("step %d, %s: %v\n%s", i, s.action, err, errOut)
+				}
+				for _, w := range append(s.want, name) {
+					if !strings.Contains(out, w) {
+						t.Errorf("step %d, %s: got output %q, want it to contain %q", i, s.action, out, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// migration names a migration file and its version.
+type migration struct {
+	name    string
+	version int
+}
+
+// latest returns the binary's latest migration and the one before it, the
+// same in both dialects.
+func latest(t *testing.T) (last, before migration) {
+	t.Helper()
+	var got [2][]migration
+	for i, files := range []fs.FS{migrations.SQLite, migrations.Postgres} {
+		names, err := fs.Glob(files, "*.sql")
+		if err != nil || len(names) < 2 {
+			t.Fatalf("migrations: got %v, %v", names, err)
 		}
+		for _, n := range names[len(names)-2:] {
+			v, err := strconv.Atoi(n[:5])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[i] = append(got[i], migration{n, v})
+		}
+	}
+	if got[0][0] != got[1][0] || got[0][1] != got[1][1] {
+		t.Fatalf("the dialects' latest migrations differ: %v and %v", got[0], got[1])
+	}
+	return got[0][1], got[0][0]
+}
+
+// writeConfig writes the configuration file that invoke uses in dir.
+func writeConfig(t *testing.T, dir, data string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "bot.toml"), []byte(data), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -111,7 +168,8 @@ func TestMigrateCmdFlagsAfterAction(t *testing.T) {
 	if err := migrateCmd(t.Context(), e, []string{"up", "-config", filepath.Join(dir, "bot.toml")}); err != nil {
 		t.Fatalf("got %v: %s", err, errb.String())
 	}
-	if !strings.Contains(out.String(), "bot.db is at version 3") {
+	last, _ := latest(t)
+	if !strings.Contains(out.String(), fmt.Sprint("bot.db is at version ", last.version)) {
 		t.Errorf("got %q, want the configured database migrated", out.String())
 	}
 }
@@ -124,19 +182,20 @@ func TestMigrateCmdDownAsks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer devNull.Close()
+	last, before := latest(t)
 	tests := []struct {
 		name    string
 		stdin   io.Reader
 		args    []string
 		want    string // in the error
 		prompt  string // in stderr
-		version string // after
+		version int    // after
 	}{
 		{"piped yes", strings.NewReader("yes\n"), []string{"down"},
-			"this would roll back 00003_interactions.sql of DB, deleting what it added: add -yes to confirm", "", "version 3"},
+			"this would roll back " + last.name + " of DB, deleting what it added: add -yes to confirm", "", last.version},
 		{"terminal without an answer", devNull, []string{"down"},
-			"not confirmed: nothing changed", "This will roll back 00003_interactions.sql of DB, deleting what it added. Type yes to go on: ", "version 3"},
-		{"-yes", strings.NewReader(""), []string{"down", "-yes"}, "", "", "version 2"},
+			"not confirmed: nothing changed", "This will roll back " + last.name + " of DB, deleting what it added. Type yes to go on: ", last.version},
+		{"-yes", strings.NewReader(""), []string{"down", "-yes"}, "", "", before.version},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,8 +215,8 @@ func TestMigrateCmdDownAsks(t *testing.T) {
 				t.Errorf("got stderr %q, want %q", errb.String(), prompt)
 			}
 			status, _, err := invoke(t, migrateCmd, dir, "status")
-			if err != nil || !strings.Contains(status, "is at "+tt.version) {
-				t.Errorf("got %v, %q; want the database at %s", err, status, tt.version)
+			if err != nil || !strings.Contains(status, fmt.Sprint("is at version ", tt.version, ";")) {
+				t.Errorf("got %v, %q; want the database at version %d", err, status, tt.version)
 			}
 		})
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/metrics"
-	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
 func runCmd(ctx context.Context, e env, args []string) error {
@@ -118,9 +117,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if o.admin != nil && lns.admin != nil {
 		o.admin(lns.admin.Addr())
 	}
-	db, err := sqlite.Open(ctx, cfg.Database.Path, sqlite.Options{
-		SimultaneousGames: cfg.Game.SimultaneousGames, Logger: log, Now: o.now,
-	})
+	db, err := openStore(ctx, cfg, log, o.now)
 	if err != nil {
 		return err
 	}
@@ -145,7 +142,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	// load: one a second tells as much.
 	checks := []health.Check{{Name: "database", Func: health.Cached(time.Second, o.now, func(ctx context.Context) (string, error) {
 		if err := db.Ping(ctx); err != nil {
-			return "", fmt.Errorf("%s: %w", cfg.Database.Path, err)
+			return "", fmt.Errorf("%s: %w", cfg.Database.Name(), err)
 		}
 		return "", nil
 	})}}
@@ -233,7 +230,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		err = errors.Join(err, closeWeb())
 	}()
 
-	log.Info("bot running", "user", bot.Username, "mode", cfg.Discord.Mode, "database", cfg.Database.Path)
+	log.Info("bot running", "user", bot.Username, "mode", cfg.Discord.Mode, "database", cfg.Database.Name())
 	if o.ready != nil {
 		o.ready()
 	}

@@ -70,10 +70,58 @@ type HTTP struct {
 	MaxConnections int    `toml:"max_connections"` // open connections per listener; more wait
 }
 
-// Database is where games are kept.
+// Database is where games are kept: the SQLite file at Path (the
+// default), or the PostgreSQL database at URL, which several instances
+// may share. Setting both is an error.
 type Database struct {
-	Path string `toml:"path"`
+	Path string      `toml:"path"`
+	URL  DatabaseURL `toml:"url"` // postgres://user:password@host:5432/dbname?sslmode=…
 }
+
+// Postgres reports whether the games are kept in PostgreSQL.
+func (d Database) Postgres() bool { return d.URL != "" }
+
+// Name is the database for logs and messages: the SQLite file, or the
+// PostgreSQL URL without its password.
+func (d Database) Name() string {
+	if d.Postgres() {
+		return d.URL.String()
+	}
+	return d.Path
+}
+
+// DatabaseURL is a PostgreSQL connection URL. It prints, logs and marshals
+// with its password replaced, so that a log of the configuration shows
+// where the database is but not how to get in.
+type DatabaseURL string
+
+// String returns the URL with its password, in the user part or the query,
+// replaced by "xxxxx"; a URL that does not parse gives a placeholder.
+func (u DatabaseURL) String() string {
+	if u == "" {
+		return ""
+	}
+	p, err := url.Parse(string(u))
+	if err != nil || p.Scheme == "" {
+		return "(a PostgreSQL URL)"
+	}
+	if q := p.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		p.RawQuery = q.Encode()
+	}
+	return p.Redacted()
+}
+
+// Format prints u as String does, whatever the verb.
+func (u DatabaseURL) Format(f fmt.State, verb rune) {
+	fmt.Fprintf(f, fmt.FormatString(f, verb), u.String())
+}
+
+// LogValue logs u as String does.
+func (u DatabaseURL) LogValue() slog.Value { return slog.StringValue(u.String()) }
+
+// MarshalText encodes u as String does.
+func (u DatabaseURL) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
 
 // Game holds the timers and defaults of play.
 type Game struct {
@@ -136,7 +184,25 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if err := cfg.validate(set.name); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
+	if cfg.Database.URL != "" && (set["database.path"] || setsKey(data, "database", "path")) {
+		return Config{}, fmt.Errorf("%s: %s and %s are both set: path keeps the games in SQLite, url in PostgreSQL; remove one",
+			name, set.name("database.path"), set.name("database.url"))
+	}
 	return cfg, nil
+}
+
+// setsKey reports whether the TOML document data sets key in table.
+func setsKey(data []byte, table, key string) bool {
+	var doc map[string]any
+	if toml.Unmarshal(data, &doc) != nil {
+		return false
+	}
+	t, ok := doc[table].(map[string]any)
+	if !ok {
+		return false
+	}
+	_, ok = t[key]
+	return ok
 }
 
 // parse decodes a file's contents over the defaults, strictly. Errors start
@@ -291,6 +357,12 @@ func (c Config) validate(name func(key string) string) error {
 	if c.Database.Path == "" {
 		bad("database.path", "must not be empty")
 	}
+	if u := string(c.Database.URL); u != "" {
+		// The message never repeats the URL: it may hold a password.
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "postgres" && p.Scheme != "postgresql") || p.Host == "" {
+			bad("database.url", "want a PostgreSQL URL, postgres://user:password@host:5432/dbname?sslmode=verify-full")
+		}
+	}
 	for _, d := range []struct {
 		key string
 		d   Duration
@@ -362,6 +434,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("http.admin_listen", c.HTTP.AdminListen),
 		slog.Int("http.max_connections", c.HTTP.MaxConnections),
 		slog.String("database.path", c.Database.Path),
+		slog.Any("database.url", c.Database.URL),
 		slog.String("game.challenge_timeout", c.Game.ChallengeTimeout.String()),
 		slog.String("game.turn_timeout", c.Game.TurnTimeout.String()),
 		slog.Bool("game.simultaneous_games", c.Game.SimultaneousGames),

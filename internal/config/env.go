@@ -13,6 +13,10 @@ import (
 // host expects.
 const TokenVar = "DISCORD_TOKEN"
 
+// TestPrefix starts the variables of the project's tests, such as
+// TTTBOT_TEST_POSTGRES: no key's variable starts with it.
+const TestPrefix = "TTTBOT_TEST_"
+
 // EnvVar is the environment variable that sets key: TTTBOT_ and the key in
 // capitals with "_" for ".", as TTTBOT_GAME_TURN_TIMEOUT sets
 // game.turn_timeout; discord.token's is TokenVar.
@@ -124,7 +128,8 @@ func setEnv(v reflect.Value, s string) error {
 // CheckEnviron refuses a variable in environ ("NAME=value" pairs, as
 // os.Environ gives them) that starts with TTTBOT_ but sets no key, so that
 // a misspelt variable does not go unnoticed, as a misspelt key in the file
-// does not.
+// does not. Variables starting with TestPrefix are the project's tests',
+// which run bots in the environment that sets them.
 func CheckEnviron(environ []string) error {
 	known := map[string]bool{}
 	for _, key := range Keys() {
@@ -133,7 +138,7 @@ func CheckEnviron(environ []string) error {
 	var errs []error
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, "TTTBOT_") || known[name] {
+		if !strings.HasPrefix(name, "TTTBOT_") || strings.HasPrefix(name, TestPrefix) || known[name] {
 			continue
 		}
 		best, bestDist := "", 4

@@ -127,6 +127,7 @@ func TestCheckEnviron(t *testing.T) {
 		{"misspelt", []string{"TTTBOT_GAME_TURN_TIMOUT=10m"}, "environment: unknown variable TTTBOT_GAME_TURN_TIMOUT (did you mean TTTBOT_GAME_TURN_TIMEOUT?)"},
 		{"unlike any", []string{"TTTBOT_COLOUR=blue"}, "environment: unknown variable TTTBOT_COLOUR"},
 		{"empty value", []string{"TTTBOT_LOG_LEVL="}, "environment: unknown variable TTTBOT_LOG_LEVL (did you mean TTTBOT_LOG_LEVEL?)"},
+		{"the tests'", []string{"TTTBOT_TEST_POSTGRES=postgres://127.0.0.1/test"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -118,12 +118,13 @@ func FuzzParse(f *testing.F) {
 // a key of a type setEnv does not know fails here, not in a deployment.
 func TestEnvSetsEveryKey(t *testing.T) {
 	values := map[reflect.Type]string{
-		reflect.TypeFor[Duration](): "7m",
-		reflect.TypeFor[string]():   "set",
-		reflect.TypeFor[Secret]():   "set",
-		reflect.TypeFor[bool]():     "true",
-		reflect.TypeFor[int]():      "7",
-		reflect.TypeFor[[]string](): "7,8",
+		reflect.TypeFor[Duration]():    "7m",
+		reflect.TypeFor[string]():      "set",
+		reflect.TypeFor[Secret]():      "set",
+		reflect.TypeFor[DatabaseURL](): "postgres://db.example/tttbot",
+		reflect.TypeFor[bool]():        "true",
+		reflect.TypeFor[int]():         "7",
+		reflect.TypeFor[[]string]():    "7,8",
 	}
 	for key, typ := range keyTypes() {
 		if typ.Kind() == reflect.Struct && typ != reflect.TypeFor[Duration]() {

@@ -295,4 +295,3 @@ func (db *DB) History(ctx context.Context, player, guildID string, limit int) ([
 	}
 	return out, nil
 }
-
