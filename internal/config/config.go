@@ -51,6 +51,13 @@ type Discord struct {
 	APIURL        string   `toml:"api_url"`        // REST base; the gateway URL is discovered from it
 	Mode          string   `toml:"mode"`           // how interactions arrive: ModeGateway or ModeHTTP
 	PublicKey     string   `toml:"public_key"`     // hex; verifies the requests of ModeHTTP
+
+	// Sharding, in ModeGateway: ShardCount 0 takes Discord's
+	// recommendation; ShardIDs (see ParseShardIDs) are the shards this
+	// process runs, empty for all of them.
+	ShardCount     int      `toml:"shard_count"`
+	ShardIDs       string   `toml:"shard_ids"`
+	ShardDownGrace Duration `toml:"shard_down_grace"` // how long a shard may be down before /healthz fails
 }
 
 // How interactions reach the bot.
@@ -144,7 +151,10 @@ const MaxAITimeBudget = 2 * time.Second
 // Default returns the settings used for every key a file leaves out.
 func Default() Config {
 	return Config{
-		Discord:  Discord{APIURL: "https://discord.com/api/v9", Mode: ModeGateway},
+		Discord: Discord{
+			APIURL: "https://discord.com/api/v9", Mode: ModeGateway,
+			ShardDownGrace: Duration{time.Minute},
+		},
 		HTTP:     HTTP{Listen: "127.0.0.1:8080", Path: "/interactions", MaxConnections: 512},
 		Database: Database{Path: "tttbot.db"},
 		Game: Game{
@@ -331,6 +341,7 @@ func (c Config) validate(name func(key string) string) error {
 	case k != "" && !isPublicKey(k):
 		bad("discord.public_key", "want 64 hex characters, got %q", k)
 	}
+	c.validateShards(bad)
 	if c.HTTP.Listen == "" {
 		if c.Discord.Mode == ModeHTTP {
 			bad("http.listen", "required in http mode")
@@ -396,6 +407,40 @@ func (c Config) validate(name func(key string) string) error {
 	return nil
 }
 
+// validateShards checks the sharding keys, reporting each problem to bad.
+func (c Config) validateShards(bad func(key, format string, args ...any)) {
+	d := c.Discord
+	if d.Mode == ModeHTTP {
+		// Discord POSTs every interaction to the endpoint: there are no
+		// sessions to shard, and a key set for them is a mistake.
+		if d.ShardCount != 0 {
+			bad("discord.shard_count", "applies to gateway mode only")
+		}
+		if d.ShardIDs != "" {
+			bad("discord.shard_ids", "applies to gateway mode only")
+		}
+	}
+	if d.ShardCount < 0 || d.ShardCount > MaxShards {
+		bad("discord.shard_count", "want 0 (Discord's recommendation) or a count up to %d, got %d", MaxShards, d.ShardCount)
+	}
+	ids, err := ParseShardIDs(d.ShardIDs)
+	switch {
+	case err != nil:
+		bad("discord.shard_ids", "%v", err)
+	case ids == nil:
+	case d.ShardCount == 0:
+		// Discord's recommendation can change between two processes'
+		// starts, and processes that disagree on the count split the
+		// guilds wrongly.
+		bad("discord.shard_ids", "needs discord.shard_count: the processes that share the shards must agree on their number")
+	case ids[len(ids)-1] >= d.ShardCount:
+		bad("discord.shard_ids", "shard %d is out of range: with discord.shard_count %d the shards are 0-%d", ids[len(ids)-1], d.ShardCount, d.ShardCount-1)
+	}
+	if d.ShardDownGrace.Duration <= 0 {
+		bad("discord.shard_down_grace", "must be more than zero, got %q", d.ShardDownGrace)
+	}
+}
+
 // RequireToken reports a missing Discord token with how to get one. Commands
 // that talk to Discord call it; the others run without a token.
 func (c Config) RequireToken() error {
@@ -428,6 +473,9 @@ func (c Config) LogValue() slog.Value {
 			slog.String("api_url", d.APIURL),
 			slog.String("mode", d.Mode),
 			slog.String("public_key", d.PublicKey),
+			slog.Int("shard_count", d.ShardCount),
+			slog.String("shard_ids", d.ShardIDs),
+			slog.String("shard_down_grace", d.ShardDownGrace.String()),
 		),
 		slog.String("http.listen", c.HTTP.Listen),
 		slog.String("http.path", c.HTTP.Path),
