@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,10 +17,36 @@ import (
 
 // Identify is what a bot sent to open a gateway session.
 type Identify struct {
-	Token     string `json:"token"` // as sent: "Bot TOKEN"
-	Intents   int    `json:"intents"`
-	Compress  bool   `json:"compress"`
-	SessionID string `json:"-"` // the session READY gave it
+	Token     string    `json:"token"` // as sent: "Bot TOKEN"
+	Intents   int       `json:"intents"`
+	Compress  bool      `json:"compress"`
+	Shard     *[2]int   `json:"shard"` // [shard_id, num_shards]; nil for an unsharded session
+	SessionID string    `json:"-"`     // the session READY gave it
+	At        time.Time `json:"-"`     // when it arrived
+}
+
+// Shard is one of a bot's gateway shards: ID of Count.
+type Shard struct{ ID, Count int }
+
+func (sh Shard) String() string { return fmt.Sprintf("%d/%d", sh.ID, sh.Count) }
+
+// OnShard is the shard the session serves; an unsharded one is 0 of 1.
+func (id Identify) OnShard() Shard {
+	if id.Shard == nil {
+		return Shard{0, 1}
+	}
+	return Shard{id.Shard[0], id.Shard[1]}
+}
+
+// GuildShard is the shard that receives a guild's events among count:
+// (guild_id >> 22) % count, as Discord routes them; a DM ("") goes to
+// shard 0.
+func GuildShard(guildID string, count int) int {
+	g, err := strconv.ParseUint(guildID, 10, 64)
+	if err != nil || count < 1 {
+		return 0
+	}
+	return int((g >> 22) % uint64(count))
 }
 
 // session is a gateway session: it outlives a connection, so a bot that
@@ -29,6 +57,7 @@ type session struct {
 	sendMu   sync.Mutex // orders dispatches with their sequence numbers
 
 	// guarded by Server.mu
+	order   int // of the identifies, to tell the newest
 	seq     int64
 	log     []frame // every dispatch, for RESUME
 	conn    *conn   // nil while disconnected
@@ -64,6 +93,8 @@ const (
 	closeNotAuthenticated     = 4003
 	closeAuthenticationFailed = 4004
 	closeAlreadyAuthenticated = 4005
+	closeRateLimited          = 4008
+	closeInvalidShard         = 4010
 )
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
@@ -190,61 +221,114 @@ func (s *Server) tokenOK(token string) bool {
 	return strings.TrimPrefix(token, "Bot ") == s.opts.Token
 }
 
-// identify opens a new session on c: READY, then the guild.
+// identify opens a new session on c: READY, then the guilds of its shard.
+// It holds the bot to Discord's rules: a shard in range, one identify per
+// rate-limit bucket per IdentifyInterval, and the session start limit.
 func (s *Server) identify(c *conn, d json.RawMessage) bool {
 	var id Identify
 	if json.Unmarshal(d, &id) != nil || !s.tokenOK(id.Token) {
 		c.close(closeAuthenticationFailed, "Authentication failed.")
 		return false
 	}
+	sh := id.OnShard()
+	if sh.Count < 1 || sh.ID < 0 || sh.ID >= sh.Count {
+		c.close(closeInvalidShard, "Invalid shard.")
+		return false
+	}
+	id.At = time.Now()
 	s.mu.Lock()
-	sess := &session{id: s.newID(), conn: c}
+	s.resetStarts()
+	bucket := sh.ID % s.opts.MaxConcurrency
+	var problem string
+	if last, ok := s.lastIdentify[bucket]; ok && id.At.Sub(last) < s.opts.IdentifyInterval {
+		problem = fmt.Sprintf("shard %s identified %s after the last identify of its rate-limit bucket %d (shard_id %% max_concurrency %d); Discord allows one per %s",
+			sh, id.At.Sub(last).Round(time.Millisecond), bucket, s.opts.MaxConcurrency, s.opts.IdentifyInterval)
+	} else if s.startsLeft <= 0 {
+		problem = fmt.Sprintf("shard %s identified past the session start limit of %d, %s before it resets",
+			sh, s.opts.SessionStarts, time.Until(s.startsReset).Round(time.Millisecond))
+	}
+	if problem != "" {
+		s.mu.Unlock()
+		s.tb.Errorf("discordtest: %s", problem)
+		c.close(closeRateLimited, "You are being rate limited.")
+		return false
+	}
+	s.lastIdentify[bucket] = id.At
+	s.startsLeft--
+	sess := &session{id: s.newID(), conn: c, order: len(s.identifies)}
 	id.SessionID = sess.id
 	sess.identify = id
 	c.sess = sess
 	s.sessions[sess.id] = sess
-	channels := []any{}
-	for ch, g := range s.channels {
-		if g == s.opts.GuildID {
-			channels = append(channels, map[string]any{"id": ch, "type": 0, "guild_id": g, "name": "channel-" + ch})
+	var guilds []string
+	for _, g := range s.guilds {
+		if GuildShard(g, sh.Count) == sh.ID {
+			guilds = append(guilds, g)
 		}
+	}
+	channels := map[string][]any{}
+	for ch, g := range s.channels {
+		channels[g] = append(channels[g], map[string]any{"id": ch, "type": 0, "guild_id": g, "name": "channel-" + ch})
 	}
 	members := len(s.users)
 	s.mu.Unlock()
 
 	user := s.bot.wire()
 	user["verified"], user["mfa_enabled"], user["flags"] = true, false, 0
-	s.dispatch(sess, "READY", map[string]any{
+	unavailable := []any{}
+	for _, g := range guilds {
+		unavailable = append(unavailable, map[string]any{"id": g, "unavailable": true})
+	}
+	ready := map[string]any{
 		"v":                  9,
 		"user":               user,
-		"guilds":             []any{map[string]any{"id": s.opts.GuildID, "unavailable": true}},
+		"guilds":             unavailable,
 		"session_id":         sess.id,
 		"resume_gateway_url": s.GatewayURL(),
 		"application":        map[string]any{"id": s.opts.ApplicationID, "flags": 0},
 		"private_channels":   []any{},
-	})
-	s.dispatch(sess, "GUILD_CREATE", map[string]any{
-		"id":           s.opts.GuildID,
-		"name":         "discordtest",
-		"owner_id":     s.bot.ID,
-		"joined_at":    time.Now().Format(time.RFC3339Nano),
-		"unavailable":  false,
-		"large":        false,
-		"member_count": members,
-		"channels":     channels,
-		"roles":        []any{},
-		"emojis":       []any{},
-		"members":      []any{},
-		"threads":      []any{},
-		"voice_states": []any{},
-		"presences":    []any{},
-	})
+	}
+	if id.Shard != nil {
+		ready["shard"] = []int{sh.ID, sh.Count}
+	}
+	s.dispatch(sess, "READY", ready)
+	for _, g := range guilds {
+		chs := channels[g]
+		if chs == nil {
+			chs = []any{}
+		}
+		s.dispatch(sess, "GUILD_CREATE", map[string]any{
+			"id":           g,
+			"name":         "discordtest",
+			"owner_id":     s.bot.ID,
+			"joined_at":    time.Now().Format(time.RFC3339Nano),
+			"unavailable":  false,
+			"large":        false,
+			"member_count": members,
+			"channels":     chs,
+			"roles":        []any{},
+			"emojis":       []any{},
+			"members":      []any{},
+			"threads":      []any{},
+			"voice_states": []any{},
+			"presences":    []any{},
+		})
+	}
 	s.mu.Lock()
 	s.identifies = append(s.identifies, id)
-	s.current = sess
+	s.current[sh] = sess
 	s.notify()
 	s.mu.Unlock()
 	return true
+}
+
+// resetStarts refills the session starts once their reset time has come.
+// s.mu must be held.
+func (s *Server) resetStarts() {
+	if now := time.Now(); !now.Before(s.startsReset) {
+		s.startsLeft = s.opts.SessionStarts
+		s.startsReset = now.Add(s.opts.SessionStartsReset)
+	}
 }
 
 // resume reattaches a session to c and replays what it missed; a session
@@ -316,28 +400,68 @@ func (s *Server) dispatchLocked(sess *session, t string, d any) {
 	}
 }
 
-// connected is the session to push events to, once a bot is READY. s.mu
-// must be held.
-func (s *Server) connected() *session {
-	if s.current == nil || s.current.conn == nil {
-		return nil
+// sessionFor is the connected session that receives a guild's events (a
+// DM's for ""): the newest of those whose shard, among its count, is the
+// guild's. s.mu must be held.
+func (s *Server) sessionFor(guildID string) *session {
+	var best *session
+	for sh, sess := range s.current {
+		if sess.conn == nil || GuildShard(guildID, sh.Count) != sh.ID {
+			continue
+		}
+		if best == nil || sess.order > best.order {
+			best = sess
+		}
 	}
-	return s.current
+	return best
+}
+
+// newest is the newest identified session that is connected. s.mu must be
+// held.
+func (s *Server) newest() *session {
+	var best *session
+	for _, sess := range s.current {
+		if sess.conn != nil && (best == nil || sess.order > best.order) {
+			best = sess
+		}
+	}
+	return best
 }
 
 // WaitReady waits until a bot has a READY gateway session and returns what
-// it identified with.
+// the newest identified with.
 func (s *Server) WaitReady(tb testing.TB) Identify {
 	tb.Helper()
 	var id Identify
 	s.waitTB(tb, func() string { return "a READY gateway session" }, func() bool {
-		if sess := s.connected(); sess != nil {
+		if sess := s.newest(); sess != nil {
 			id = sess.identify
 			return true
 		}
 		return false
 	})
 	return id
+}
+
+// WaitShards waits until every shard of count has a connected session and
+// returns what each identified with, by shard.
+func (s *Server) WaitShards(tb testing.TB, count int) []Identify {
+	tb.Helper()
+	ids := make([]Identify, count)
+	var missing []int
+	s.waitTB(tb, func() string { return fmt.Sprintf("sessions of shards %v of %d", missing, count) }, func() bool {
+		missing = missing[:0]
+		for i := range count {
+			sess := s.current[Shard{i, count}]
+			if sess == nil || sess.conn == nil {
+				missing = append(missing, i)
+				continue
+			}
+			ids[i] = sess.identify
+		}
+		return len(missing) == 0
+	})
+	return ids
 }
 
 // Identifies lists every successful IDENTIFY, oldest first: one per gateway
@@ -366,11 +490,27 @@ func (s *Server) Disconnect() {
 	}
 }
 
-// push dispatches an event to the bot's session, waiting for one.
-func (s *Server) push(ctx context.Context, t string, d any, sent func()) error {
+// DisconnectShard drops the connections of the sessions of one shard ID,
+// as Disconnect does every connection, and returns how many it dropped.
+func (s *Server) DisconnectShard(shard int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for sh, sess := range s.current {
+		if sh.ID == shard && sess.conn != nil {
+			sess.conn.ws.Close()
+			n++
+		}
+	}
+	return n
+}
+
+// push dispatches an event of a guild ("" for a DM) to the session that
+// receives it, waiting for one.
+func (s *Server) push(ctx context.Context, guildID, t string, d any, sent func()) error {
 	var sess *session
 	err := s.wait(ctx, func() bool {
-		sess = s.connected()
+		sess = s.sessionFor(guildID)
 		return sess != nil
 	})
 	if err != nil {

@@ -271,7 +271,7 @@ func (s *Server) send(tb testing.TB, in *Interaction, payload []byte) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.Timeout)
 	defer cancel()
-	err := s.push(ctx, "INTERACTION_CREATE", json.RawMessage(payload), func() { in.sent = time.Now() })
+	err := s.push(ctx, in.GuildID, "INTERACTION_CREATE", json.RawMessage(payload), func() { in.sent = time.Now() })
 	if err != nil {
 		tb.Fatalf("discordtest: %s: no bot on the gateway: %v", in.what, err)
 	}

@@ -101,11 +101,14 @@ func (s *Server) getGateway(*request) reply {
 }
 
 func (s *Server) getGatewayBot(*request) reply {
+	s.resetStarts()
 	return ok(map[string]any{
 		"url":    s.GatewayURL(),
-		"shards": 1,
+		"shards": s.opts.Shards,
 		"session_start_limit": map[string]any{
-			"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1,
+			"total": s.opts.SessionStarts, "remaining": s.startsLeft,
+			"reset_after":     max(time.Until(s.startsReset).Milliseconds(), 0),
+			"max_concurrency": s.opts.MaxConcurrency,
 		},
 	})
 }
@@ -139,7 +142,7 @@ func (s *Server) commandScope(req *request) (string, *reply) {
 		return "", &r
 	}
 	g, guildRoute := req.params["guild"]
-	if guildRoute && g != s.opts.GuildID {
+	if guildRoute && !slices.Contains(s.guilds, g) {
 		r := apiError(http.StatusForbidden, 50001, "Missing Access")
 		return "", &r
 	}

@@ -54,6 +54,23 @@ type Options struct {
 	HeartbeatInterval time.Duration
 	// RetryAfter is what a 429 asks the client to wait; default 50ms.
 	RetryAfter time.Duration
+
+	// Shards is the shard count GET /gateway/bot recommends; default 1.
+	Shards int
+	// MaxConcurrency is session_start_limit.max_concurrency: identifies
+	// fall in buckets shard_id % MaxConcurrency; default 1.
+	MaxConcurrency int
+	// IdentifyInterval is how often each bucket may identify: a second
+	// identify in a bucket within it fails the test. Default 5s, as
+	// Discord; tests that start bots often scale it down, and the bot
+	// with it.
+	IdentifyInterval time.Duration
+	// SessionStarts is session_start_limit.total, and what remains of it
+	// at first; an identify past it fails the test. Default 1000.
+	SessionStarts int
+	// SessionStartsReset is when the remaining session starts return to
+	// SessionStarts, counted from the server's start; default 24h.
+	SessionStartsReset time.Duration
 }
 
 func (o *Options) defaults() {
@@ -76,6 +93,16 @@ func (o *Options) defaults() {
 	dur(&o.CallbackDeadline, 3*time.Second)
 	dur(&o.HeartbeatInterval, 41250*time.Millisecond)
 	dur(&o.RetryAfter, 50*time.Millisecond)
+	dur(&o.IdentifyInterval, 5*time.Second)
+	dur(&o.SessionStartsReset, 24*time.Hour)
+	num := func(n *int, v int) {
+		if *n <= 0 {
+			*n = v
+		}
+	}
+	num(&o.Shards, 1)
+	num(&o.MaxConcurrency, 1)
+	num(&o.SessionStarts, 1000)
 }
 
 // Server is a local Discord. Its methods are safe for concurrent use.
@@ -106,11 +133,16 @@ type Server struct {
 	holds    []*Hold
 
 	sessions   map[string]*session
-	current    *session // the newest identified session
+	current    map[Shard]*session // the newest identified session of each shard
 	conns      map[*conn]bool
 	identifies []Identify
 	heartbeats int
 	gwWG       sync.WaitGroup
+
+	guilds       []string          // every guild, the default first
+	lastIdentify map[int]time.Time // by rate-limit bucket
+	startsLeft   int               // session starts until startsReset
+	startsReset  time.Time
 }
 
 // NewServer starts a local Discord with default Options; it closes when the
@@ -131,7 +163,12 @@ func NewServerWith(tb testing.TB, opts Options) *Server {
 		byToken:      map[string]*Interaction{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},
 		sessions:     map[string]*session{},
+		current:      map[Shard]*session{},
 		conns:        map[*conn]bool{},
+		guilds:       []string{opts.GuildID},
+		lastIdentify: map[int]time.Time{},
+		startsLeft:   opts.SessionStarts,
+		startsReset:  time.Now().Add(opts.SessionStartsReset),
 	}
 	s.bot = User{ID: opts.BotID, Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = s.bot
@@ -217,6 +254,32 @@ func (s *Server) NewChannel() string {
 	defer s.mu.Unlock()
 	id := s.newID()
 	s.channels[id] = s.opts.GuildID
+	return id
+}
+
+// NewGuild adds a guild whose interactions Discord delivers on shard of
+// count shards: (guild_id >> 22) % count == shard. The bot is a member,
+// and may register commands there.
+func (s *Server) NewGuild(shard, count int) string {
+	if count < 1 || shard < 0 || shard >= count {
+		panic(fmt.Sprintf("discordtest: NewGuild: no shard %d of %d", shard, count))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms := s.lastID>>22 + 1
+	ms += (int64(shard) - ms%int64(count) + int64(count)) % int64(count)
+	s.lastID = ms << 22
+	id := strconv.FormatInt(s.lastID, 10)
+	s.guilds = append(s.guilds, id)
+	return id
+}
+
+// NewChannelIn adds a text channel to a guild of NewGuild and returns its ID.
+func (s *Server) NewChannelIn(guildID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.newID()
+	s.channels[id] = guildID
 	return id
 }
 
