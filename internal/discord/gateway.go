@@ -54,11 +54,32 @@ func NewSession(token, apiURL string) (*discordgo.Session, error) {
 	return s, nil
 }
 
-// Gateway receives interactions over a gateway session and answers them
-// with REST callbacks.
+// GatewayOptions configure a Gateway; zero values pick the defaults.
+type GatewayOptions struct {
+	// ShardCount is how many shards the bot has in all; 0 takes Discord's
+	// recommendation from GET /gateway/bot.
+	ShardCount int
+	// ShardIDs are the shards this process runs, each below the count;
+	// nil runs them all.
+	ShardIDs []int
+	// IdentifyInterval is how often each rate-limit bucket may identify;
+	// default IdentifyInterval, Discord's. Tests against a local Discord
+	// scale it down.
+	IdentifyInterval time.Duration
+	// Backoff retries the start-up call and each shard's connections.
+	Backoff Backoff
+	Logger  *slog.Logger // default: discard
+}
+
+// Gateway receives interactions over the gateway sessions of this
+// process's shards and answers them through REST. Each shard connects,
+// reconnects and resumes on its own, paced by Discord's identify limits,
+// so that one shard's trouble leaves the others answering; every shard
+// feeds the same handler.
 type Gateway struct {
-	s   *discordgo.Session
-	log *slog.Logger
+	rest *discordgo.Session // REST calls and the answers, shared by the shards
+	o    GatewayOptions
+	log  *slog.Logger
 
 	edits *boardEdits
 
@@ -67,53 +88,170 @@ type Gateway struct {
 	ready   chan struct{} // closed once Serve has a handler
 	closed  bool
 	wg      sync.WaitGroup // in-flight interactions
+
+	// Set by Open.
+	count  int
+	shards []*shard
+	pacer  *pacer
+	stop   context.CancelFunc // ends the shards' connection loops
+	loops  sync.WaitGroup
+	first  chan readyEvent // the first READY of any shard
+	failed chan struct{}   // closed on a shard's final error
+	err    error           // that error, set before failed closes
+	fail   sync.Once
 }
 
-// NewGateway wraps a session; Open connects it.
-func NewGateway(s *discordgo.Session, log *slog.Logger) *Gateway {
-	g := &Gateway{s: s, log: log, edits: newBoardEdits(s), ready: make(chan struct{})}
-	s.AddHandler(g.onInteraction)
-	return g
+type readyEvent struct {
+	user  *discordgo.User
+	appID string
 }
 
-// Open connects to the gateway and returns the bot's user once READY. It
-// tries once: run it under Backoff.Retry. It returns as soon as ctx ends.
+// NewGateway returns a gateway whose shards answer through rest, the
+// session that makes the bot's REST calls; Open connects it.
+func NewGateway(rest *discordgo.Session, o GatewayOptions) *Gateway {
+	if o.IdentifyInterval <= 0 {
+		o.IdentifyInterval = IdentifyInterval
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Gateway{
+		rest: rest, o: o, log: o.Logger, edits: newBoardEdits(rest),
+		ready: make(chan struct{}), first: make(chan readyEvent, 1), failed: make(chan struct{}),
+	}
+}
+
+// Open asks Discord for the shard count (unless set) and the session start
+// limit, starts connecting every shard of this process, and returns the
+// bot's user and application ID from the first READY. The other shards go
+// on connecting, each retried under the Backoff; WaitConnected waits for
+// them. Open returns a final error (a refused token, a shard out of range)
+// as soon as a shard meets one, and returns when ctx ends; either way it
+// stops the shards it started.
 func (g *Gateway) Open(ctx context.Context) (*discordgo.User, string, error) {
-	var appID string
-	ready := make(chan *discordgo.Ready, 1)
-	remove := g.s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
-	defer remove()
-	// discordgo's Open takes no context, and holds the session's lock
-	// while it fetches the gateway's URL (up to the client's timeout) and
-	// shakes hands (up to the dialer's), so Close would wait too: Open
-	// runs aside, and when ctx ends first the session it may yet open is
-	// closed.
-	opened := make(chan error, 1)
-	go func() { opened <- g.s.Open() }()
-	select {
-	case err := <-opened:
+	var gb *discordgo.GatewayBotResponse
+	err := g.o.Backoff.Retry(ctx, g.log, "get gateway", func(ctx context.Context) (err error) {
+		gb, err = g.rest.GatewayBot(once(ctx)...)
 		if err != nil {
-			return nil, "", fmt.Errorf("open gateway: %w", requested(err))
+			return fmt.Errorf("get gateway: %w", requested(err))
 		}
-	case <-ctx.Done():
-		go func() {
-			if <-opened == nil {
-				g.s.Close()
-			}
-		}()
-		return nil, "", ctx.Err()
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	g.count = g.o.ShardCount
+	if g.count == 0 {
+		g.count = max(gb.Shards, 1)
+	}
+	ids := g.o.ShardIDs
+	if ids == nil {
+		ids = make([]int, g.count)
+		for i := range ids {
+			ids[i] = i
+		}
+	}
+	for _, id := range ids {
+		if id < 0 || id >= g.count {
+			return nil, "", fmt.Errorf("open gateway: shard %d is out of range of %d shards", id, g.count)
+		}
+	}
+	l := gb.SessionStartLimit
+	g.pacer = newPacer(sessionLimit{
+		total: l.Total, remaining: l.Remaining, concurrency: l.MaxConcurrency,
+		resetAfter: time.Duration(l.ResetAfter) * time.Millisecond,
+	}, g.o.IdentifyInterval, nil, nil, g.log)
+	g.log.Info("gateway sharding", "shards", g.count, "running", len(ids), "max_concurrency", max(l.MaxConcurrency, 1),
+		"session_starts_remaining", l.Remaining)
+
+	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	g.stop = stop
+	for _, id := range ids {
+		sh := g.newShard(id)
+		g.shards = append(g.shards, sh)
+		g.loops.Add(1)
+		go sh.run(loopCtx)
 	}
 	select {
-	case r := <-ready:
-		if r.Application != nil {
-			appID = r.Application.ID
-		}
-		g.log.Info("gateway connected", "user", r.User.Username, "user_id", r.User.ID)
-		return r.User, appID, nil
+	case r := <-g.first:
+		return r.user, r.appID, nil
+	case <-g.failed:
+		g.halt()
+		return nil, "", g.err
 	case <-ctx.Done():
-		g.s.Close()
+		g.halt()
 		return nil, "", ctx.Err()
 	}
+}
+
+// halt stops the shards' loops and closes their sessions, aside: a
+// session's Close waits a second for Discord.
+func (g *Gateway) halt() {
+	g.stop()
+	go func() {
+		g.loops.Wait()
+		for _, sh := range g.shards {
+			sh.s.Close()
+		}
+	}()
+}
+
+// WaitConnected waits until every shard of this process has connected
+// once, and returns a shard's final error or ctx's.
+func (g *Gateway) WaitConnected(ctx context.Context) error {
+	for _, sh := range g.shards {
+		select {
+		case <-sh.up:
+		case <-g.failed:
+			return g.err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// Failed is closed when a shard meets an error that retrying cannot
+// mend, which Err then returns: the bot must stop.
+func (g *Gateway) Failed() <-chan struct{} { return g.failed }
+
+// Err is the final error of a shard, once Failed is closed.
+func (g *Gateway) Err() error {
+	select {
+	case <-g.failed:
+		return g.err
+	default:
+		return nil
+	}
+}
+
+func (g *Gateway) failWith(err error) {
+	g.fail.Do(func() {
+		g.err = err
+		close(g.failed)
+	})
+}
+
+// ShardCount is how many shards the bot has in all, once Open has asked.
+func (g *Gateway) ShardCount() int { return g.count }
+
+// ShardIDs are the shards this process runs, once Open has started them.
+func (g *Gateway) ShardIDs() []int {
+	ids := make([]int, len(g.shards))
+	for i, sh := range g.shards {
+		ids[i] = sh.id
+	}
+	return ids
+}
+
+// Runs reports whether this process runs the shard id.
+func (g *Gateway) Runs(id int) bool {
+	for _, sh := range g.shards {
+		if sh.id == id {
+			return true
+		}
+	}
+	return false
 }
 
 // Serve starts answering interactions with h. Interactions that arrived
@@ -125,33 +263,10 @@ func (g *Gateway) Serve(h Handler) {
 	close(g.ready)
 }
 
-// HeartbeatStale is the age past which the last heartbeat acknowledgement
-// means the gateway is down though the session thinks it is up: two of
-// Discord's 41.25 s heartbeat intervals and some slack, so two heartbeats
-// went unanswered. discordgo itself reconnects only after five.
-const HeartbeatStale = 2*41250*time.Millisecond + 10*time.Second
-
-// Health reports, at the time now, whether the gateway session is
-// connected and Discord acknowledges its heartbeats, with the age of the
-// last acknowledgement.
-func (g *Gateway) Health(now time.Time) (string, error) {
-	// discordgo writes these fields under the session's lock.
-	g.s.RLock()
-	ready, ack := g.s.DataReady, g.s.LastHeartbeatAck
-	g.s.RUnlock()
-	age := now.Sub(ack)
-	rounded := age.Round(time.Second)
-	switch {
-	case !ready:
-		return "", fmt.Errorf("not connected (last heartbeat acknowledged %s ago)", rounded)
-	case age > HeartbeatStale:
-		return "", fmt.Errorf("no heartbeat acknowledged for %s", rounded)
-	}
-	return fmt.Sprintf("heartbeat %s ago", rounded), nil
-}
-
-// Close stops taking interactions, waits for those in flight (or ctx), and
-// closes the gateway.
+// Close stops taking interactions, waits for those in flight (or ctx),
+// closes every shard's session, and then waits (within ctx) until each
+// rate-limit bucket may identify again, so that a bot restarted at once
+// keeps to Discord's pacing.
 func (g *Gateway) Close(ctx context.Context) error {
 	g.mu.Lock()
 	g.closed = true
@@ -164,10 +279,29 @@ func (g *Gateway) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("wait for interactions: %w", ctx.Err())
 	}
-	return errors.Join(err, g.s.Close())
+	if g.stop == nil { // never opened
+		return err
+	}
+	g.stop()
+	g.loops.Wait()
+	// Each Close waits a second for Discord: all at once.
+	errs := make([]error, len(g.shards))
+	var closing sync.WaitGroup
+	for i, sh := range g.shards {
+		closing.Go(func() {
+			if e := sh.s.Close(); e != nil {
+				errs[i] = fmt.Errorf("close shard %d: %w", sh.id, e)
+			}
+		})
+	}
+	closing.Wait()
+	if e := g.pacer.settle(ctx); e != nil && err == nil {
+		err = fmt.Errorf("wait for the identify pacing: %w", e)
+	}
+	return errors.Join(append(errs, err)...)
 }
 
-func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+func (g *Gateway) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
@@ -184,7 +318,9 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 	case <-ctx.Done(): // the bot never got to serving: it failed at start-up
 		return
 	}
-	answer(ctx, s, g.edits, g.handler, ic.Interaction, g.log)
+	// Answered through the REST session, whose rate limits every shard
+	// shares, as Discord counts them per bot.
+	answer(ctx, g.rest, g.edits, g.handler, ic.Interaction, g.log)
 }
 
 // answer runs h on an interaction and sends its reply through REST: the

@@ -5,45 +5,64 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
 )
 
-func TestGatewayHealth(t *testing.T) {
-	ack := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+func TestShardHealth(t *testing.T) {
+	const grace = time.Minute
 	tests := []struct {
 		name     string
-		ready    bool
-		age      time.Duration
+		st       discord.ShardStatus
 		wantNote string
 		wantErr  string
 	}{
-		{"connected", true, 12 * time.Second, "heartbeat 12s ago", ""},
-		{"just under the bound", true, discord.HeartbeatStale, "heartbeat 1m33s ago", ""},
-		{"acks stopped", true, discord.HeartbeatStale + time.Second, "", "no heartbeat acknowledged for 1m34s"},
-		{"disconnected", false, 3 * time.Second, "", "not connected (last heartbeat acknowledged 3s ago)"},
+		{"up", discord.ShardStatus{State: discord.ShardConnected, Up: true, HeartbeatAge: 12 * time.Second}, "heartbeat 12s ago", ""},
+		{"acks late, within the grace", discord.ShardStatus{State: discord.ShardConnected, HeartbeatAge: discord.HeartbeatStale + 10*time.Second, Down: 10 * time.Second},
+			"no heartbeat acknowledged for 1m43s, within the grace of 1m0s", ""},
+		{"acks stopped", discord.ShardStatus{State: discord.ShardConnected, HeartbeatAge: discord.HeartbeatStale + 61*time.Second, Down: 61 * time.Second},
+			"", "no heartbeat acknowledged for 2m34s"},
+		{"reconnecting, within the grace", discord.ShardStatus{State: discord.ShardReconnecting, Down: 3 * time.Second}, "reconnecting for 3s, within the grace of 1m0s", ""},
+		{"reconnecting too long", discord.ShardStatus{State: discord.ShardReconnecting, Down: 61 * time.Second}, "", "reconnecting for 1m1s (grace 1m0s)"},
+		{"never connected", discord.ShardStatus{State: discord.ShardConnecting, Down: 2 * time.Minute}, "", "connecting for 2m0s (grace 1m0s)"},
+		{"failed", discord.ShardStatus{State: discord.ShardFailed, Down: time.Second}, "", "failed 1s ago: Discord refused the shard (see the log)"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s, err := discord.NewSession("token", "https://discord.com/api/v9")
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.DataReady, s.LastHeartbeatAck = tt.ready, ack
-			g := discord.NewGateway(s, slog.New(slog.DiscardHandler))
-			note, err := g.Health(ack.Add(tt.age))
-			gotErr := ""
-			if err != nil {
-				gotErr = err.Error()
-			}
-			if note != tt.wantNote || gotErr != tt.wantErr {
-				t.Errorf("got %q, %q; want %q, %q", note, gotErr, tt.wantNote, tt.wantErr)
-			}
-		})
+		note, err := tt.st.Health(grace)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if note != tt.wantNote || gotErr != tt.wantErr {
+			t.Errorf("%s: got %q, %q; want %q, %q", tt.name, note, gotErr, tt.wantNote, tt.wantErr)
+		}
 	}
+}
+
+// gatewayFor returns a gateway on srv with the given options, its REST
+// session's waits recorded rather than slept.
+func gatewayFor(t *testing.T, srv *discordtest.Server, token string, o discord.GatewayOptions) (*discord.Gateway, *waits) {
+	t.Helper()
+	s, err := discord.NewSession(token, srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &waits{}
+	o.Backoff = testBackoff(w)
+	if o.IdentifyInterval == 0 {
+		// Each test's server paces identifies at Discord's 5s, and its
+		// buckets hold one shard each: no wait is due, at start or Close.
+		o.IdentifyInterval = time.Millisecond
+	}
+	o.Logger = slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return discord.NewGateway(s, o), w
 }
 
 // Open returns as soon as its context ends, wherever the connection hangs.
@@ -51,12 +70,8 @@ func TestGatewayOpenCancelled(t *testing.T) {
 	for _, tt := range discordtest.ConnectHangs() {
 		t.Run(tt.Name, func(t *testing.T) {
 			srv := discordtest.NewServer(t)
-			s, err := discord.NewSession(srv.Token(), srv.URL())
-			if err != nil {
-				t.Fatal(err)
-			}
 			hung := tt.Start(t, srv)
-			gw := discord.NewGateway(s, slog.New(slog.DiscardHandler))
+			gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{})
 			ctx, cancel := context.WithCancel(t.Context())
 			errc := make(chan error, 1)
 			go func() {
@@ -79,47 +94,176 @@ func TestGatewayOpenCancelled(t *testing.T) {
 	}
 }
 
-// A gateway that fails to open is opened again under Backoff.Retry.
+// A gateway whose calls fail in ways that may pass is connected again
+// under the Backoff.
 func TestGatewayOpenRetried(t *testing.T) {
-	srv := discordtest.NewServer(t)
-	s, err := discord.NewSession(srv.Token(), srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.FailNext(t, discordtest.RouteGateway, 2, http.StatusInternalServerError)
-	gw := discord.NewGateway(s, slog.New(slog.DiscardHandler))
-	w := &waits{}
-	err = testBackoff(w).Retry(t.Context(), slog.New(slog.DiscardHandler), "open gateway", func(ctx context.Context) error {
-		_, _, err := gw.Open(ctx)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close(context.Background())
-	if got := len(w.list()); got != 2 {
-		t.Errorf("got %d waits, want 2", got)
+	for _, route := range []string{discordtest.RouteGatewayBot, discordtest.RouteGateway} {
+		t.Run(route, func(t *testing.T) {
+			srv := discordtest.NewServer(t)
+			srv.FailNext(t, route, 2, http.StatusInternalServerError)
+			gw, w := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{})
+			u, _, err := gw.Open(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer gw.Close(context.Background())
+			if u.ID != srv.Bot().ID {
+				t.Errorf("user: got %s, want %s", u.ID, srv.Bot().ID)
+			}
+			if got := len(w.list()); got != 2 {
+				t.Errorf("got %d waits, want 2", got)
+			}
+		})
 	}
 }
 
-// A token the gateway refuses (close 4004) is final.
+// A token Discord refuses is final.
 func TestGatewayOpenRefused(t *testing.T) {
 	srv := discordtest.NewServer(t)
-	s, err := discord.NewSession("wrong-token", srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	gw := discord.NewGateway(s, slog.New(slog.DiscardHandler))
-	w := &waits{}
-	err = testBackoff(w).Retry(t.Context(), slog.New(slog.DiscardHandler), "open gateway", func(ctx context.Context) error {
-		_, _, err := gw.Open(ctx)
-		return err
-	})
+	gw, w := gatewayFor(t, srv, "wrong-token", discord.GatewayOptions{ShardCount: 1})
+	_, _, err := gw.Open(t.Context())
 	var auth *discord.AuthError
 	if !errors.As(err, &auth) || auth.Status != http.StatusUnauthorized {
 		t.Errorf("got %v, want an AuthError with status 401", err)
 	}
 	if got := w.list(); len(got) != 0 {
 		t.Errorf("got waits %v, want none", got)
+	}
+}
+
+// shardReply answers each interaction with a message naming nothing: the
+// test tells the shards apart by the server's routing.
+var shardReply = commands.Reply{Response: &discordgo.InteractionResponse{
+	Type: discordgo.InteractionResponseChannelMessageWithSource,
+	Data: &discordgo.InteractionResponseData{Content: "here"},
+}}
+
+// A gateway with Discord's recommended count runs every shard, paced by
+// the rate-limit buckets, and answers guilds on each shard and DMs.
+func TestGatewayShards(t *testing.T) {
+	const count = 4
+	srv := discordtest.NewServerWith(t, discordtest.Options{Shards: count, MaxConcurrency: 2, IdentifyInterval: 50 * time.Millisecond})
+	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{IdentifyInterval: 50 * time.Millisecond})
+	if _, _, err := gw.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close(context.Background())
+	gw.Serve(&fakeHandler{reply: shardReply})
+	if err := gw.WaitConnected(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := gw.ShardCount(); got != count {
+		t.Errorf("shard count: got %d, want Discord's %d", got, count)
+	}
+	ids := srv.WaitShards(t, count)
+	// Discord's pacing, which the server checks, and the bot's own: in
+	// each bucket (shard % 2) the second identify waited for the first.
+	for _, pair := range [][2]int{{0, 2}, {1, 3}} {
+		a, b := ids[pair[0]].At, ids[pair[1]].At
+		if b.Sub(a).Abs() < 50*time.Millisecond {
+			t.Errorf("shards %d and %d identified %s apart, want at least 50ms", pair[0], pair[1], b.Sub(a).Abs())
+		}
+	}
+	alice := srv.NewUser("alice")
+	for i := range count {
+		ch := srv.NewChannelIn(srv.NewGuild(i, count))
+		if m := srv.Slash(t, alice, ch, "ttt ping").Result(t); m.Content != "here" {
+			t.Errorf("shard %d: got %q", i, m.Content)
+		}
+	}
+	if m := srv.Slash(t, alice, srv.NewDMChannel(), "ttt ping").Result(t); m.Content != "here" {
+		t.Errorf("DM: got %q", m.Content)
+	}
+	for _, st := range gw.Shards(time.Now()) {
+		if !st.Up || st.State != discord.ShardConnected || st.Count != count {
+			t.Errorf("shard %d: got %+v, want it up", st.ID, st)
+		}
+	}
+}
+
+// One shard's connection cut: it resumes on its own, without a new
+// identify, while the others answer.
+func TestGatewayShardResumes(t *testing.T) {
+	const count = 3
+	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: count})
+	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: count})
+	if _, _, err := gw.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close(context.Background())
+	gw.Serve(&fakeHandler{reply: shardReply})
+	if err := gw.WaitConnected(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	alice := srv.NewUser("alice")
+	guilds := make([]string, count)
+	for i := range guilds {
+		guilds[i] = srv.NewGuild(i, count)
+	}
+	// Shard 1 down: the gateway's handler must not wait for it.
+	srv.DisconnectShard(1)
+	for _, i := range []int{0, 2} {
+		if m := srv.Slash(t, alice, srv.NewChannelIn(guilds[i]), "ttt ping").Result(t); m.Content != "here" {
+			t.Errorf("shard %d while shard 1 is down: got %q", i, m.Content)
+		}
+	}
+	if m := srv.Slash(t, alice, srv.NewChannelIn(guilds[1]), "ttt ping").Result(t); m.Content != "here" {
+		t.Errorf("shard 1 after its reconnection: got %q", m.Content)
+	}
+	if got := len(srv.Identifies()); got != count {
+		t.Errorf("got %d identifies, want %d: shard 1 resumed", got, count)
+	}
+	for _, st := range gw.Shards(time.Now()) {
+		want := 0
+		if st.ID == 1 {
+			want = 1
+		}
+		if st.Reconnects != want {
+			t.Errorf("shard %d: got %d reconnects, want %d", st.ID, st.Reconnects, want)
+		}
+	}
+}
+
+// A process runs only its shards; one outside the count is refused before
+// any connection.
+func TestGatewayShardIDs(t *testing.T) {
+	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: 4})
+	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 4, ShardIDs: []int{2, 3}})
+	if _, _, err := gw.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.WaitConnected(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, id := range srv.Identifies() {
+		got = append(got, id.Shard[0])
+	}
+	if len(got) != 2 || got[0]+got[1] != 5 || !gw.Runs(2) || gw.Runs(0) {
+		t.Errorf("identified shards %v, want 2 and 3", got)
+	}
+	gw.Close(context.Background())
+
+	gw, _ = gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 4, ShardIDs: []int{4}})
+	if _, _, err := gw.Open(t.Context()); err == nil || !strings.Contains(err.Error(), "shard 4 is out of range of 4 shards") {
+		t.Errorf("shard 4 of 4: got %v, want it out of range", err)
+	}
+}
+
+// With fewer session starts left than shards, the rest wait for the reset
+// Discord announces.
+func TestGatewaySessionStartLimit(t *testing.T) {
+	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: 4, SessionStarts: 2, SessionStartsReset: 300 * time.Millisecond})
+	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 4})
+	if _, _, err := gw.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close(context.Background())
+	if err := gw.WaitConnected(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// The server fails the test on an identify past its limit.
+	if got := len(srv.Identifies()); got != 4 {
+		t.Errorf("got %d identifies, want 4", got)
 	}
 }

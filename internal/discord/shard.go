@@ -1,0 +1,277 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// ShardState is where a shard's gateway connection stands.
+type ShardState string
+
+const (
+	ShardConnecting   ShardState = "connecting"   // before its first connection
+	ShardConnected    ShardState = "connected"    // a session is open
+	ShardReconnecting ShardState = "reconnecting" // the connection dropped
+	ShardFailed       ShardState = "failed"       // Discord refused it for good
+)
+
+// ShardStates lists every state, for metrics that show each.
+var ShardStates = []ShardState{ShardConnecting, ShardConnected, ShardReconnecting, ShardFailed}
+
+// HeartbeatStale is the age past which the last heartbeat acknowledgement
+// means a shard is down though its session thinks it is up: two of
+// Discord's 41.25 s heartbeat intervals and some slack, so two heartbeats
+// went unanswered. discordgo itself reconnects only after five.
+const HeartbeatStale = 2*41250*time.Millisecond + 10*time.Second
+
+// shard is one gateway session of the bot and the loop that keeps it
+// connected.
+type shard struct {
+	id  int
+	g   *Gateway
+	s   *discordgo.Session
+	log *slog.Logger
+
+	dropped chan struct{} // a Disconnect to look into
+	up      chan struct{} // closed at the first connection
+	upOnce  sync.Once
+
+	mu         sync.Mutex
+	state      ShardState
+	since      time.Time // when the state began
+	reconnects int
+	readies    int // READY events: each is a session start
+}
+
+// newShard makes shard id's session: the REST session's token and HTTP
+// client, its own websocket, and no reconnection of discordgo's own — the
+// shard's loop reconnects, paced.
+func (g *Gateway) newShard(id int) *shard {
+	s, _ := discordgo.New(g.rest.Token) // cannot fail: it only parses options
+	s.Client = g.rest.Client
+	s.UserAgent = g.rest.UserAgent
+	s.Identify.Intents = g.rest.Identify.Intents
+	s.StateEnabled = false
+	s.LogLevel = g.rest.LogLevel
+	s.ShardID, s.ShardCount = id, g.count
+	s.ShouldReconnectOnError = false
+	sh := &shard{
+		id: id, g: g, s: s, log: g.log.With("shard", id),
+		dropped: make(chan struct{}, 1), up: make(chan struct{}),
+		state: ShardConnecting, since: time.Now(),
+	}
+	s.AddHandler(g.onInteraction)
+	s.AddHandler(sh.onReady)
+	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
+		select {
+		case sh.dropped <- struct{}{}:
+		default:
+		}
+	})
+	return sh
+}
+
+func (sh *shard) onReady(_ *discordgo.Session, r *discordgo.Ready) {
+	sh.mu.Lock()
+	sh.readies++
+	again := sh.readies > 1
+	sh.mu.Unlock()
+	if again {
+		// A reconnection whose resume Discord refused: discordgo
+		// identified, which is a session start.
+		sh.g.pacer.started()
+		sh.log.Info("gateway shard identified anew", "session_starts", "one more")
+		return
+	}
+	var appID string
+	if r.Application != nil {
+		appID = r.Application.ID
+	}
+	sh.log.Info("gateway shard connected", "user", r.User.Username, "user_id", r.User.ID)
+	select {
+	case sh.g.first <- readyEvent{r.User, appID}:
+	default:
+	}
+}
+
+func (sh *shard) setState(st ShardState) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.state != st {
+		sh.state, sh.since = st, time.Now()
+	}
+}
+
+// run connects the shard, and again whenever its connection drops, until
+// ctx ends or Discord refuses it for good.
+func (sh *shard) run(ctx context.Context) {
+	defer sh.g.loops.Done()
+	first := true
+	for {
+		var opened bool
+		err := sh.g.o.Backoff.Retry(ctx, sh.log, "connect gateway shard", func(ctx context.Context) (err error) {
+			opened, err = sh.connect(ctx, first)
+			return err
+		})
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			sh.setState(ShardFailed)
+			sh.log.Error("gateway shard refused", "err", err)
+			sh.g.failWith(fmt.Errorf("gateway shard %d of %d: %w", sh.id, sh.g.count, err))
+			return
+		}
+		sh.mu.Lock()
+		if opened && !first {
+			sh.reconnects++
+		}
+		sh.mu.Unlock()
+		sh.setState(ShardConnected)
+		sh.upOnce.Do(func() { close(sh.up) })
+		first = false
+		// A Disconnect may come from a connection already replaced (two
+		// of discordgo's goroutines close the same broken one): only a
+		// session that is down is connected again.
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-sh.dropped:
+			}
+			if !sh.connected() {
+				break
+			}
+		}
+		sh.setState(ShardReconnecting)
+		sh.log.Warn("gateway shard disconnected, reconnecting")
+	}
+}
+
+// connected reports whether discordgo holds the session open: it clears
+// DataReady as it closes a connection, and sets it as the connection's
+// first heartbeat goes out, right after Open.
+func (sh *shard) connected() bool {
+	sh.s.RLock()
+	defer sh.s.RUnlock()
+	return sh.s.DataReady
+}
+
+// connect opens the shard's session once, in its turn by the pacer: a new
+// session identifies, one that was open resumes. It returns as soon as ctx
+// ends.
+func (sh *shard) connect(ctx context.Context, first bool) (opened bool, err error) {
+	done, err := sh.g.pacer.acquire(ctx, sh.id, first)
+	if err != nil {
+		return false, err
+	}
+	// discordgo's Open takes no context, and holds the session's lock
+	// while it fetches the gateway's URL (up to the client's timeout) and
+	// shakes hands (up to the dialer's), so Close would wait too: Open
+	// runs aside, and when ctx ends first the session it may yet open is
+	// closed.
+	result := make(chan error, 1)
+	go func() { result <- sh.s.Open() }()
+	select {
+	case err = <-result:
+	case <-ctx.Done():
+		done(false)
+		go func() {
+			if <-result == nil {
+				sh.s.Close()
+			}
+		}()
+		return false, ctx.Err()
+	}
+	if errors.Is(err, discordgo.ErrWSAlreadyOpen) {
+		done(false)
+		return false, nil // a Disconnect raced a connection that is up
+	}
+	done(err == nil)
+	if err != nil {
+		return false, fmt.Errorf("open gateway: %w", requested(err))
+	}
+	return true, nil
+}
+
+// ShardStatus is a shard's state at a moment, for health and metrics.
+type ShardStatus struct {
+	ID, Count    int
+	State        ShardState
+	Since        time.Time     // when the state began
+	Reconnects   int           // connections dropped and made again
+	Up           bool          // connected, with heartbeats acknowledged
+	HeartbeatAge time.Duration // since the last acknowledgement
+	// Latency is the time Discord took to acknowledge the last heartbeat;
+	// zero before one was.
+	Latency time.Duration
+	// Down is how long the shard has been down at the moment; zero when up.
+	Down time.Duration
+}
+
+// status reads the shard's state at now.
+func (sh *shard) status(now time.Time) ShardStatus {
+	sh.mu.Lock()
+	st := ShardStatus{ID: sh.id, Count: sh.g.count, State: sh.state, Since: sh.since, Reconnects: sh.reconnects}
+	sh.mu.Unlock()
+	// discordgo writes the acknowledgement and DataReady under the
+	// session's lock; the send time under its websocket lock, taking the
+	// session's lock right after. The write lock here orders these reads
+	// after every heartbeat but one being sent at this instant.
+	sh.s.Lock()
+	ready, ack, sent := sh.s.DataReady, sh.s.LastHeartbeatAck, sh.s.LastHeartbeatSent
+	sh.s.Unlock()
+	st.HeartbeatAge = now.Sub(ack)
+	if !ack.IsZero() && !sent.IsZero() && !ack.Before(sent) {
+		st.Latency = ack.Sub(sent)
+	}
+	switch {
+	case st.State != ShardConnected:
+		st.Down = now.Sub(st.Since)
+	case !ready:
+		// Dropped a moment ago: the loop has yet to hear of it.
+		st.State, st.Since = ShardReconnecting, now
+	case st.HeartbeatAge > HeartbeatStale:
+		st.Down = st.HeartbeatAge - HeartbeatStale
+	default:
+		st.Up = true
+	}
+	st.Down = max(st.Down, 0)
+	return st
+}
+
+// Shards reports the state of each shard of this process at now, by ID.
+func (g *Gateway) Shards(now time.Time) []ShardStatus {
+	out := make([]ShardStatus, len(g.shards))
+	for i, sh := range g.shards {
+		out[i] = sh.status(now)
+	}
+	return out
+}
+
+// Health says whether the shard is fit to serve: up, or down no longer than
+// grace, which leaves a reconnection its time; a failed shard never is.
+func (st ShardStatus) Health(grace time.Duration) (string, error) {
+	age := st.HeartbeatAge.Round(time.Second)
+	down := st.Down.Round(time.Second)
+	switch {
+	case st.Up:
+		return fmt.Sprintf("heartbeat %s ago", age), nil
+	case st.State == ShardFailed:
+		return "", fmt.Errorf("failed %s ago: Discord refused the shard (see the log)", down)
+	case st.State == ShardConnected: // heartbeats unanswered
+		if st.Down > grace {
+			return "", fmt.Errorf("no heartbeat acknowledged for %s", age)
+		}
+		return fmt.Sprintf("no heartbeat acknowledged for %s, within the grace of %s", age, grace), nil
+	case st.Down > grace:
+		return "", fmt.Errorf("%s for %s (grace %s)", st.State, down, grace)
+	}
+	return fmt.Sprintf("%s for %s, within the grace of %s", st.State, down, grace), nil
+}
