@@ -40,6 +40,11 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// identifyInterval scales Discord's identify pacing down, for the bot and
+// the local Discord alike, so that a bot restarted in a test need not wait
+// Discord's 5s.
+const identifyInterval = 20 * time.Millisecond
+
 type harness struct {
 	t     *testing.T
 	srv   *discordtest.Server
@@ -62,7 +67,7 @@ func newHTTPHarness(t *testing.T) *harness {
 func startHarness(t *testing.T, key ed25519.PrivateKey) *harness {
 	h := &harness{
 		t:     t,
-		srv:   discordtest.NewServer(t),
+		srv:   discordtest.NewServerWith(t, discordtest.Options{IdentifyInterval: identifyInterval}),
 		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
 		db:    filepath.Join(t.TempDir(), "tttbot.db"),
 		key:   key,
@@ -90,7 +95,8 @@ func (h *harness) start() {
 	go func() {
 		errc <- serve(ctx, cfg, log, serveOptions{
 			now: h.clock.Now, seed: 1, timerInterval: 5 * time.Millisecond, ready: func() { close(ready) },
-			listening: func(a net.Addr) { h.addr = a.String() },
+			identifyInterval: identifyInterval,
+			listening:        func(a net.Addr) { h.addr = a.String() },
 		})
 	}()
 	select {

@@ -131,6 +131,9 @@ func runBot(t *testing.T, cfg config.Config, o serveOptions) (public, admin stri
 	o.listening = func(a net.Addr) { public = a.String() }
 	o.admin = func(a net.Addr) { admin = a.String() }
 	o.ready = func() { close(ready) }
+	if o.identifyInterval == 0 {
+		o.identifyInterval = identifyInterval
+	}
 	go func() { errc <- serve(ctx, cfg, log, o) }()
 	select {
 	case <-ready:

@@ -65,6 +65,9 @@ type serveOptions struct {
 	listening     func(net.Addr) // called with the public HTTP server's address
 	admin         func(net.Addr) // called with the admin HTTP server's address
 	backoff       discord.Backoff
+	// identifyInterval scales Discord's identify pacing (default
+	// discord.IdentifyInterval) for a local Discord that scales it too.
+	identifyInterval time.Duration
 }
 
 // serve runs the bot until ctx ends: database, AI, gateway (or, in http
@@ -148,6 +151,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	})}}
 
 	var gw *discord.Gateway
+	var gwFailed <-chan struct{} // a shard's final error; nil in http mode
 	var bot *discordgo.User
 	var appID string
 	if httpMode {
@@ -160,12 +164,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 			return err
 		}
 	} else {
-		gw = discord.NewGateway(s, log)
-		err = o.backoff.Retry(ctx, log, "open gateway", func(ctx context.Context) (err error) {
-			bot, appID, err = gw.Open(ctx)
-			return err
+		// Validated with the configuration.
+		ids, perr := config.ParseShardIDs(cfg.Discord.ShardIDs)
+		if perr != nil {
+			return perr
+		}
+		gw = discord.NewGateway(s, discord.GatewayOptions{
+			ShardCount: cfg.Discord.ShardCount, ShardIDs: ids,
+			IdentifyInterval: o.identifyInterval, Backoff: o.backoff, Logger: log,
 		})
-		if err != nil {
+		if bot, appID, err = gw.Open(ctx); err != nil {
 			return err
 		}
 		defer func() {
@@ -173,21 +181,39 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 			defer cancel()
 			err = errors.Join(err, gw.Close(closeCtx))
 		}()
+		gwFailed = gw.Failed()
 		// Real time, not o.now: discordgo stamps heartbeats with time.Now.
-		checks = append(checks, health.Check{Name: "gateway", Func: func(context.Context) (string, error) {
-			return gw.Health(time.Now())
-		}})
+		m.Shards(func() []discord.ShardStatus { return gw.Shards(time.Now()) })
+		grace := cfg.Discord.ShardDownGrace.Duration
+		for i, id := range gw.ShardIDs() {
+			name := "gateway"
+			if gw.ShardCount() > 1 {
+				name = fmt.Sprintf("gateway shard %d", id)
+			}
+			checks = append(checks, health.Check{Name: name, Func: func(context.Context) (string, error) {
+				return gw.Shards(time.Now())[i].Health(grace)
+			}})
+		}
 	}
 	if cfg.Discord.ApplicationID != "" {
 		appID = cfg.Discord.ApplicationID
 	}
 	// Only Discord refusing the bot ends it; other errors leave the
-	// previous registration in force.
+	// previous registration in force. Of several processes sharing the
+	// shards, the one holding shard 0 registers: Discord keeps one set of
+	// commands per application.
 	fatal := make(chan error, 1)
 	regCtx, stopReg := context.WithCancel(ctx)
 	regDone := make(chan struct{})
+	register := gw == nil || gw.Runs(0)
+	if !register {
+		log.Info("commands left to the process holding shard 0")
+	}
 	go func() {
 		defer close(regDone)
+		if !register {
+			return
+		}
 		err := o.backoff.Retry(regCtx, log, "register commands", func(ctx context.Context) error {
 			return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, commands.Definitions(), log)
 		})
@@ -212,6 +238,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	handler := m.Interactions(h)
 	if gw != nil {
 		gw.Serve(handler)
+		// The shards connected meanwhile answer already; the bot is
+		// running once every one has connected.
+		if err := gw.WaitConnected(ctx); err != nil {
+			return err
+		}
 	}
 	timersCtx, stopTimers := context.WithCancel(context.Background())
 	timersDone := make(chan struct{})
@@ -230,7 +261,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		err = errors.Join(err, closeWeb())
 	}()
 
-	log.Info("bot running", "user", bot.Username, "mode", cfg.Discord.Mode, "database", cfg.Database.Name())
+	if gw != nil {
+		log.Info("bot running", "user", bot.Username, "mode", cfg.Discord.Mode, "database", cfg.Database.Name(),
+			"shards", gw.ShardCount(), "shard_ids", gw.ShardIDs())
+	} else {
+		log.Info("bot running", "user", bot.Username, "mode", cfg.Discord.Mode, "database", cfg.Database.Name())
+	}
 	if o.ready != nil {
 		o.ready()
 	}
@@ -238,6 +274,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	case <-ctx.Done():
 	case err := <-fatal:
 		return err
+	case <-gwFailed:
+		return gw.Err()
 	}
 	log.Info("shutting down")
 	return nil

@@ -42,7 +42,7 @@ func startServe(t *testing.T, srv *discordtest.Server) *startup {
 		return ctx.Err()
 	}}
 	go func() {
-		st.errc <- serve(ctx, cfg, log, serveOptions{seed: 1, ready: func() { close(st.ready) }, backoff: b})
+		st.errc <- serve(ctx, cfg, log, serveOptions{seed: 1, ready: func() { close(st.ready) }, backoff: b, identifyInterval: identifyInterval})
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -180,7 +180,7 @@ func TestHealthWhileStarting(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addr, ready, errc := make(chan string, 1), make(chan struct{}), make(chan error, 1)
 	go func() {
-		errc <- serve(ctx, cfg, log, serveOptions{seed: 1,
+		errc <- serve(ctx, cfg, log, serveOptions{seed: 1, identifyInterval: identifyInterval,
 			listening: func(a net.Addr) { addr <- a.String() },
 			ready:     func() { close(ready) },
 		})
