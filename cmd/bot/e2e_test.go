@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -55,6 +56,10 @@ type harness struct {
 	// key, when set, runs the bot in http mode: the local Discord POSTs
 	// interactions to its endpoint, signed with key.
 	key ed25519.PrivateKey
+	// configure, when set, changes the bot's configuration.
+	configure func(*config.Config)
+	// interval is the identify pacing of the bot and the local Discord.
+	interval time.Duration
 }
 
 func newHarness(t *testing.T) *harness { return startHarness(t, nil) }
@@ -89,13 +94,19 @@ func (h *harness) start() {
 		cfg.Discord.Mode = config.ModeHTTP
 		cfg.Discord.PublicKey = hex.EncodeToString(h.key.Public().(ed25519.PublicKey))
 	}
+	if h.configure != nil {
+		h.configure(&cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, errc := make(chan struct{}), make(chan error, 1)
 	go func() {
 		errc <- serve(ctx, cfg, log, serveOptions{
 			now: h.clock.Now, seed: 1, timerInterval: 5 * time.Millisecond, ready: func() { close(ready) },
-			identifyInterval: identifyInterval,
+			identifyInterval: cmp.Or(h.interval, identifyInterval),
 			listening:        func(a net.Addr) { h.addr = a.String() },
 		})
 	}()

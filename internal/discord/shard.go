@@ -47,6 +47,7 @@ type shard struct {
 	since      time.Time // when the state began
 	reconnects int
 	readies    int // READY events: each is a session start
+	last       lastSample
 }
 
 // newShard makes shard id's session: the REST session's token and HTTP
@@ -215,18 +216,39 @@ type ShardStatus struct {
 	Down time.Duration
 }
 
+// sample reads the session's connection fields. discordgo writes the
+// acknowledgement and DataReady under the session's lock; the send time
+// under its websocket lock, taking the session's lock right after. The
+// write lock here orders these reads after every heartbeat but one being
+// sent at this instant. discordgo's Open holds that lock through a whole
+// handshake, which may hang for long: health and metrics must not wait
+// for it, and take the last sample instead.
+func (sh *shard) sample() (ready bool, ack, sent time.Time) {
+	if sh.s.TryLock() {
+		ready, ack, sent = sh.s.DataReady, sh.s.LastHeartbeatAck, sh.s.LastHeartbeatSent
+		sh.s.Unlock()
+		sh.mu.Lock()
+		sh.last = lastSample{ready, ack, sent}
+		sh.mu.Unlock()
+		return ready, ack, sent
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.last.ready, sh.last.ack, sh.last.sent
+}
+
+// lastSample is what sample read last.
+type lastSample struct {
+	ready     bool
+	ack, sent time.Time
+}
+
 // status reads the shard's state at now.
 func (sh *shard) status(now time.Time) ShardStatus {
 	sh.mu.Lock()
 	st := ShardStatus{ID: sh.id, Count: sh.g.count, State: sh.state, Since: sh.since, Reconnects: sh.reconnects}
 	sh.mu.Unlock()
-	// discordgo writes the acknowledgement and DataReady under the
-	// session's lock; the send time under its websocket lock, taking the
-	// session's lock right after. The write lock here orders these reads
-	// after every heartbeat but one being sent at this instant.
-	sh.s.Lock()
-	ready, ack, sent := sh.s.DataReady, sh.s.LastHeartbeatAck, sh.s.LastHeartbeatSent
-	sh.s.Unlock()
+	ready, ack, sent := sh.sample()
 	st.HeartbeatAge = now.Sub(ack)
 	if !ack.IsZero() && !sent.IsZero() && !ack.Before(sent) {
 		st.Latency = ack.Sub(sent)

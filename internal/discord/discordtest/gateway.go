@@ -130,9 +130,10 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	defer s.gwWG.Done()
-	if hang { // until the server closes
-		_ = s.wait(context.Background(), func() bool { return false })
-		return
+	if hang { // until UnhangGateway, or the server closes
+		if s.wait(r.Context(), func() bool { return !s.hangGateway }) != nil {
+			return
+		}
 	}
 
 	ws, err := upgrader.Upgrade(w, r, nil)

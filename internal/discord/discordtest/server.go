@@ -477,11 +477,20 @@ func (s *Server) takeFault(c Call) int {
 }
 
 // HangGateway makes every later websocket handshake wait, unanswered,
-// until the server closes.
+// until UnhangGateway or the server closes.
 func (s *Server) HangGateway() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hangGateway = true
+}
+
+// UnhangGateway lets the handshakes HangGateway holds, and later ones,
+// go through.
+func (s *Server) UnhangGateway() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hangGateway = false
+	s.notify()
 }
 
 // WaitGatewayHung waits until a websocket handshake is left unanswered.
