@@ -22,7 +22,9 @@ const (
 )
 
 // ShardStates lists every state, for metrics that show each.
-var ShardStates = []ShardState{ShardConnecting, ShardConnected, ShardReconnecting, ShardFailed}
+func ShardStates() []ShardState {
+	return []ShardState{ShardConnecting, ShardConnected, ShardReconnecting, ShardFailed}
+}
 
 // HeartbeatStale is the age past which the last heartbeat acknowledgement
 // means a shard is down though its session thinks it is up: two of

@@ -27,8 +27,9 @@ func (t toServer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(out)
 }
 
-// open connects a discordgo session to srv, with h handling interactions.
-func open(t *testing.T, srv *Server, h func(*discordgo.Session, *discordgo.InteractionCreate)) *discordgo.Session {
+// newSession returns a discordgo session for srv, not yet open, that the
+// test closes at its end.
+func newSession(t *testing.T, srv *Server) *discordgo.Session {
 	t.Helper()
 	s, err := discordgo.New("Bot " + srv.Token())
 	if err != nil {
@@ -36,13 +37,20 @@ func open(t *testing.T, srv *Server, h func(*discordgo.Session, *discordgo.Inter
 	}
 	s.Client = &http.Client{Transport: toServer{srv}, Timeout: 10 * time.Second}
 	s.Identify.Intents = discordgo.IntentsNone
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// open connects a discordgo session to srv, with h handling interactions.
+func open(t *testing.T, srv *Server, h func(*discordgo.Session, *discordgo.InteractionCreate)) *discordgo.Session {
+	t.Helper()
+	s := newSession(t, srv)
 	if h != nil {
 		s.AddHandler(h)
 	}
 	if err := s.Open(); err != nil {
 		t.Fatalf("open session: %v", err)
 	}
-	t.Cleanup(func() { s.Close() })
 	return s
 }
 

@@ -2,7 +2,6 @@ package discordtest
 
 import (
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,12 +15,7 @@ import (
 // that answers each interaction with the shard's ID.
 func shardSession(t *testing.T, srv *Server, shard, count int) *discordgo.Session {
 	t.Helper()
-	s, err := discordgo.New("Bot " + srv.Token())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Client = &http.Client{Transport: toServer{srv}, Timeout: 10 * time.Second}
-	s.Identify.Intents = discordgo.IntentsNone
+	s := newSession(t, srv)
 	s.ShardID, s.ShardCount = shard, count
 	s.ShouldReconnectOnError = false
 	s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
@@ -30,7 +24,6 @@ func shardSession(t *testing.T, srv *Server, shard, count int) *discordgo.Sessio
 			Data: &discordgo.InteractionResponseData{Content: "shard " + strconv.Itoa(s.ShardID)},
 		})
 	})
-	t.Cleanup(func() { s.Close() })
 	return s
 }
 
