@@ -1,6 +1,7 @@
-// Package discord connects the bot to Discord: a gateway session that
-// receives interactions, REST calls for timers and command registration, and
-// the transport that points discordgo at any API base URL.
+// Package discord connects the bot to Discord: the gateway sessions of its
+// shards, which receive interactions, the signed HTTP endpoint, REST calls
+// for timers and command registration, and the transport that points
+// discordgo at any API base URL.
 package discord
 
 import (
@@ -167,7 +168,11 @@ func (g *Gateway) Open(ctx context.Context) (*discordgo.User, string, error) {
 	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	g.stop = stop
 	for _, id := range ids {
-		sh := g.newShard(id)
+		sh, err := g.newShard(id)
+		if err != nil {
+			g.halt()
+			return nil, "", err
+		}
 		g.shards = append(g.shards, sh)
 		g.loops.Add(1)
 		go sh.run(loopCtx)

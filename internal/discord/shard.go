@@ -55,8 +55,11 @@ type shard struct {
 // newShard makes shard id's session: the REST session's token and HTTP
 // client, its own websocket, and no reconnection of discordgo's own — the
 // shard's loop reconnects, paced.
-func (g *Gateway) newShard(id int) *shard {
-	s, _ := discordgo.New(g.rest.Token) // cannot fail: it only parses options
+func (g *Gateway) newShard(id int) (*shard, error) {
+	s, err := discordgo.New(g.rest.Token)
+	if err != nil {
+		return nil, fmt.Errorf("new session of shard %d: %w", id, err)
+	}
 	s.Client = g.rest.Client
 	s.UserAgent = g.rest.UserAgent
 	s.Identify.Intents = g.rest.Identify.Intents
@@ -77,7 +80,7 @@ func (g *Gateway) newShard(id int) *shard {
 		default:
 		}
 	})
-	return sh
+	return sh, nil
 }
 
 func (sh *shard) onReady(_ *discordgo.Session, r *discordgo.Ready) {
@@ -89,7 +92,7 @@ func (sh *shard) onReady(_ *discordgo.Session, r *discordgo.Ready) {
 		// A reconnection whose resume Discord refused: discordgo
 		// identified, which is a session start.
 		sh.g.pacer.started()
-		sh.log.Info("gateway shard identified anew", "session_starts", "one more")
+		sh.log.Info("gateway shard identified anew: its resume was refused")
 		return
 	}
 	var appID string

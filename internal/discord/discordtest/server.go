@@ -1,10 +1,11 @@
 // Package discordtest is a local Discord for end-to-end tests of a bot that
 // uses discordgo: an HTTP server that speaks the gateway (HELLO, IDENTIFY,
-// READY, heartbeats, RESUME) and the REST routes a bot answering
-// interactions uses, keeps the messages the bot posts so that clicks carry
-// the current message, records every call, injects 429s and 5xx, and checks
-// every payload against Discord's documented limits, failing the test on a
-// violation and answering 400 as Discord does.
+// READY, heartbeats, RESUME; several shards, each guild's events on its own,
+// identifies paced as Discord paces them) and the REST routes a bot
+// answering interactions uses, keeps the messages the bot posts so that
+// clicks carry the current message, records every call, injects 429s and
+// 5xx, and checks every payload against Discord's documented limits,
+// failing the test on a violation and answering 400 as Discord does.
 //
 // Point discordgo at it with discord.NewTransport(srv.URL(), nil) as the
 // session's HTTP transport; the gateway URL is discovered from GET /gateway.
