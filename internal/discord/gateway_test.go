@@ -267,3 +267,38 @@ func TestGatewaySessionStartLimit(t *testing.T) {
 		t.Errorf("got %d identifies, want 4", got)
 	}
 }
+
+// A shard whose session Discord ends identifies anew, in its turn: the
+// server checks the pacing, and the shard answers again. The interval
+// exceeds the second discordgo takes to close a dropped connection, so
+// that only the pacer keeps the new identify far enough from the last.
+func TestGatewayShardIdentifiesAnew(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the identify pacing: seconds")
+	}
+	const count, interval = 2, 1500 * time.Millisecond
+	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: 1, IdentifyInterval: interval})
+	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: count, IdentifyInterval: interval})
+	if _, _, err := gw.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close(context.Background())
+	gw.Serve(&fakeHandler{reply: shardReply})
+	if err := gw.WaitConnected(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ids := srv.Identifies()
+	last := ids[count-1].OnShard().ID // the last to identify
+	srv.InvalidateShard(last)
+	alice := srv.NewUser("alice")
+	if m := srv.Slash(t, alice, srv.NewChannelIn(srv.NewGuild(last, count)), "ttt ping").Result(t); m.Content != "here" {
+		t.Errorf("shard %d after identifying anew: got %q", last, m.Content)
+	}
+	ids = srv.Identifies()
+	if len(ids) != count+1 || ids[count].Shard[0] != last {
+		t.Errorf("got %d identifies, want shard %d again after the first %d", len(ids), last, count)
+	}
+	if st := gw.Shards(time.Now())[last]; st.Reconnects != 1 || !st.Up {
+		t.Errorf("shard %d: got %+v, want it up after 1 reconnection", last, st)
+	}
+}

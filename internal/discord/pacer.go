@@ -3,6 +3,7 @@ package discord
 import (
 	"context"
 	"log/slog"
+	"math"
 	"sync"
 	"time"
 )
@@ -52,6 +53,11 @@ func newPacer(l sessionLimit, interval time.Duration, now func() time.Time, slee
 	}
 	if sleepFn == nil {
 		sleepFn = sleep
+	}
+	if l.total <= 0 {
+		// No limit announced (a proxy's answer, say): none is kept, rather
+		// than every start waiting a day.
+		l.total, l.remaining = math.MaxInt, math.MaxInt
 	}
 	p := &pacer{
 		interval: interval, now: now, sleep: sleepFn, log: log,

@@ -55,6 +55,10 @@ func TestPacer(t *testing.T) {
 			{0, true, 0, false, 0},
 			{1, true, 0, true, 0},
 		}},
+		{"no limit announced: none kept", sessionLimit{concurrency: 1}, []step{
+			{0, true, 0, true, 0},
+			{1, true, 0, true, 5 * s},
+		}},
 		{"a reconnection takes no session start, but is paced", sessionLimit{total: 1000, remaining: 0, concurrency: 1, resetAfter: 60 * s}, []step{
 			{0, false, 0, true, 0},
 			{0, false, 0, true, 5 * s},

@@ -272,6 +272,14 @@ func (s *Server) identify(c *conn, d json.RawMessage) bool {
 		channels[g] = append(channels[g], map[string]any{"id": ch, "type": 0, "guild_id": g, "name": "channel-" + ch})
 	}
 	members := len(s.users)
+	// Recorded before READY goes out, so that a test that sees the
+	// session ready sees it here too; events pushed to it meanwhile wait
+	// for sendMu, after READY and the guilds.
+	sess.sendMu.Lock()
+	defer sess.sendMu.Unlock()
+	s.identifies = append(s.identifies, id)
+	s.current[sh] = sess
+	s.notify()
 	s.mu.Unlock()
 
 	user := s.bot.wire()
@@ -292,13 +300,13 @@ func (s *Server) identify(c *conn, d json.RawMessage) bool {
 	if id.Shard != nil {
 		ready["shard"] = []int{sh.ID, sh.Count}
 	}
-	s.dispatch(sess, "READY", ready)
+	s.dispatchLocked(sess, "READY", ready)
 	for _, g := range guilds {
 		chs := channels[g]
 		if chs == nil {
 			chs = []any{}
 		}
-		s.dispatch(sess, "GUILD_CREATE", map[string]any{
+		s.dispatchLocked(sess, "GUILD_CREATE", map[string]any{
 			"id":           g,
 			"name":         "discordtest",
 			"owner_id":     s.bot.ID,
@@ -315,11 +323,6 @@ func (s *Server) identify(c *conn, d json.RawMessage) bool {
 			"presences":    []any{},
 		})
 	}
-	s.mu.Lock()
-	s.identifies = append(s.identifies, id)
-	s.current[sh] = sess
-	s.notify()
-	s.mu.Unlock()
 	return true
 }
 
@@ -379,15 +382,8 @@ func (s *Server) resume(c *conn, d json.RawMessage) bool {
 	return true
 }
 
-// dispatch sends an event to a session; one that cannot be written now is
-// kept for RESUME.
-func (s *Server) dispatch(sess *session, t string, d any) {
-	sess.sendMu.Lock()
-	defer sess.sendMu.Unlock()
-	s.dispatchLocked(sess, t, d)
-}
-
-// dispatchLocked is dispatch with sess.sendMu held.
+// dispatchLocked sends an event to a session, sess.sendMu held; one that
+// cannot be written now is kept for RESUME.
 func (s *Server) dispatchLocked(sess *session, t string, d any) {
 	s.mu.Lock()
 	sess.seq++
@@ -504,6 +500,24 @@ func (s *Server) DisconnectShard(shard int) int {
 		}
 	}
 	return n
+}
+
+// InvalidateShard ends the sessions of one shard ID, as Discord does when
+// it will not let a session resume, and drops their connections: a bot
+// that tries to resume gets INVALID_SESSION and must identify anew.
+func (s *Server) InvalidateShard(shard int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for sh, sess := range s.current {
+		if sh.ID == shard {
+			sess.invalid = true
+			if sess.conn != nil {
+				sess.conn.ws.Close()
+			}
+			// Events wait for the next session: this one never resumes.
+			delete(s.current, sh)
+		}
+	}
 }
 
 // push dispatches an event of a guild ("" for a DM) to the session that
