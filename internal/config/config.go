@@ -435,6 +435,10 @@ func (c Config) validateShards(bad func(key, format string, args ...any)) {
 		bad("discord.shard_ids", "needs discord.shard_count: the processes that share the shards must agree on their number")
 	case ids[len(ids)-1] >= d.ShardCount:
 		bad("discord.shard_ids", "shard %d is out of range: with discord.shard_count %d the shards are 0-%d", ids[len(ids)-1], d.ShardCount, d.ShardCount-1)
+	case len(ids) < d.ShardCount && !c.Database.Postgres():
+		// The other shards' processes would keep their own games, ratings
+		// and leaderboards, and only shard 0's would see DMs.
+		bad("discord.shard_ids", "runs %d of the %d shards: processes that share the shards must share a PostgreSQL database (database.url)", len(ids), d.ShardCount)
 	}
 	if d.ShardDownGrace.Duration <= 0 {
 		bad("discord.shard_down_grace", "must be more than zero, got %q", d.ShardDownGrace)

@@ -89,31 +89,40 @@ func FuzzParseShardIDs(f *testing.F) {
 }
 
 func TestValidateShards(t *testing.T) {
+	const pg = config.DatabaseURL("postgres://tttbot@db.example/tttbot")
+	shards := func(count int, ids string, url config.DatabaseURL) func(*config.Config) {
+		return func(c *config.Config) {
+			c.Discord.ShardCount, c.Discord.ShardIDs, c.Database.URL = count, ids, url
+		}
+	}
 	tests := []struct {
 		name    string
-		change  func(*config.Discord)
+		change  func(*config.Config)
 		wantErr string // a part of the error; "" for none
 	}{
-		{"default: Discord's count, every shard", func(*config.Discord) {}, ""},
-		{"a count", func(d *config.Discord) { d.ShardCount = 4 }, ""},
-		{"some shards", func(d *config.Discord) { d.ShardCount, d.ShardIDs = 4, "2-3" }, ""},
-		{"the last shard", func(d *config.Discord) { d.ShardCount, d.ShardIDs = 4, "3" }, ""},
-		{"shard out of range", func(d *config.Discord) { d.ShardCount, d.ShardIDs = 4, "2-4" }, "shard 4 is out of range: with discord.shard_count 4 the shards are 0-3"},
-		{"shards without a count", func(d *config.Discord) { d.ShardIDs = "0-1" }, "discord.shard_ids: needs discord.shard_count"},
-		{"bad list", func(d *config.Discord) { d.ShardCount, d.ShardIDs = 4, "0,x" }, `discord.shard_ids: "x": want a shard ID`},
-		{"negative count", func(d *config.Discord) { d.ShardCount = -1 }, "discord.shard_count: want 0 (Discord's recommendation) or a count up to 65536, got -1"},
-		{"count too big", func(d *config.Discord) { d.ShardCount = config.MaxShards + 1 }, "discord.shard_count"},
-		{"no grace", func(d *config.Discord) { d.ShardDownGrace.Duration = 0 }, "discord.shard_down_grace: must be more than zero"},
-		{"count in http mode", func(d *config.Discord) {
-			d.Mode, d.PublicKey, d.ShardCount = config.ModeHTTP, publicKey, 2
+		{"default: Discord's count, every shard", func(*config.Config) {}, ""},
+		{"a count", shards(4, "", ""), ""},
+		{"every shard, listed", shards(4, "0-3", ""), ""},
+		{"some shards on PostgreSQL", shards(4, "2-3", pg), ""},
+		{"the last shard on PostgreSQL", shards(4, "3", pg), ""},
+		{"some shards on SQLite", shards(4, "2-3", ""),
+			"discord.shard_ids: runs 2 of the 4 shards: processes that share the shards must share a PostgreSQL database (database.url)"},
+		{"shard out of range", shards(4, "2-4", pg), "shard 4 is out of range: with discord.shard_count 4 the shards are 0-3"},
+		{"shards without a count", shards(0, "0-1", pg), "discord.shard_ids: needs discord.shard_count"},
+		{"bad list", shards(4, "0,x", pg), `discord.shard_ids: "x": want a shard ID`},
+		{"negative count", shards(-1, "", ""), "discord.shard_count: want 0 (Discord's recommendation) or a count up to 65536, got -1"},
+		{"count too big", shards(config.MaxShards+1, "", ""), "discord.shard_count"},
+		{"no grace", func(c *config.Config) { c.Discord.ShardDownGrace.Duration = 0 }, "discord.shard_down_grace: must be more than zero"},
+		{"count in http mode", func(c *config.Config) {
+			c.Discord.Mode, c.Discord.PublicKey, c.Discord.ShardCount = config.ModeHTTP, publicKey, 2
 		}, "discord.shard_count: applies to gateway mode only"},
-		{"shards in http mode", func(d *config.Discord) {
-			d.Mode, d.PublicKey, d.ShardCount, d.ShardIDs = config.ModeHTTP, publicKey, 0, "0"
+		{"shards in http mode", func(c *config.Config) {
+			c.Discord.Mode, c.Discord.PublicKey, c.Discord.ShardIDs = config.ModeHTTP, publicKey, "0"
 		}, "discord.shard_ids: applies to gateway mode only"},
 	}
 	for _, tt := range tests {
 		c := config.Default()
-		tt.change(&c.Discord)
+		tt.change(&c)
 		err := c.Validate()
 		switch {
 		case tt.wantErr == "" && err != nil:
@@ -127,7 +136,10 @@ func TestValidateShards(t *testing.T) {
 // The sharding keys come from the environment like any other, and a bad
 // list names its variable.
 func TestLoadShardEnv(t *testing.T) {
-	env := map[string]string{"TTTBOT_DISCORD_SHARD_COUNT": "8", "TTTBOT_DISCORD_SHARD_IDS": "4-7", "TTTBOT_DISCORD_SHARD_DOWN_GRACE": "30s"}
+	env := map[string]string{
+		"TTTBOT_DISCORD_SHARD_COUNT": "8", "TTTBOT_DISCORD_SHARD_IDS": "4-7", "TTTBOT_DISCORD_SHARD_DOWN_GRACE": "30s",
+		"TTTBOT_DATABASE_URL": "postgres://tttbot@db.example/tttbot",
+	}
 	cfg, err := config.Load("", func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
