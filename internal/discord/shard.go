@@ -134,11 +134,12 @@ func (sh *shard) run(ctx context.Context) {
 			sh.g.failWith(fmt.Errorf("gateway shard %d of %d: %w", sh.id, sh.g.count, err))
 			return
 		}
-		sh.mu.Lock()
 		if opened && !first {
+			sh.mu.Lock()
 			sh.reconnects++
+			sh.mu.Unlock()
+			sh.log.Info("gateway shard reconnected")
 		}
-		sh.mu.Unlock()
 		sh.setState(ShardConnected)
 		sh.upOnce.Do(func() { close(sh.up) })
 		first = false
