@@ -238,11 +238,6 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	handler := m.Interactions(h)
 	if gw != nil {
 		gw.Serve(handler)
-		// The shards connected meanwhile answer already; the bot is
-		// running once every one has connected.
-		if err := gw.WaitConnected(ctx); err != nil {
-			return err
-		}
 	}
 	timersCtx, stopTimers := context.WithCancel(context.Background())
 	timersDone := make(chan struct{})
@@ -252,6 +247,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	var endpoint *discord.HTTPHandler
 	if httpMode {
 		endpoint = discord.NewHTTPHandler(key, handler, s, discord.HTTPOptions{Now: o.now, Logger: log})
+	}
+	if gw != nil {
+		// The shards connected meanwhile answer already, and the timers
+		// run; the bot is ready once every shard has connected.
+		if err := gw.WaitConnected(ctx); err != nil {
+			return err
+		}
 	}
 	web.ready(checks, endpoint)
 	// From here the servers close first on the way out, so that in-flight
