@@ -20,6 +20,7 @@ import (
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/metrics"
+	"github.com/tttbot/tttbot/internal/postgres"
 )
 
 func runCmd(ctx context.Context, e env, args []string) error {
@@ -169,10 +170,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		if perr != nil {
 			return perr
 		}
-		gw = discord.NewGateway(s, discord.GatewayOptions{
+		gwOpts := discord.GatewayOptions{
 			ShardCount: cfg.Discord.ShardCount, ShardIDs: ids,
 			IdentifyInterval: o.identifyInterval, Backoff: o.backoff, Logger: log,
-		})
+		}
+		if pg, ok := db.(*postgres.DB); ok {
+			// The processes that share the shards share the database:
+			// they take turns to identify through it.
+			gwOpts.LockBucket = pg.LockBucket
+		}
+		gw = discord.NewGateway(s, gwOpts)
 		if bot, appID, err = gw.Open(ctx); err != nil {
 			return err
 		}

@@ -11,19 +11,22 @@ import (
 )
 
 // Two processes share the shards, 0–1 and 2–3 of four, and one PostgreSQL
-// database: each answers the guilds on its own shards, the one holding
-// shard 0 registers the commands and plays the DM game, and the global
-// leaderboard, asked of either, counts the games of both.
+// database: they take turns to identify through it, each answers the
+// guilds on its own shards, the one holding shard 0 registers the commands
+// and plays the DM game, and the global leaderboard, asked of either,
+// counts the games of both.
 func TestShardsTwoProcesses(t *testing.T) {
 	url := pgtest.URL(t)
-	const count = 4
-	// A bucket for each shard: each process paces only its own
-	// identifies, and processes that share a bucket start apart.
-	srv := discordtest.NewServerWith(t, discordtest.Options{Shards: count, MaxConcurrency: count, IdentifyInterval: identifyInterval})
+	// One rate-limit bucket for all four shards, as most bots have; the
+	// interval is longer than the second process takes to start, so that
+	// only the turns taken through the database keep its first identify
+	// far enough from the first process's last.
+	const count, interval = 4, time.Second
+	srv := discordtest.NewServerWith(t, discordtest.Options{Shards: count, MaxConcurrency: 1, IdentifyInterval: interval})
 	clk := &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	var first *harness
 	for _, ids := range []string{"0-1", "2-3"} {
-		h := &harness{t: t, srv: srv, clock: clk, db: filepath.Join(t.TempDir(), "unused.db"), configure: func(c *config.Config) {
+		h := &harness{t: t, srv: srv, clock: clk, db: filepath.Join(t.TempDir(), "unused.db"), interval: interval, configure: func(c *config.Config) {
 			c.Database.URL = config.DatabaseURL(url)
 			c.Discord.ShardCount, c.Discord.ShardIDs = count, ids
 		}}

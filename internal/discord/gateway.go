@@ -67,6 +67,9 @@ type GatewayOptions struct {
 	// default IdentifyInterval, Discord's. Tests against a local Discord
 	// scale it down.
 	IdentifyInterval time.Duration
+	// LockBucket, when set, shares the identify pacing with the other
+	// processes that run the bot's shards; nil paces this process alone.
+	LockBucket BucketLock
 	// Backoff retries the start-up call and each shard's connections.
 	Backoff Backoff
 	Logger  *slog.Logger // default: discard
@@ -161,7 +164,7 @@ func (g *Gateway) Open(ctx context.Context) (*discordgo.User, string, error) {
 	g.pacer = newPacer(sessionLimit{
 		total: l.Total, remaining: l.Remaining, concurrency: l.MaxConcurrency,
 		resetAfter: time.Duration(l.ResetAfter) * time.Millisecond,
-	}, g.o.IdentifyInterval, nil, nil, g.log)
+	}, g.o.IdentifyInterval, g.o.LockBucket, nil, nil, g.log)
 	g.log.Info("gateway sharding", "shards", g.count, "running", len(ids), "max_concurrency", max(l.MaxConcurrency, 1),
 		"session_starts_remaining", l.Remaining)
 

@@ -27,12 +27,18 @@ const sessionStartsPeriod = 24 * time.Hour
 // Reconnections are paced too, though a resume is no session start:
 // discordgo identifies inside the same call when Discord refuses the
 // resume.
+//
+// With lock set, processes that share the bot's shards take turns too:
+// each holds a bucket's shared lock from its connection's start until
+// interval after its end.
 type pacer struct {
 	interval time.Duration
 	buckets  []chan struct{} // one slot each: the connection in progress
 	now      func() time.Time
 	sleep    func(ctx context.Context, d time.Duration) error
 	log      *slog.Logger
+	lock     BucketLock     // nil: this process alone
+	releases sync.WaitGroup // shared locks held past their connection
 
 	mu        sync.Mutex
 	last      []time.Time // when each bucket's previous connection ended
@@ -47,7 +53,11 @@ type sessionLimit struct {
 	resetAfter                    time.Duration
 }
 
-func newPacer(l sessionLimit, interval time.Duration, now func() time.Time, sleepFn func(context.Context, time.Duration) error, log *slog.Logger) *pacer {
+// BucketLock waits for the lock of a gateway rate-limit bucket shared by
+// every process of the bot, and returns the func that releases it.
+type BucketLock func(ctx context.Context, bucket int) (release func(), err error)
+
+func newPacer(l sessionLimit, interval time.Duration, lock BucketLock, now func() time.Time, sleepFn func(context.Context, time.Duration) error, log *slog.Logger) *pacer {
 	if now == nil {
 		now = time.Now
 	}
@@ -60,7 +70,7 @@ func newPacer(l sessionLimit, interval time.Duration, now func() time.Time, slee
 		l.total, l.remaining = math.MaxInt, math.MaxInt
 	}
 	p := &pacer{
-		interval: interval, now: now, sleep: sleepFn, log: log,
+		interval: interval, now: now, sleep: sleepFn, log: log, lock: lock,
 		buckets: make([]chan struct{}, max(l.concurrency, 1)),
 		last:    make([]time.Time, max(l.concurrency, 1)),
 		total:   l.total, remaining: l.remaining, resetAt: now().Add(l.resetAfter),
@@ -113,15 +123,41 @@ func (p *pacer) acquire(ctx context.Context, shard int, start bool) (done func(o
 			return nil, err
 		}
 	}
+	unlock := func() {}
+	if p.lock != nil {
+		if unlock, err = p.lock(ctx, b); err != nil {
+			p.undo(start)
+			release()
+			return nil, err
+		}
+	}
 	return func(ok bool) {
 		p.mu.Lock()
 		p.last[b] = p.now()
-		if start && !ok {
-			p.remaining++
-		}
 		p.mu.Unlock()
+		if !ok {
+			p.undo(start)
+		}
+		if p.lock != nil {
+			// The other processes wait as this one does: interval after
+			// the connection's end.
+			p.releases.Add(1)
+			time.AfterFunc(p.interval, func() {
+				defer p.releases.Done()
+				unlock()
+			})
+		}
 		release()
 	}, nil
+}
+
+// undo gives back the session start of a start that did not connect.
+func (p *pacer) undo(start bool) {
+	if start {
+		p.mu.Lock()
+		p.remaining++
+		p.mu.Unlock()
+	}
 }
 
 // started counts a session start that took no slot from acquire: a
@@ -144,8 +180,13 @@ func (p *pacer) settle(ctx context.Context) error {
 		}
 	}
 	p.mu.Unlock()
-	if wait <= 0 {
-		return nil
+	if wait > 0 {
+		if err := p.sleep(ctx, wait); err != nil {
+			return err
+		}
 	}
-	return p.sleep(ctx, wait)
+	// The shared locks go at the same time: wait for their releases to
+	// reach the database, which closes after the gateway.
+	p.releases.Wait()
+	return nil
 }

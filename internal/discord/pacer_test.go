@@ -2,8 +2,11 @@ package discord
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -67,7 +70,7 @@ func TestPacer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := &fakeTime{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
-			p := newPacer(tt.limit, IdentifyInterval, clock.Now, clock.Sleep, slog.New(slog.DiscardHandler))
+			p := newPacer(tt.limit, IdentifyInterval, nil, clock.Now, clock.Sleep, slog.New(slog.DiscardHandler))
 			for i, st := range tt.steps {
 				clock.sleeps = nil
 				done, err := p.acquire(t.Context(), st.shard, st.start)
@@ -91,7 +94,7 @@ func TestPacer(t *testing.T) {
 // A bucket holds one connection at a time: the next waits for its end.
 func TestPacerOneAtATime(t *testing.T) {
 	clock := &fakeTime{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
-	p := newPacer(sessionLimit{total: 10, remaining: 10, concurrency: 1}, IdentifyInterval, clock.Now, clock.Sleep, slog.New(slog.DiscardHandler))
+	p := newPacer(sessionLimit{total: 10, remaining: 10, concurrency: 1}, IdentifyInterval, nil, clock.Now, clock.Sleep, slog.New(slog.DiscardHandler))
 	done, err := p.acquire(t.Context(), 0, true)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +110,7 @@ func TestPacerOneAtATime(t *testing.T) {
 // settle waits out the interval since each bucket's last connection.
 func TestPacerSettle(t *testing.T) {
 	clock := &fakeTime{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
-	p := newPacer(sessionLimit{total: 10, remaining: 10, concurrency: 2}, IdentifyInterval, clock.Now, clock.Sleep, slog.New(slog.DiscardHandler))
+	p := newPacer(sessionLimit{total: 10, remaining: 10, concurrency: 2}, IdentifyInterval, nil, clock.Now, clock.Sleep, slog.New(slog.DiscardHandler))
 	if err := p.settle(t.Context()); err != nil || len(clock.sleeps) != 0 {
 		t.Fatalf("before any connection: slept %v, %v; want nothing", clock.sleeps, err)
 	}
@@ -123,5 +126,50 @@ func TestPacerSettle(t *testing.T) {
 	clock.sleeps = nil
 	if err := p.settle(t.Context()); err != nil || !slices.Equal(clock.sleeps, []time.Duration{4 * time.Second}) {
 		t.Errorf("after connections 2s and 1s ago: slept %v, %v; want 4s", clock.sleeps, err)
+	}
+}
+
+// With a shared lock, each connection holds its bucket's lock from its
+// start until interval after its end; a lock that fails fails the turn and
+// gives its session start back.
+func TestPacerSharedLock(t *testing.T) {
+	clock := &fakeTime{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+	var mu sync.Mutex
+	var events []string
+	fail := false
+	lock := func(_ context.Context, bucket int) (func(), error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if fail {
+			return nil, errors.New("database down")
+		}
+		events = append(events, fmt.Sprint("lock ", bucket))
+		return func() {
+			mu.Lock()
+			defer mu.Unlock()
+			events = append(events, fmt.Sprint("unlock ", bucket))
+		}, nil
+	}
+	p := newPacer(sessionLimit{total: 10, remaining: 1, concurrency: 2}, time.Millisecond, lock, clock.Now, clock.Sleep, slog.New(slog.DiscardHandler))
+	fail = true
+	if _, err := p.acquire(t.Context(), 3, true); err == nil {
+		t.Fatal("acquire with the lock failing: got nil, want its error")
+	}
+	fail = false
+	done, err := p.acquire(t.Context(), 3, true) // the session start given back
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(clock.sleeps) != 0 {
+		t.Errorf("slept %v, want no wait for the reset: the failed turn gave its start back", clock.sleeps)
+	}
+	done(true)
+	if err := p.settle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"lock 1", "unlock 1"}; !slices.Equal(events, want) {
+		t.Errorf("got %q, want %q", events, want)
 	}
 }
