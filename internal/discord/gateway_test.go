@@ -131,6 +131,20 @@ func TestGatewayOpenRefused(t *testing.T) {
 	}
 }
 
+// serveGateway opens gw, answers every interaction with shardReply, and
+// waits for every shard to connect; the gateway closes when the test ends.
+func serveGateway(t *testing.T, gw *discord.Gateway) {
+	t.Helper()
+	if _, _, err := gw.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gw.Close(context.Background()) })
+	gw.Serve(&fakeHandler{reply: shardReply})
+	if err := gw.WaitConnected(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // shardReply answers each interaction with a message naming nothing: the
 // test tells the shards apart by the server's routing.
 var shardReply = commands.Reply{Response: &discordgo.InteractionResponse{
@@ -144,14 +158,7 @@ func TestGatewayShards(t *testing.T) {
 	const count = 4
 	srv := discordtest.NewServerWith(t, discordtest.Options{Shards: count, MaxConcurrency: 2, IdentifyInterval: 50 * time.Millisecond})
 	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{IdentifyInterval: 50 * time.Millisecond})
-	if _, _, err := gw.Open(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close(context.Background())
-	gw.Serve(&fakeHandler{reply: shardReply})
-	if err := gw.WaitConnected(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	serveGateway(t, gw)
 	if got := gw.ShardCount(); got != count {
 		t.Errorf("shard count: got %d, want Discord's %d", got, count)
 	}
@@ -187,14 +194,7 @@ func TestGatewayShardResumes(t *testing.T) {
 	const count = 3
 	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: count})
 	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: count})
-	if _, _, err := gw.Open(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close(context.Background())
-	gw.Serve(&fakeHandler{reply: shardReply})
-	if err := gw.WaitConnected(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	serveGateway(t, gw)
 	alice := srv.NewUser("alice")
 	guilds := make([]string, count)
 	for i := range guilds {
@@ -255,13 +255,7 @@ func TestGatewayShardIDs(t *testing.T) {
 func TestGatewaySessionStartLimit(t *testing.T) {
 	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: 4, SessionStarts: 2, SessionStartsReset: 300 * time.Millisecond})
 	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 4})
-	if _, _, err := gw.Open(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close(context.Background())
-	if err := gw.WaitConnected(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	serveGateway(t, gw)
 	// The server fails the test on an identify past its limit.
 	if got := len(srv.Identifies()); got != 4 {
 		t.Errorf("got %d identifies, want 4", got)
@@ -279,14 +273,7 @@ func TestGatewayShardIdentifiesAnew(t *testing.T) {
 	const count, interval = 2, 1500 * time.Millisecond
 	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: 1, IdentifyInterval: interval})
 	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: count, IdentifyInterval: interval})
-	if _, _, err := gw.Open(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close(context.Background())
-	gw.Serve(&fakeHandler{reply: shardReply})
-	if err := gw.WaitConnected(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	serveGateway(t, gw)
 	ids := srv.Identifies()
 	last := ids[count-1].OnShard().ID // the last to identify
 	srv.InvalidateShard(last)
