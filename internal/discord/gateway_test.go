@@ -3,6 +3,7 @@ package discord_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -287,5 +288,38 @@ func TestGatewayShardIdentifiesAnew(t *testing.T) {
 	}
 	if st := gw.Shards(time.Now())[last]; st.Reconnects != 1 || !st.Up {
 		t.Errorf("shard %d: got %+v, want it up after 1 reconnection", last, st)
+	}
+}
+
+// BenchmarkGatewayStart times a start against the local Discord with
+// Discord's own identify pacing, from GET /gateway/bot until every shard
+// is connected: buckets of max_concurrency shards, one identify each per
+// 5s. Each start takes seconds, so one iteration is enough:
+//
+//	go test ./internal/discord -run '^$' -bench GatewayStart -benchtime 1x
+func BenchmarkGatewayStart(b *testing.B) {
+	for _, c := range []struct{ shards, concurrency int }{{4, 4}, {4, 1}, {8, 2}, {16, 16}} {
+		b.Run(fmt.Sprintf("shards=%d/max_concurrency=%d", c.shards, c.concurrency), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				srv := discordtest.NewServerWith(b, discordtest.Options{Shards: c.shards, MaxConcurrency: c.concurrency})
+				s, err := discord.NewSession(srv.Token(), srv.URL())
+				if err != nil {
+					b.Fatal(err)
+				}
+				gw := discord.NewGateway(s, discord.GatewayOptions{})
+				b.StartTimer()
+				if _, _, err := gw.Open(b.Context()); err != nil {
+					b.Fatal(err)
+				}
+				if err := gw.WaitConnected(b.Context()); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				gw.Close(context.Background())
+				srv.Close()
+				b.StartTimer()
+			}
+		})
 	}
 }
