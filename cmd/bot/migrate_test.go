@@ -44,7 +44,7 @@ func TestMigrateCmd(t *testing.T) {
 			if engine == "postgres" {
 				url := pgtest.URL(t)
 				writeConfig(t, dir, fmt.Sprintf("[database]\nurl = %q\n", url))
-				name = pgtest.Schema(url)
+				name = pgtest.Schema(t, url)
 			}
 			last, before := latest(t)
 			steps := []struct {

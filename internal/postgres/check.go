@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/jackc/pgx/v5/stdlib"
+
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/dbcheck"
 )
@@ -22,7 +24,7 @@ func Check(ctx context.Context, url string, acked []tttbot.Move) ([]Problem, err
 	if err != nil {
 		return nil, err
 	}
-	db := sqlDB(cfg)
+	db := stdlib.OpenDB(*cfg)
 	defer db.Close()
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {

@@ -33,7 +33,9 @@ func MigrateUp(ctx context.Context, url string) ([]Migration, error) {
 	if err != nil {
 		return nil, err
 	}
-	return migrateUp(ctx, cfg, slog.New(slog.DiscardHandler))
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	return migrateUp(ctx, db, cfg, slog.New(slog.DiscardHandler))
 }
 
 // MigrateDown rolls back the latest migration of the database at url.
@@ -42,8 +44,10 @@ func MigrateDown(ctx context.Context, url string) (Migration, error) {
 	if err != nil {
 		return Migration{}, err
 	}
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
 	var out Migration
-	err = withMigrator(cfg, func(m *schema.Migrator) (err error) {
+	err = withMigrator(db, cfg, func(m *schema.Migrator) (err error) {
 		out, err = m.Down(ctx)
 		return err
 	})
@@ -57,8 +61,10 @@ func MigrationStatus(ctx context.Context, url string) (SchemaStatus, error) {
 	if err != nil {
 		return SchemaStatus{}, err
 	}
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
 	var out SchemaStatus
-	err = withMigrator(cfg, func(m *schema.Migrator) (err error) {
+	err = withMigrator(db, cfg, func(m *schema.Migrator) (err error) {
 		out, err = m.Status(ctx)
 		return err
 	})
@@ -74,22 +80,21 @@ func parse(url string) (*pgx.ConnConfig, error) {
 	return cfg, nil
 }
 
-// migrateUp applies the pending migrations and logs one line for each.
-func migrateUp(ctx context.Context, cfg *pgx.ConnConfig, log *slog.Logger) ([]Migration, error) {
+// migrateUp applies the pending migrations to db, whose configuration is
+// cfg, and logs one line for each.
+func migrateUp(ctx context.Context, db *sql.DB, cfg *pgx.ConnConfig, log *slog.Logger) ([]Migration, error) {
 	var out []Migration
-	err := withMigrator(cfg, func(m *schema.Migrator) (err error) {
+	err := withMigrator(db, cfg, func(m *schema.Migrator) (err error) {
 		out, err = m.Up(ctx, log)
 		return err
 	})
 	return out, err
 }
 
-// withMigrator runs fn with a Migrator on a connection of its own. Instances
-// that start together take turns: goose holds an advisory lock, one per
-// schema, while it migrates.
-func withMigrator(cfg *pgx.ConnConfig, fn func(*schema.Migrator) error) error {
-	db := stdlib.OpenDB(*cfg)
-	defer db.Close()
+// withMigrator runs fn with a Migrator on db, whose configuration is cfg.
+// Instances that start together take turns: goose holds an advisory lock,
+// one per schema, while it migrates.
+func withMigrator(db *sql.DB, cfg *pgx.ConnConfig, fn func(*schema.Migrator) error) error {
 	h := fnv.New64a()
 	h.Write([]byte(cfg.RuntimeParams["search_path"]))
 	locker, err := lock.NewPostgresSessionLocker(
@@ -104,6 +109,3 @@ func withMigrator(cfg *pgx.ConnConfig, fn func(*schema.Migrator) error) error {
 	}
 	return fn(m)
 }
-
-// sqlDB opens the database of cfg through database/sql, for dbcheck.
-func sqlDB(cfg *pgx.ConnConfig) *sql.DB { return stdlib.OpenDB(*cfg) }

@@ -25,6 +25,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
 )
@@ -88,7 +89,12 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", Redact(url), cleanErr(err, url))
 	}
-	if _, err := migrateUp(ctx, cfg.ConnConfig, logger); err != nil {
+	// The migrations run on the pool's connections: a connection costs the
+	// server a process, and a start-up several.
+	mdb := stdlib.OpenDBFromPool(pool)
+	_, err = migrateUp(ctx, mdb, cfg.ConnConfig, logger)
+	mdb.Close()
+	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
 	}

@@ -15,7 +15,7 @@ import (
 // newDB opens a store on a schema of its own, closed when t ends.
 func newDB(t testing.TB, opts Options) (*DB, string) {
 	t.Helper()
-	url := pgtest.URL(t)
+	url := pgtest.Store(t)
 	db, err := Open(t.Context(), url, opts)
 	if err != nil {
 		t.Fatalf("open: %v", err)

@@ -7,10 +7,8 @@ package pgtest
 import (
 	"context"
 	"crypto/rand"
-	"fmt"
 	"net/url"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -26,15 +24,8 @@ const Var = "TTTBOT_TEST_POSTGRES"
 // t ends. t is skipped when Var is unset.
 func URL(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv(Var)
-	if base == "" {
-		t.Skipf("PostgreSQL tests skipped: set %s=postgres://postgres@127.0.0.1:5432/test?sslmode=disable to run them", Var)
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("%s: %v", Var, err)
-	}
-	schema := "tttbot_test_" + strings.ToLower(rand.Text()[:16])
+	base := baseURL(t)
+	schema := newName()
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, base)
 	if err != nil {
@@ -55,18 +46,28 @@ func URL(t testing.TB) string {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}
 	})
-	q := u.Query()
-	q.Set("search_path", schema)
-	q.Set("synchronous_commit", "off")
-	u.RawQuery = q.Encode()
-	return u.String()
+	return withSchema(t, base, schema)
 }
 
-// Schema returns the schema of a URL made by URL.
-func Schema(rawURL string) string {
+// baseURL is the server's URL from Var; t is skipped when it is unset.
+func baseURL(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(Var)
+	if base == "" {
+		t.Skipf("PostgreSQL tests skipped: set %s=postgres://postgres@127.0.0.1:5432/test?sslmode=disable to run them", Var)
+	}
+	return base
+}
+
+// randText is 16 random letters and digits.
+func randText() string { return rand.Text()[:16] }
+
+// Schema returns the schema of a URL made by URL or Store.
+func Schema(t testing.TB, rawURL string) string {
+	t.Helper()
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		panic(fmt.Sprintf("pgtest: %v", err))
+		t.Fatal(err)
 	}
 	return u.Query().Get("search_path")
 }
