@@ -11,8 +11,9 @@ import (
 
 // RunTimers fires due deadlines every interval until ctx ends: expired
 // challenges, turns that ran out, and bot moves interrupted by a restart.
-// Deadlines live in the database, so nothing is lost when the process dies.
-// Each tick also forgets the interactions too old to be replayed.
+// Deadlines live in the database, so nothing is lost when the process dies,
+// and the store's Due claims each for one caller, so that the timers of
+// several instances on one database fire it once. Each tick also forgets the interactions too old to be replayed.
 func (h *Handler) RunTimers(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -41,8 +42,9 @@ func (h *Handler) tick(ctx context.Context) (int, error) {
 		}
 		handled := h.fireAll(ctx, due)
 		n += handled
-		// A short batch is the last; a batch of failures would only come
-		// back the same, so it waits for the next tick.
+		// A short batch is the last. The games of a batch of failures stay
+		// claimed (see tttbot.GameStore.Due): they come back when their
+		// claims run out.
 		if len(due) < 100 || handled == 0 || ctx.Err() != nil {
 			return n, ctx.Err()
 		}
