@@ -17,8 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -130,24 +132,35 @@ func Redact(s string) string {
 }
 
 // cleanErr keeps url's password out of err's text: pgx's parse errors
-// quote the string they failed on.
+// quote the string they failed on, redacted only as well as pgx can tell
+// where a password is. The reason, after the quote, stays.
 func cleanErr(err error, url string) error {
 	var pe *pgconn.ParseConfigError
-	if errors.As(err, &pe) {
-		return errors.New("cannot parse the database URL: " + errors.Unwrap(pe).Error())
+	if !errors.As(err, &pe) {
+		return err
 	}
-	return err
+	msg := "cannot parse the database URL"
+	if full := pe.Error(); strings.HasPrefix(full, "cannot parse `") {
+		if i := strings.LastIndex(full, "`: "); i >= 0 {
+			msg += ": " + full[i+3:]
+		}
+	}
+	return errors.New(msg)
 }
 
-// Ping checks that the database answers and takes writes: the probe takes
-// a transaction ID, which a server that is read-only (a standby, or one
-// out of disk) refuses, and commits it. It also reports a write that
+// Ping checks that the database answers and takes writes: the probe
+// writes, which a server or session that is read-only (a standby, one out
+// of disk) refuses, and commits. It also reports a write that
 // failed for want of storage in the last failureMemory, unless one has
 // committed since.
 func (db *DB) Ping(ctx context.Context) error {
+	// A row of its own, which nothing else reads, inserted and deleted:
+	// WAL to write and flush, on a connection that may write at all.
+	probe := -1 - rand.Int64N(1<<62)
 	err := db.writeTx(ctx, 0, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
-		b.Queue("SELECT txid_current()")
+		b.Queue("INSERT INTO interactions (id, seen_at) VALUES ($1, 0)", probe)
+		b.Queue("DELETE FROM interactions WHERE id = $1", probe)
 		return t.all(ctx, b)
 	})
 	if err != nil {

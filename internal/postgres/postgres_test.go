@@ -2,9 +2,11 @@ package postgres
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
@@ -55,3 +57,115 @@ func TestStore(t *testing.T) {
 }
 
 var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// TestOpenRefusesReadOnly: a database that takes no writes fails the
+// probe, so Open refuses it and Ping of a store on it fails.
+func TestOpenRefusesReadOnly(t *testing.T) {
+	_, url := newDB(t, Options{})
+	ro := url + "&default_transaction_read_only=on"
+	_, err := Open(t.Context(), ro, Options{})
+	if err == nil || !strings.Contains(err.Error(), "write probe") {
+		t.Errorf("open a read-only database: got %v, want a failed write probe", err)
+	}
+}
+
+// TestOpenHidesPassword: errors name the database without its password.
+func TestOpenHidesPassword(t *testing.T) {
+	for _, url := range []string{
+		"postgres://tttbot:hunter2@127.0.0.1:1/tttbot?connect_timeout=1",
+		"postgres://tttbot:hunter2@127.0.0.1:1/tttbot?pool_max_conns=many",
+		"host=127.0.0.1 password=hunter2 port=notaport",
+	} {
+		_, err := Open(t.Context(), url, Options{})
+		if err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("open %s: got %v, want an error without the password", Redact(url), err)
+		}
+	}
+}
+
+// TestMigrations goes all the way down and up again: every migration's
+// Down undoes its Up.
+func TestMigrations(t *testing.T) {
+	url := pgtest.URL(t)
+	applied, err := MigrateUp(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := MigrationStatus(t.Context(), url)
+	if err != nil || st.Current != st.Latest || len(applied) != len(st.Migrations) {
+		t.Fatalf("after up: got %+v, %v; want every migration applied", st, err)
+	}
+	for range applied {
+		if _, err := MigrateDown(t.Context(), url); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, err := MigrationStatus(t.Context(), url); err != nil || st.Current != 0 {
+		t.Fatalf("after down: got version %d, %v; want 0", st.Current, err)
+	}
+	if _, err := MigrateDown(t.Context(), url); err == nil {
+		t.Error("down from nothing: got no error")
+	}
+	db, err := Open(t.Context(), url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+}
+
+// TestQueryPlans checks that the lookups of every command, timer tick,
+// leaderboard and stats can read an index rather than scan a table. The
+// tables are empty, so the planner is told to avoid scans where it can,
+// and which of two fitting indexes it picks says little: BenchmarkRatings
+// times the reads at 100,000 players.
+func TestQueryPlans(t *testing.T) {
+	_, url := newDB(t, Options{})
+	cfg, err := parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := pgx.ConnectConfig(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	if _, err := c.Exec(t.Context(), "SET enable_seqscan = off"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, query string
+		args        []any
+		want        []string
+	}{
+		{"open game", queryOpenGame, []any{"c", "u"}, []string{"games_open_by_"}},
+		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, []string{"games_open_by_"}},
+		{"channel busy", queryChannelBusy, []any{"c", 1}, []string{"games_open_by_"}},
+		{"due", queryDue, []any{0, 10, 0}, []string{"games_open_by_deadline"}},
+		{"forget", queryForget, []any{0, 10}, []string{"interactions_pkey"}},
+		{"leaderboard", queryLeaderboardPage, []any{"g", 3, 3, 3, int64(0), 10}, []string{"rating_counts_pkey", "ratings_ranked"}},
+		{"stats", queryStats, []any{"g", "a"}, []string{"ratings_pkey", "rating_counts_pkey"}},
+		{"history", queryHistory, []any{"a", "g", 10}, []string{"results_history"}},
+		{"history in DMs", queryHistoryDM, []any{"a", 10}, []string{"results_history"}},
+	}
+	for _, tt := range tests {
+		rows, err := c.Query(t.Context(), "EXPLAIN "+tt.query, tt.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := strings.Join(lines, "\n")
+		for _, w := range tt.want {
+			if !strings.Contains(plan, w) {
+				t.Errorf("%s: plan lacks %s:\n%s", tt.name, w, plan)
+			}
+		}
+		for _, table := range []string{"games", "results", "ratings"} {
+			if strings.Contains(plan, "Seq Scan on "+table) {
+				t.Errorf("%s: plan scans %s:\n%s", tt.name, table, plan)
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/storetest"
 )
 
 // player plays games in its own channel, one move per call, starting a new
@@ -185,4 +186,14 @@ func BenchmarkCreateGame(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// BenchmarkMove is the store contract's move benchmark, which
+// internal/postgres runs too: a recorded click's move from 1 and from 16
+// goroutines.
+func BenchmarkMove(b *testing.B) {
+	storetest.BenchmarkMove(b, func(b *testing.B) tttbot.GameStore {
+		db, _ := newDB(b, Options{SimultaneousGames: true})
+		return db
+	})
 }

@@ -71,3 +71,17 @@ func Schema(t testing.TB, rawURL string) string {
 	}
 	return u.Query().Get("search_path")
 }
+
+// Durable is rawURL, made by URL or Store, with commits that wait for the
+// disk again, as a deployed bot's do: for benchmarks.
+func Durable(t testing.TB, rawURL string) string {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Del("synchronous_commit")
+	u.RawQuery = q.Encode()
+	return u.String()
+}

@@ -1,0 +1,93 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// player plays 5×5 games in its own channel, one move per call, starting a
+// new game when one ends.
+type player struct {
+	s       tttbot.GameStore
+	channel string
+	rng     *rand.Rand
+	g       *tttbot.Game
+	cells   []int // the game's remaining moves, in order
+}
+
+func (p *player) newGame(ctx context.Context) error {
+	p.g = &tttbot.Game{GuildID: "guild", ChannelID: p.channel, Rows: 5, Cols: 5, K: 4,
+		Challenger: "x" + p.channel, Opponent: "o" + p.channel, Status: tttbot.StatusActive}
+	p.g.XPlayer, p.g.OPlayer = p.g.Challenger, p.g.Opponent
+	p.cells = p.rng.Perm(25)
+	return p.s.CreateGame(ctx, p.g)
+}
+
+// move applies the next move as a click does: an interaction recorded, the
+// game read and locked, the rules, the move inserted, the game updated,
+// the commit — and, one move in a dozen or so, the results and ratings.
+func (p *player) move(ctx context.Context, interaction int64) error {
+	if p.g == nil || p.g.Status != tttbot.StatusActive {
+		if err := p.newGame(ctx); err != nil {
+			return err
+		}
+	}
+	at := t0.Add(time.Duration(p.g.Version) * time.Second)
+	ctx = tttbot.WithInteraction(ctx, &tttbot.Interaction{ID: strconv.FormatInt(interaction, 10)})
+	g, err := p.s.Play(ctx, tttbot.MoveRequest{GameID: p.g.ID, Player: p.g.Turn,
+		Cell: p.cells[0], Version: p.g.Version, At: at, Deadline: at.Add(time.Minute)})
+	if err != nil {
+		return err
+	}
+	p.g, p.cells = g, p.cells[1:]
+	return nil
+}
+
+// BenchmarkMove measures committed moves from 1 and from 16 goroutines,
+// each playing its own games in its own channel of a guild that allows
+// many, on the store open opens; game creation is part of the figure, one
+// in about 12 moves.
+func BenchmarkMove(b *testing.B, open func(b *testing.B) tttbot.GameStore) {
+	for _, goroutines := range []int{1, 16} {
+		b.Run(fmt.Sprint("goroutines=", goroutines), func(b *testing.B) {
+			s := open(b)
+			var n, ids atomic.Int64
+			ids.Store(1 << 60) // snowflake-sized
+			b.SetParallelism(max(1, goroutines/runtimeProcs()))
+			b.ReportAllocs()
+			run := func(pb interface{ Next() bool }) {
+				i := n.Add(1)
+				p := &player{s: s, channel: fmt.Sprint("c", i), rng: rand.New(rand.NewPCG(uint64(i), 2))}
+				for pb.Next() {
+					if err := p.move(b.Context(), ids.Add(1)); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			}
+			if goroutines == 1 {
+				run(loop{b})
+			} else {
+				b.RunParallel(func(pb *testing.PB) { run(pb) })
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+		})
+	}
+}
+
+// loop adapts b.Loop to the shape of testing.PB.
+type loop struct{ b *testing.B }
+
+func (l loop) Next() bool { return l.b.Loop() }
+
+// runtimeProcs is GOMAXPROCS, which RunParallel multiplies the
+// parallelism by.
+func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
