@@ -169,3 +169,20 @@ func TestQueryPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestChannelTaken: the schema's refusal of a second exclusive open game
+// in a channel reads as the channel being busy.
+func TestChannelTaken(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3,
+		Challenger: "alice", Opponent: "bob", Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
+	if err := db.CreateGame(t.Context(), g); err != nil {
+		t.Fatal(err)
+	}
+	_, err := db.pool.Exec(t.Context(), `INSERT INTO games (guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
+		status, board, version, created_at, updated_at, exclusive)
+		VALUES ('guild', 'c1', 3, 3, 3, 'alice', 'bob', 'pending', '.../.../...', 1, 0, 0, true)`)
+	if !channelTaken(err) {
+		t.Errorf("got %v, want it read as the channel taken", err)
+	}
+}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -177,3 +178,19 @@ func TestCheckFindsOrphans(t *testing.T) {
 }
 
 var shape3 = tttbot.Shape{Rows: 3, Cols: 3, K: 3}
+
+// TestChannelTaken: the schema's refusal of a second exclusive open game
+// in a channel reads as the channel being busy.
+func TestChannelTaken(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	startGame(t, db, "c1", "alice", "bob")
+	_, err := db.w.Exec(`INSERT INTO games (guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
+		status, board, version, created_at, updated_at, exclusive)
+		VALUES ('guild', 'c1', 3, 3, 3, 'alice', 'bob', 'pending', '.../.../...', 1, 0, 0, 1)`)
+	if !channelTaken(err) {
+		t.Errorf("got %v, want it read as the channel taken", err)
+	}
+	if channelTaken(errors.New("UNIQUE constraint failed: games.channel_id")) {
+		t.Error("got a plain error read as the channel taken")
+	}
+}

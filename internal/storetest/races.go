@@ -199,3 +199,40 @@ func testActiveGames(t *testing.T, newDB Opener) {
 		t.Errorf("after a resignation: got %d active games, want 1", got)
 	}
 }
+
+// testSchemaConstraints: what matters is the schema's to keep, whatever
+// code writes to it: one open exclusive game a channel, one move a ply,
+// no row referring to nothing.
+func testSchemaConstraints(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	g := play(t, db, startGame(t, db, "c1", "alice", "bob"), 4)
+	insertGame := `INSERT INTO games (guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
+		status, board, version, created_at, updated_at, exclusive)
+		VALUES ('guild', 'c1', 3, 3, 3, 'carol', 'dave', 'pending', '.../.../...', 1, 0, 0, $1)`
+	ok(t, db.CreateGame(ctx, challenge("elsewhere", "carol", "dave"))) // carol and dave exist
+	tests := []struct {
+		name  string
+		query string
+		args  []any
+	}{
+		{"a second exclusive open game in the channel", insertGame, []any{true}},
+		{"a second move at a ply", "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, 1, 0, 'alice', 0)", []any{g.ID}},
+		{"a second move on a cell", "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, 2, 4, 'bob', 0)", []any{g.ID}},
+		{"a move of no game", "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES (999, 1, 0, 'alice', 0)", nil},
+		{"a game of nobody", `INSERT INTO games (channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
+			status, board, version, created_at, updated_at) VALUES ('c9', 3, 3, 3, 'nobody', 'alice', 'pending', '.../.../...', 1, 0, 0)`, nil},
+		{"a result of no game", `INSERT INTO results (game_id, player_id, opponent_id, outcome, reason, finished_at)
+			VALUES (999, 'alice', 'bob', 'win', 'line', 0)`, nil},
+	}
+	for _, tt := range tests {
+		if _, err := db.SQL.ExecContext(ctx, tt.query, tt.args...); err == nil {
+			t.Errorf("%s: got no error, want the schema to refuse it", tt.name)
+		}
+	}
+	// A game that is not exclusive may share the channel: a guild that
+	// allows simultaneous games makes them so.
+	if _, err := db.SQL.ExecContext(ctx, insertGame, nil); err != nil {
+		t.Errorf("a shared open game: %v", err)
+	}
+}

@@ -105,6 +105,7 @@ func Run(t *testing.T, open Opener) {
 		{"AcceptAgainstDecline", testAcceptAgainstDecline},
 		{"ChallengesAtOnce", testChallengesAtOnce},
 		{"ReplayAtOnce", testReplayAtOnce},
+		{"SchemaConstraints", testSchemaConstraints},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {
