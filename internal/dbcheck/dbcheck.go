@@ -101,7 +101,13 @@ func (ck *checker) add(id int64, format string, args ...any) {
 
 // each runs query and calls f on every row.
 func (ck *checker) each(ctx context.Context, query string, f func(*sql.Rows) error) error {
-	rows, err := ck.tx.QueryContext(ctx, query)
+	return Each(ctx, ck.tx, query, f)
+}
+
+// Each runs query in tx and calls f on every row, for the engines' own
+// checks.
+func Each(ctx context.Context, tx *sql.Tx, query string, f func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query)
 	if err != nil {
 		return err
 	}

@@ -144,8 +144,8 @@ func TestQueryPlans(t *testing.T) {
 		{"forget", queryForget, []any{0, 10}, []string{"interactions_pkey"}},
 		{"leaderboard", queryLeaderboardPage, []any{"g", 3, 3, 3, int64(0), 10}, []string{"rating_counts_pkey", "ratings_ranked"}},
 		{"stats", queryStats, []any{"g", "a"}, []string{"ratings_pkey", "rating_counts_pkey"}},
-		{"history", queryHistory, []any{"a", "g", 10}, []string{"results_history"}},
-		{"history in DMs", queryHistoryDM, []any{"a", 10}, []string{"results_history"}},
+		{"history", queryHistory, []any{"a", "g", 10}, []string{"on results r"}},
+		{"history in DMs", queryHistoryDM, []any{"a", 10}, []string{"on results r"}},
 	}
 	for _, tt := range tests {
 		rows, err := c.Query(t.Context(), "EXPLAIN "+tt.query, tt.args...)
@@ -162,7 +162,7 @@ func TestQueryPlans(t *testing.T) {
 				t.Errorf("%s: plan lacks %s:\n%s", tt.name, w, plan)
 			}
 		}
-		for _, table := range []string{"games", "results", "ratings"} {
+		for _, table := range []string{"games", "results", "ratings", "interactions"} {
 			if strings.Contains(plan, "Seq Scan on "+table) {
 				t.Errorf("%s: plan scans %s:\n%s", tt.name, table, plan)
 			}

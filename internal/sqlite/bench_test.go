@@ -158,7 +158,7 @@ func BenchmarkOpenGame(b *testing.B) {
 		}
 	}
 	for c := range 100 {
-		startGame(b, db, fmt.Sprint("c", c), fmt.Sprint("p", 2*c), fmt.Sprint("p", 2*c+1))
+		storetest.StartGame(b, db, fmt.Sprint("c", c), fmt.Sprint("p", 2*c), fmt.Sprint("p", 2*c+1))
 	}
 	b.ReportAllocs()
 	i := 0

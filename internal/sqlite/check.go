@@ -34,7 +34,7 @@ func Check(ctx context.Context, path string, acked []tttbot.Move) ([]Problem, er
 
 // checkIntegrity runs SQLite's integrity and foreign-key checks.
 func checkIntegrity(ctx context.Context, tx *sql.Tx, add func(Problem)) error {
-	err := each(ctx, tx, "PRAGMA integrity_check", func(r *sql.Rows) error {
+	err := dbcheck.Each(ctx, tx, "PRAGMA integrity_check", func(r *sql.Rows) error {
 		var s string
 		if err := r.Scan(&s); err != nil {
 			return err
@@ -47,7 +47,7 @@ func checkIntegrity(ctx context.Context, tx *sql.Tx, add func(Problem)) error {
 	if err != nil {
 		return err
 	}
-	return each(ctx, tx, "PRAGMA foreign_key_check", func(r *sql.Rows) error {
+	return dbcheck.Each(ctx, tx, "PRAGMA foreign_key_check", func(r *sql.Rows) error {
 		var table, parent string
 		var rowid sql.NullInt64
 		var fk int
@@ -57,19 +57,4 @@ func checkIntegrity(ctx context.Context, tx *sql.Tx, add func(Problem)) error {
 		add(Problem{Text: fmt.Sprintf("a row of %s refers to a row of %s that does not exist", table, parent)})
 		return nil
 	})
-}
-
-// each runs query and calls f on every row.
-func each(ctx context.Context, tx *sql.Tx, query string, f func(*sql.Rows) error) error {
-	rows, err := tx.QueryContext(ctx, query)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := f(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }

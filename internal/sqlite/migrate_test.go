@@ -13,9 +13,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tttbot/tttbot/internal/storetest"
 )
 
-// schema lists the tables and indexes of the database at path, with their SQL.
+// schemaOf lists the tables and indexes of the database at path, with their SQL.
 func schemaOf(t *testing.T, path string) []string {
 	t.Helper()
 	c, err := sql.Open("sqlite3", dsn(path, map[string]string{"mode": "ro"}))
@@ -111,7 +113,7 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	startGame(t, db, "c1", "alice", "bob")
+	storetest.StartGame(t, db, "c1", "alice", "bob")
 	integrity(t, path)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/storetest"
 )
 
 var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -123,8 +124,8 @@ func TestRestart(t *testing.T) {
 	c := &clock{t0}
 	path := filepath.Join(t.TempDir(), "tttbot.db")
 	db := must[*DB](t)(Open(t.Context(), path, Options{Now: c.Now}))
-	g := startGame(t, db, "c1", "alice", "bob")
-	g = must[*tttbot.Game](t)(db.Play(t.Context(), move(g, "alice", 4)))
+	g := storetest.StartGame(t, db, "c1", "alice", "bob")
+	g = must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4)))
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestRestart(t *testing.T) {
 	if diff := cmp.Diff(g, got); diff != "" {
 		t.Fatalf("game after restart (-before +after):\n%s", diff)
 	}
-	got = must[*tttbot.Game](t)(db.Play(t.Context(), move(got, "bob", 0)))
+	got = must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(got, "bob", 0)))
 	if got.Board != "O../.X./..." || got.Version != 4 {
 		t.Errorf("got board %q version %d, want %q version 4", got.Board, got.Version, "O../.X./...")
 	}
@@ -149,8 +150,8 @@ func TestRestart(t *testing.T) {
 
 func TestBackup(t *testing.T) {
 	db, path := newDB(t, Options{})
-	g := startGame(t, db, "c1", "alice", "bob")
-	must[*tttbot.Game](t)(db.Play(t.Context(), move(g, "alice", 4)))
+	g := storetest.StartGame(t, db, "c1", "alice", "bob")
+	must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4)))
 
 	dir := t.TempDir()
 	for name, backup := range map[string]func(dst string) error{
@@ -218,7 +219,7 @@ func TestCheckpointAfterCommits(t *testing.T) {
 		return fi.Size()
 	}
 	before := size()
-	startGame(t, db, "c1", "alice", "bob")
+	storetest.StartGame(t, db, "c1", "alice", "bob")
 	for deadline := time.Now().Add(5 * time.Second); size() <= before; {
 		if time.Now().After(deadline) {
 			t.Fatalf("database file: got %d bytes 5s after a commit, want more than %d: no checkpoint", size(), before)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/storetest"
@@ -41,45 +40,6 @@ func TestStore(t *testing.T) {
 			},
 		}
 	})
-}
-
-// challenge returns a 3×3 challenge of a by b in channel, expiring a minute
-// after t0.
-func challenge(channel, a, b string) *tttbot.Game {
-	return &tttbot.Game{GuildID: "guild", ChannelID: channel, Rows: 3, Cols: 3, K: 3,
-		Challenger: a, Opponent: b, Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
-}
-
-// startGame creates a's challenge of b and has b accept it with a as X.
-func startGame(t testing.TB, db *DB, channel, a, b string) *tttbot.Game {
-	t.Helper()
-	g := challenge(channel, a, b)
-	if err := db.CreateGame(t.Context(), g); err != nil {
-		t.Fatalf("create game: %v", err)
-	}
-	g, err := db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(2 * time.Minute)})
-	if err != nil {
-		t.Fatalf("accept: %v", err)
-	}
-	return g
-}
-
-// move is player's click on cell of g as it stands.
-func move(g *tttbot.Game, player string, cell int) tttbot.MoveRequest {
-	return tttbot.MoveRequest{GameID: g.ID, Player: player, Cell: cell, Version: g.Version,
-		At: t0.Add(time.Second), Deadline: t0.Add(3 * time.Minute)}
-}
-
-// play applies cells in turn from g's current position.
-func play(t testing.TB, db *DB, g *tttbot.Game, cells ...int) *tttbot.Game {
-	t.Helper()
-	for _, c := range cells {
-		var err error
-		if g, err = db.Play(t.Context(), move(g, g.Turn, c)); err != nil {
-			t.Fatalf("play %d: %v", c, err)
-		}
-	}
-	return g
 }
 
 // TestQueryPlans checks that the lookups the bot makes on every command and
@@ -163,7 +123,7 @@ func TestCheckMissingDatabase(t *testing.T) {
 // that ask, so a row may refer to nothing; Check says so.
 func TestCheckFindsOrphans(t *testing.T) {
 	db, path := newDB(t, Options{})
-	startGame(t, db, "c1", "a", "b")
+	storetest.StartGame(t, db, "c1", "a", "b")
 	if _, err := db.w.Exec("PRAGMA foreign_keys = OFF; INSERT INTO moves VALUES (999, 1, 0, 'a', 0); PRAGMA foreign_keys = ON"); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +143,7 @@ var shape3 = tttbot.Shape{Rows: 3, Cols: 3, K: 3}
 // in a channel reads as the channel being busy.
 func TestChannelTaken(t *testing.T) {
 	db, _ := newDB(t, Options{})
-	startGame(t, db, "c1", "alice", "bob")
+	storetest.StartGame(t, db, "c1", "alice", "bob")
 	_, err := db.w.Exec(`INSERT INTO games (guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
 		status, board, version, created_at, updated_at, exclusive)
 		VALUES ('guild', 'c1', 3, 3, 3, 'alice', 'bob', 'pending', '.../.../...', 1, 0, 0, 1)`)

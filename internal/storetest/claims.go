@@ -19,7 +19,7 @@ func testDueClaims(t *testing.T, newDB Opener) {
 	const n = 30
 	var all []int64
 	for i := range n {
-		g := challenge(fmt.Sprint("c", i), "alice", fmt.Sprint("p", i)) // due at t0+1m
+		g := Challenge(fmt.Sprint("c", i), "alice", fmt.Sprint("p", i)) // due at t0+1m
 		ok(t, db.CreateGame(ctx, g))
 		all = append(all, g.ID)
 	}

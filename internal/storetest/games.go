@@ -12,17 +12,17 @@ import (
 	"github.com/tttbot/tttbot"
 )
 
-// challenge returns a 3×3 challenge of a by b in channel, expiring a minute
+// Challenge returns a 3×3 challenge of a by b in channel, expiring a minute
 // after t0.
-func challenge(channel, a, b string) *tttbot.Game {
+func Challenge(channel, a, b string) *tttbot.Game {
 	return &tttbot.Game{GuildID: "guild", ChannelID: channel, Rows: 3, Cols: 3, K: 3,
 		Challenger: a, Opponent: b, Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
 }
 
-// startGame creates a's challenge of b and has b accept it with a as X.
-func startGame(t testing.TB, db *DB, channel, a, b string) *tttbot.Game {
+// StartGame creates a's challenge of b and has b accept it with a as X.
+func StartGame(t testing.TB, db tttbot.GameStore, channel, a, b string) *tttbot.Game {
 	t.Helper()
-	g := challenge(channel, a, b)
+	g := Challenge(channel, a, b)
 	if err := db.CreateGame(t.Context(), g); err != nil {
 		t.Fatalf("create game: %v", err)
 	}
@@ -33,18 +33,18 @@ func startGame(t testing.TB, db *DB, channel, a, b string) *tttbot.Game {
 	return g
 }
 
-// move is player's click on cell of g as it stands.
-func move(g *tttbot.Game, player string, cell int) tttbot.MoveRequest {
+// Click is player's click on cell of g as it stands.
+func Click(g *tttbot.Game, player string, cell int) tttbot.MoveRequest {
 	return tttbot.MoveRequest{GameID: g.ID, Player: player, Cell: cell, Version: g.Version,
 		At: t0.Add(time.Second), Deadline: t0.Add(3 * time.Minute)}
 }
 
-// play applies cells in turn from g's current position.
-func play(t testing.TB, db *DB, g *tttbot.Game, cells ...int) *tttbot.Game {
+// PlayCells applies cells in turn from g's current position.
+func PlayCells(t testing.TB, db tttbot.GameStore, g *tttbot.Game, cells ...int) *tttbot.Game {
 	t.Helper()
 	for _, c := range cells {
 		var err error
-		if g, err = db.Play(t.Context(), move(g, g.Turn, c)); err != nil {
+		if g, err = db.Play(t.Context(), Click(g, g.Turn, c)); err != nil {
 			t.Fatalf("play %d: %v", c, err)
 		}
 	}
@@ -73,7 +73,7 @@ func results(t testing.TB, db *DB, id int64) []result {
 
 func testCreateGame(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
-	g := challenge("c1", "alice", "bob")
+	g := Challenge("c1", "alice", "bob")
 	if err := db.CreateGame(t.Context(), g); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	}
 
 	// A challenge may carry the X and O its challenger planned.
-	planned := challenge("c2", "alice", "bob")
+	planned := Challenge("c2", "alice", "bob")
 	planned.XPlayer, planned.OPlayer = "bob", "alice"
 	ok(t, db.CreateGame(t.Context(), planned))
 	got = must[*tttbot.Game](t)(db.Game(t.Context(), planned.ID))
@@ -142,7 +142,7 @@ func testCreateGameInvalid(t *testing.T, newDB Opener) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := challenge("c1", "alice", "bob")
+			g := Challenge("c1", "alice", "bob")
 			tt.edit(g)
 			before := *g
 			wantCode(t, db.CreateGame(t.Context(), g), tttbot.EINVALID)
@@ -200,7 +200,7 @@ func testConflicts(t *testing.T, newDB Opener) {
 				}
 			}
 			newGame := func(x game) *tttbot.Game {
-				g := challenge(x.channel, x.a, x.b)
+				g := Challenge(x.channel, x.a, x.b)
 				if x.bot != "" {
 					g.BotLevel, g.Status, g.XPlayer, g.OPlayer = x.bot, tttbot.StatusActive, x.a, x.b
 				}
@@ -223,12 +223,12 @@ func testConflicts(t *testing.T, newDB Opener) {
 func testClosedGamesFreeTheChannel(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
-	g := challenge("c1", "alice", "bob")
+	g := Challenge("c1", "alice", "bob")
 	ok(t, db.CreateGame(ctx, g))
 	must[*tttbot.Game](t)(db.Decline(ctx, g.ID, "bob", g.Version, t0))
-	g = startGame(t, db, "c1", "alice", "bob")
+	g = StartGame(t, db, "c1", "alice", "bob")
 	must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "bob", t0))
-	startGame(t, db, "c1", "bob", "carol")
+	StartGame(t, db, "c1", "bob", "carol")
 }
 
 func testAcceptConflict(t *testing.T, newDB Opener) {
@@ -236,7 +236,7 @@ func testAcceptConflict(t *testing.T, newDB Opener) {
 	// simultaneous games: the first accepted starts, the second is refused.
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
-	g1, g2 := challenge("c1", "alice", "bob"), challenge("c1", "carol", "dave")
+	g1, g2 := Challenge("c1", "alice", "bob"), Challenge("c1", "carol", "dave")
 	ok(t, db.CreateGame(ctx, g1))
 	ok(t, db.CreateGame(ctx, g2))
 	ok(t, db.SetSimultaneousGames(ctx, "guild", false))
@@ -251,7 +251,7 @@ func testAcceptConflict(t *testing.T, newDB Opener) {
 func testAccept(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
-	g := challenge("c1", "alice", "bob")
+	g := Challenge("c1", "alice", "bob")
 	ok(t, db.CreateGame(ctx, g))
 
 	refusals := []struct {
@@ -307,7 +307,7 @@ func testDecline(t *testing.T, newDB Opener) {
 		{"alice", 1, "", tttbot.StatusCancelled},
 	}
 	for i, tt := range tests {
-		g := challenge("c"+string(rune('0'+i)), "alice", "bob")
+		g := Challenge("c"+string(rune('0'+i)), "alice", "bob")
 		ok(t, db.CreateGame(ctx, g))
 		_, err := db.Decline(ctx, g.ID, tt.user, tt.version, t0.Add(time.Second))
 		wantCode(t, err, tt.want)
@@ -320,7 +320,7 @@ func testDecline(t *testing.T, newDB Opener) {
 				tt.user, got.FinishedAt, got.Deadline, got.Version, t0.Add(time.Second))
 		}
 	}
-	g := startGame(t, db, "c9", "alice", "bob")
+	g := StartGame(t, db, "c9", "alice", "bob")
 	_, err := db.Decline(ctx, g.ID, "bob", g.Version, t0)
 	wantCode(t, err, tttbot.EFINISHED)
 }
@@ -328,11 +328,11 @@ func testDecline(t *testing.T, newDB Opener) {
 func testPlayErrors(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
-	g := startGame(t, db, "c1", "alice", "bob") // alice is X
-	g = play(t, db, g, 4)
-	pending := challenge("c2", "alice", "bob")
+	g := StartGame(t, db, "c1", "alice", "bob") // alice is X
+	g = PlayCells(t, db, g, 4)
+	pending := Challenge("c2", "alice", "bob")
 	ok(t, db.CreateGame(ctx, pending))
-	over := play(t, db, startGame(t, db, "c3", "alice", "bob"), 0, 3, 1, 4, 2)
+	over := PlayCells(t, db, StartGame(t, db, "c3", "alice", "bob"), 0, 3, 1, 4, 2)
 
 	tests := []struct {
 		name string
@@ -342,17 +342,17 @@ func testPlayErrors(t *testing.T, newDB Opener) {
 	}{
 		{"unknown game", tttbot.MoveRequest{GameID: 999, Player: "bob", Cell: 0, Version: g.Version},
 			tttbot.ENOTFOUND, tttbot.ErrNotFound},
-		{"stranger", move(g, "carol", 0), tttbot.ENOTYOURS, tttbot.ErrNotAPlayer},
-		{"pending", move(pending, "alice", 0), tttbot.EINVALID, tttbot.ErrNotStarted},
-		{"not your turn", move(g, "alice", 0), tttbot.ENOTYOURTURN, tttbot.ErrNotYourTurn},
+		{"stranger", Click(g, "carol", 0), tttbot.ENOTYOURS, tttbot.ErrNotAPlayer},
+		{"pending", Click(pending, "alice", 0), tttbot.EINVALID, tttbot.ErrNotStarted},
+		{"not your turn", Click(g, "alice", 0), tttbot.ENOTYOURTURN, tttbot.ErrNotYourTurn},
 		{"stale", tttbot.MoveRequest{GameID: g.ID, Player: "bob", Cell: 0, Version: g.Version - 1},
 			tttbot.ESTALE, tttbot.ErrStale},
 		{"newer than the game", tttbot.MoveRequest{GameID: g.ID, Player: "bob", Cell: 0, Version: g.Version + 1},
 			tttbot.ESTALE, tttbot.ErrStale},
-		{"cell taken", move(g, "bob", 4), tttbot.EINVALID, tttbot.ErrCellTaken},
-		{"off the board", move(g, "bob", 9), tttbot.EINVALID, tttbot.ErrOffBoard},
-		{"negative cell", move(g, "bob", -1), tttbot.EINVALID, tttbot.ErrOffBoard},
-		{"over", move(over, "bob", 8), tttbot.EFINISHED, tttbot.ErrGameOver},
+		{"cell taken", Click(g, "bob", 4), tttbot.EINVALID, tttbot.ErrCellTaken},
+		{"off the board", Click(g, "bob", 9), tttbot.EINVALID, tttbot.ErrOffBoard},
+		{"negative cell", Click(g, "bob", -1), tttbot.EINVALID, tttbot.ErrOffBoard},
+		{"over", Click(over, "bob", 8), tttbot.EFINISHED, tttbot.ErrGameOver},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -392,8 +392,8 @@ func testPlayToTheEnd(t *testing.T, newDB Opener) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := newDB(t, Options{})
-			g := startGame(t, db, "c1", "alice", "bob")
-			g = play(t, db, g, tt.cells...)
+			g := StartGame(t, db, "c1", "alice", "bob")
+			g = PlayCells(t, db, g, tt.cells...)
 			want := tttbot.Game{Status: tttbot.StatusFinished, Board: tt.board, Winner: tt.winner, Reason: tt.reason,
 				Version: 2 + len(tt.cells), FinishedAt: t0.Add(time.Second)}
 			got := tttbot.Game{Status: g.Status, Board: g.Board, Winner: g.Winner, Reason: g.Reason,
@@ -439,9 +439,9 @@ func testPlayWithAnswer(t *testing.T, newDB Opener) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := newDB(t, Options{})
-			g := play(t, db, startGame(t, db, "c1", "alice", "bob"), 0, 3, 1, 4)
-			m := move(g, "alice", tt.cell)
-			r := move(g, "bob", tt.reply)
+			g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 0, 3, 1, 4)
+			m := Click(g, "alice", tt.cell)
+			r := Click(g, "bob", tt.reply)
 			r.Version = g.Version + 1
 			if tt.replyTo != 0 {
 				r.Version = g.Version + 1 + tt.replyTo
@@ -468,8 +468,8 @@ func testPlayWithAnswer(t *testing.T, newDB Opener) {
 func testResign(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
-	g := play(t, db, startGame(t, db, "c1", "alice", "bob"), 4)
-	pending := challenge("c2", "alice", "bob")
+	g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4)
+	pending := Challenge("c2", "alice", "bob")
 	ok(t, db.CreateGame(ctx, pending))
 
 	_, err := db.Resign(ctx, g.ID, "carol", t0)
@@ -499,13 +499,13 @@ func testResign(t *testing.T, newDB Opener) {
 func testDueAndExpire(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
-	pending := challenge("c1", "alice", "bob") // expires at t0+1m
+	pending := Challenge("c1", "alice", "bob") // expires at t0+1m
 	ok(t, db.CreateGame(ctx, pending))
-	active := play(t, db, startGame(t, db, "c2", "carol", "dave"), 4) // dave to move by t0+3m
+	active := PlayCells(t, db, StartGame(t, db, "c2", "carol", "dave"), 4) // dave to move by t0+3m
 	noClock := &tttbot.Game{ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "erin", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "erin", OPlayer: "bot", Status: tttbot.StatusActive}
 	ok(t, db.CreateGame(ctx, noClock))
-	play(t, db, startGame(t, db, "c4", "frank", "grace"), 0, 3, 1, 4, 2) // finished: never due
+	PlayCells(t, db, StartGame(t, db, "c4", "frank", "grace"), 0, 3, 1, 4, 2) // finished: never due
 
 	ids := func(gs []*tttbot.Game) []int64 {
 		out := []int64{}
@@ -571,10 +571,10 @@ func testDueAndExpire(t *testing.T, newDB Opener) {
 func testOpenGame(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
-	g1 := startGame(t, db, "c1", "alice", "bob")
-	g2 := challenge("c1", "carol", "dave")
+	g1 := StartGame(t, db, "c1", "alice", "bob")
+	g2 := Challenge("c1", "carol", "dave")
 	ok(t, db.CreateGame(ctx, g2))
-	startGame(t, db, "c2", "alice", "erin")
+	StartGame(t, db, "c2", "alice", "erin")
 
 	tests := []struct {
 		channel, user string
@@ -604,7 +604,7 @@ func testOpenGame(t *testing.T, newDB Opener) {
 func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
-	g := startGame(t, db, "c1", "alice", "bob")
+	g := StartGame(t, db, "c1", "alice", "bob")
 	if err := db.SetMessage(ctx, g.ID, "m1"); err != nil {
 		t.Fatal(err)
 	}
@@ -647,20 +647,20 @@ func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
 
 func testInternalErrors(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
-	g := startGame(t, db, "c1", "alice", "bob")
+	g := StartGame(t, db, "c1", "alice", "bob")
 
 	// A failure of the database is internal (commands shows players a
 	// generic text for it).
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := db.Play(ctx, move(g, "alice", 0))
+	_, err := db.Play(ctx, Click(g, "alice", 0))
 	wantCode(t, err, tttbot.EINTERNAL)
 
 	// So is a board that does not parse: refused, not a panic.
 	if _, err := db.SQL.Exec("UPDATE games SET board = 'XXX/XXX/XXX' WHERE id = $1", g.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.Play(t.Context(), move(g, "alice", 0))
+	_, err = db.Play(t.Context(), Click(g, "alice", 0))
 	wantCode(t, err, tttbot.EINTERNAL)
 	if n := len(must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 0 {
 		t.Errorf("got %d moves, want 0", n)

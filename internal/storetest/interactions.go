@@ -33,7 +33,7 @@ func testReplayRefused(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	first := in(ctx, "9001")
-	if err := db.CreateGame(first, challenge("c1", "alice", "bob")); err != nil {
+	if err := db.CreateGame(first, Challenge("c1", "alice", "bob")); err != nil {
 		t.Fatalf("create game: %v", err)
 	}
 	if !tttbot.InteractionFrom(first).Recorded() {
@@ -49,8 +49,8 @@ func testReplayRefused(t *testing.T, newDB Opener) {
 		name string
 		run  func(ctx context.Context) error
 	}{
-		{"create game", func(ctx context.Context) error { return db.CreateGame(ctx, challenge("c2", "carol", "dave")) }},
-		{"play", func(ctx context.Context) error { _, err := db.Play(ctx, move(g, "alice", 0)); return err }},
+		{"create game", func(ctx context.Context) error { return db.CreateGame(ctx, Challenge("c2", "carol", "dave")) }},
+		{"play", func(ctx context.Context) error { _, err := db.Play(ctx, Click(g, "alice", 0)); return err }},
 		{"resign", func(ctx context.Context) error { _, err := db.Resign(ctx, g.ID, "alice", t0); return err }},
 		{"set message", func(ctx context.Context) error { return db.SetMessage(ctx, g.ID, "m1") }},
 		{"settings", func(ctx context.Context) error { return db.SetSimultaneousGames(ctx, "guild", true) }},
@@ -76,9 +76,9 @@ func testReplayRefused(t *testing.T, newDB Opener) {
 func testRefusedWriteRecordsNothing(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
-	startGame(t, db, "c1", "alice", "bob")
+	StartGame(t, db, "c1", "alice", "bob")
 	busy := in(ctx, "9002")
-	wantCode(t, db.CreateGame(busy, challenge("c1", "alice", "carol")), tttbot.ECONFLICT)
+	wantCode(t, db.CreateGame(busy, Challenge("c1", "alice", "carol")), tttbot.ECONFLICT)
 	if seen, err := db.seen(ctx, "9002"); err != nil || seen {
 		t.Fatalf("after a refused write: got seen %v, %v; want unseen", seen, err)
 	}
@@ -100,11 +100,11 @@ func testRefusedWriteRecordsNothing(t *testing.T, newDB Opener) {
 // after a restart is still refused.
 func testReplayAfterReopen(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
-	if err := db.CreateGame(in(t.Context(), "9003"), challenge("c1", "alice", "bob")); err != nil {
+	if err := db.CreateGame(in(t.Context(), "9003"), Challenge("c1", "alice", "bob")); err != nil {
 		t.Fatal(err)
 	}
 	st := db.Reopen(t)
-	wantCode(t, st.CreateGame(in(t.Context(), "9003"), challenge("c2", "alice", "bob")), tttbot.EREPLAY)
+	wantCode(t, st.CreateGame(in(t.Context(), "9003"), Challenge("c2", "alice", "bob")), tttbot.EREPLAY)
 	if n := games(t, db); n != 1 {
 		t.Errorf("got %d games, want 1", n)
 	}
@@ -157,7 +157,7 @@ func testForget(t *testing.T, newDB Opener) {
 func testInteractionIDNotASnowflake(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	for _, id := range []string{"abc", "-5", "0", "99999999999999999999"} {
-		wantCode(t, db.CreateGame(in(t.Context(), id), challenge("c1", "alice", "bob")), tttbot.EINVALID)
+		wantCode(t, db.CreateGame(in(t.Context(), id), Challenge("c1", "alice", "bob")), tttbot.EINVALID)
 		if seen, err := db.seen(t.Context(), id); err != nil || seen {
 			t.Errorf("%q: got seen %v, %v; want unseen", id, seen, err)
 		}

@@ -16,13 +16,13 @@ func testRacingClicks(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	for round := range 3 {
-		g := startGame(t, db, fmt.Sprint("c", round), "alice", "bob")
+		g := StartGame(t, db, fmt.Sprint("c", round), "alice", "bob")
 		const clicks = 50
 		errs := make([]error, clicks)
 		var wg sync.WaitGroup
 		for i := range clicks {
 			wg.Go(func() {
-				_, errs[i] = db.Play(ctx, move(g, "alice", i%9))
+				_, errs[i] = db.Play(ctx, Click(g, "alice", i%9))
 			})
 		}
 		wg.Wait()
@@ -52,7 +52,7 @@ func testAcceptAgainstDecline(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	for round := range 20 {
-		g := challenge(fmt.Sprint("c", round), "alice", "bob")
+		g := Challenge(fmt.Sprint("c", round), "alice", "bob")
 		ok(t, db.CreateGame(ctx, g))
 		answers := []func() (*tttbot.Game, error){
 			func() (*tttbot.Game, error) {
@@ -113,7 +113,7 @@ func testChallengesAtOnce(t *testing.T, newDB Opener) {
 			ctx := t.Context()
 			for round := range 20 {
 				channel := fmt.Sprint("c", round)
-				games := []*tttbot.Game{challenge(channel, tt.a1, tt.b1), challenge(channel, tt.a2, tt.b2)}
+				games := []*tttbot.Game{Challenge(channel, tt.a1, tt.b1), Challenge(channel, tt.a2, tt.b2)}
 				errs := make([]error, len(games))
 				var wg sync.WaitGroup
 				for i, g := range games {
@@ -148,12 +148,12 @@ func testReplayAtOnce(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	for round := range 10 {
-		g := startGame(t, db, fmt.Sprint("c", round), "alice", "bob")
+		g := StartGame(t, db, fmt.Sprint("c", round), "alice", "bob")
 		id := fmt.Sprint(5000 + round)
 		var errs [2]error
 		var wg sync.WaitGroup
 		for i, cell := range []int{0, 4} {
-			wg.Go(func() { _, errs[i] = db.Play(in(ctx, id), move(g, "alice", cell)) })
+			wg.Go(func() { _, errs[i] = db.Play(in(ctx, id), Click(g, "alice", cell)) })
 		}
 		wg.Wait()
 		codes := map[string]int{}
@@ -188,9 +188,9 @@ func testActiveGames(t *testing.T, newDB Opener) {
 	if got := count(); got != 0 {
 		t.Fatalf("empty database: got %d active games, want 0", got)
 	}
-	ok(t, db.CreateGame(t.Context(), challenge("c1", "a", "b"))) // pending: not active
-	g := startGame(t, db, "c2", "a", "b")
-	startGame(t, db, "c3", "a", "b")
+	ok(t, db.CreateGame(t.Context(), Challenge("c1", "a", "b"))) // pending: not active
+	g := StartGame(t, db, "c2", "a", "b")
+	StartGame(t, db, "c3", "a", "b")
 	if got := count(); got != 2 {
 		t.Fatalf("got %d active games, want 2", got)
 	}
@@ -206,11 +206,11 @@ func testActiveGames(t *testing.T, newDB Opener) {
 func testSchemaConstraints(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
-	g := play(t, db, startGame(t, db, "c1", "alice", "bob"), 4)
+	g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4)
 	insertGame := `INSERT INTO games (guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
 		status, board, version, created_at, updated_at, exclusive)
 		VALUES ('guild', 'c1', 3, 3, 3, 'carol', 'dave', 'pending', '.../.../...', 1, 0, 0, $1)`
-	ok(t, db.CreateGame(ctx, challenge("elsewhere", "carol", "dave"))) // carol and dave exist
+	ok(t, db.CreateGame(ctx, Challenge("elsewhere", "carol", "dave"))) // carol and dave exist
 	tests := []struct {
 		name  string
 		query string

@@ -27,7 +27,7 @@ var shape3 = tttbot.Shape{Rows: 3, Cols: 3, K: 3}
 // finishGame plays a game of a (X) against b in channel with the given moves.
 func finishGame(t testing.TB, db *DB, channel, a, b string, cells []int) *tttbot.Game {
 	t.Helper()
-	g := play(t, db, startGame(t, db, channel, a, b), cells...)
+	g := PlayCells(t, db, StartGame(t, db, channel, a, b), cells...)
 	if g.Status != tttbot.StatusFinished {
 		t.Fatalf("game did not finish: %s", g.Board)
 	}
@@ -163,8 +163,8 @@ func testRatingsAfterBreak(t *testing.T, newDB Opener) {
 			finishGame(t, db, "c1", "alice", "bob", xWins)
 			a, b := rating.UpdatePair(rating.Default(), rating.Default(), rating.Win, rating.DefaultTau)
 
-			g := play(t, db, startGame(t, db, "c2", "alice", "bob"), xWins[:len(xWins)-1]...)
-			m := move(g, g.Turn, xWins[len(xWins)-1])
+			g := PlayCells(t, db, StartGame(t, db, "c2", "alice", "bob"), xWins[:len(xWins)-1]...)
+			m := Click(g, g.Turn, xWins[len(xWins)-1])
 			m.At = m.At.Add(tt.brk)
 			if g, err := db.Play(t.Context(), m); err != nil || g.Status != tttbot.StatusFinished {
 				t.Fatalf("last move: got %v, %v; want the game finished", g, err)
@@ -186,7 +186,7 @@ func testRatedEndings(t *testing.T, newDB Opener) {
 	}{
 		{"timeout", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
 			// bob, to move, lets his clock run out.
-			g = play(t, db, g, 4)
+			g = PlayCells(t, db, g, 4)
 			return must[*tttbot.Game](t)(db.Expire(t.Context(), g.ID, g.Version, g.Deadline))
 		}, "bob"},
 		{"resign", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
@@ -196,7 +196,7 @@ func testRatedEndings(t *testing.T, newDB Opener) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := newDB(t, Options{})
-			g := tt.finish(t, db, startGame(t, db, "c1", "alice", "bob"))
+			g := tt.finish(t, db, StartGame(t, db, "c1", "alice", "bob"))
 			if g.Status != tttbot.StatusFinished || g.Winner == tt.loser {
 				t.Fatalf("got status %s winner %q, want %s to lose", g.Status, g.Winner, tt.loser)
 			}
@@ -216,10 +216,10 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 
-	declined := challenge("c1", "alice", "bob")
+	declined := Challenge("c1", "alice", "bob")
 	ok(t, db.CreateGame(ctx, declined))
 	must[*tttbot.Game](t)(db.Decline(ctx, declined.ID, "bob", declined.Version, t0))
-	expired := challenge("c2", "alice", "bob")
+	expired := Challenge("c2", "alice", "bob")
 	ok(t, db.CreateGame(ctx, expired))
 	must[*tttbot.Game](t)(db.Expire(ctx, expired.ID, expired.Version, expired.Deadline))
 	if n := countRows(t, db, "ratings") + countRows(t, db, "bot_records") + countRows(t, db, "results"); n != 0 {
@@ -231,7 +231,7 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 		g := &tttbot.Game{GuildID: "guild", ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "bot",
 			BotLevel: level, XPlayer: "carol", OPlayer: "bot", Status: tttbot.StatusActive}
 		ok(t, db.CreateGame(ctx, g))
-		g = play(t, db, g, cells...)
+		g = PlayCells(t, db, g, cells...)
 		if resign {
 			g = must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "carol", t0))
 		}
@@ -270,11 +270,11 @@ func testRatingExactlyOnce(t *testing.T, newDB Opener) {
 	winners := map[string]int{}
 	var mu sync.Mutex
 	for i := range games {
-		g := play(t, db, startGame(t, db, fmt.Sprint("c", i), "alice", "bob"), 0, 3, 1, 4) // alice to win at 2
+		g := PlayCells(t, db, StartGame(t, db, fmt.Sprint("c", i), "alice", "bob"), 0, 3, 1, 4) // alice to win at 2
 		var done [4]*tttbot.Game
 		var errs [4]error
 		enders := []func() (*tttbot.Game, error){
-			func() (*tttbot.Game, error) { return db.Play(ctx, move(g, "alice", 2)) },
+			func() (*tttbot.Game, error) { return db.Play(ctx, Click(g, "alice", 2)) },
 			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "bob", t0) },
 			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "alice", t0) },
 			func() (*tttbot.Game, error) { return db.Expire(ctx, g.ID, g.Version, g.Deadline) },
@@ -492,7 +492,7 @@ func testHistory(t *testing.T, newDB Opener) {
 		BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}
 	ok(t, db.CreateGame(ctx, dm))
 	must[*tttbot.Game](t)(db.Resign(ctx, dm.ID, "alice", t0.Add(time.Hour)))
-	other := challenge("c9", "alice", "carol")
+	other := Challenge("c9", "alice", "carol")
 	other.GuildID = "elsewhere"
 	ok(t, db.CreateGame(ctx, other))
 	other = must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: other.ID, Player: "carol", Version: other.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
