@@ -14,8 +14,9 @@ const (
 	ESTALE       = "stale"     // the click was made on an outdated board
 	ENOTYOURS    = "not_yours" // the clicker is not a player of this game, or not the one asked
 	ENOTYOURTURN = "not_your_turn"
-	EFINISHED    = "finished" // the game or challenge is over
-	EREPLAY      = "replay"   // the interaction was handled before: a request sent again
+	EFINISHED    = "finished"  // the game or challenge is over
+	EREPLAY      = "replay"    // the interaction was handled before: a request sent again
+	EFORBIDDEN   = "forbidden" // a guild's rules refuse it: a channel, a role, a cooldown
 	EINTERNAL    = "internal"
 )
 

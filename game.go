@@ -122,6 +122,9 @@ type AcceptRequest struct {
 	XPlayer  string
 	At       time.Time
 	Deadline time.Time
+	// Roles are the accepting member's roles, for a guild that requires
+	// one to play.
+	Roles []string
 }
 
 // Position reads g's stored board.

@@ -17,6 +17,14 @@ type GameStore interface {
 	// players are display names to record in the same transaction.
 	CreateGame(ctx context.Context, g *Game, players ...Player) error
 
+	// StartGame is CreateGame for a game a guild's settings decide on:
+	// in the transaction that inserts g, it reads the Admission of g's
+	// challenger in g's guild (zero Settings in a DM) and calls prepare,
+	// which may refuse the game with an *Error or complete it — its shape,
+	// players, deadline — before g is checked and inserted. The guild's
+	// simultaneous-games setting applies as in CreateGame.
+	StartGame(ctx context.Context, g *Game, prepare func(*Game, Admission) error, players ...Player) error
+
 	// Game returns a game by ID.
 	Game(ctx context.Context, id int64) (*Game, error)
 
@@ -26,8 +34,10 @@ type GameStore interface {
 	// SetMessage records the board message of a game.
 	SetMessage(ctx context.Context, id int64, messageID string) error
 
-	// Accept starts a pending challenge: only its Opponent may accept. The
-	// game gets its X and O players, the first turn and its deadline.
+	// Accept starts a pending challenge: only its Opponent may accept, and,
+	// when the game's guild requires a role, only with it among r.Roles
+	// (ErrRoleNeeded). The game gets its X and O players, the first turn
+	// and its deadline, which the guild's turn timeout sets when it has one.
 	Accept(ctx context.Context, r AcceptRequest) (*Game, error)
 
 	// Decline ends a pending challenge: declined by the Opponent, or
@@ -35,7 +45,8 @@ type GameStore interface {
 	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*Game, error)
 
 	// Play applies a move and, when it ends the game, the result; then its
-	// Answer, if any (see Game.PlayAnswered).
+	// Answer, if any (see Game.PlayAnswered). The next turn's deadline is
+	// the guild's turn timeout when it has one (see Settings.Retime).
 	Play(ctx context.Context, m MoveRequest) (*Game, error)
 
 	// Resign ends user's active game as a loss for user.
@@ -91,9 +102,29 @@ type RatingStore interface {
 	History(ctx context.Context, player, guildID string, limit int) ([]HistoryEntry, error)
 }
 
+// SettingsStore keeps the settings of guilds.
+type SettingsStore interface {
+	// Settings returns a guild's settings: zero Settings with its ID
+	// until it sets one.
+	Settings(ctx context.Context, guildID string) (*Settings, error)
+
+	// UpdateSettings runs change on a guild's settings in one transaction
+	// and saves them, if they pass Settings.Validate, with UpdatedAt set.
+	// It returns them as saved. change refuses with an *Error.
+	UpdateSettings(ctx context.Context, guildID string, change func(*Settings) error) (*Settings, error)
+
+	// ResetRatings deletes a guild's ratings, which empties its
+	// leaderboards; the global ones and the games' results stay. It
+	// reports how many ratings it deleted. The guild's games finished
+	// before the reset no longer count in its ratings.
+	ResetRatings(ctx context.Context, guildID string) (int, error)
+}
+
 // Store is all the bot keeps: the games and what they leave behind.
 type Store interface {
 	GameStore
 	RatingStore
 	InteractionStore
+	SettingsStore
+	ForgetStore
 }

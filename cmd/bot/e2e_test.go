@@ -446,8 +446,9 @@ func TestSettingsSimultaneousGames(t *testing.T) {
 	h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
 	wantEphemeral(t, h.srv.Slash(t, carol, ch, "ttt challenge", discordtest.UserOption("opponent", dave)).Wait(t), "already")
 
-	wantEphemeral(t, h.srv.Slash(t, carol, ch, "ttt settings", discordtest.BoolOption("simultaneous_games", true)).Wait(t), "manage")
-	wantEphemeral(t, h.srv.Slash(t, admin, ch, "ttt settings", discordtest.BoolOption("simultaneous_games", true)).Wait(t), "several games")
+	wantEphemeral(t, h.srv.Slash(t, admin, ch, "ttt settings", discordtest.BoolOption("simultaneous_games", true)).Wait(t), "/ttt-admin simultaneous")
+	wantEphemeral(t, h.srv.Slash(t, carol, ch, "ttt-admin simultaneous", discordtest.BoolOption("allow", true)).Wait(t), "manage")
+	wantEphemeral(t, h.srv.Slash(t, admin, ch, "ttt-admin simultaneous", discordtest.BoolOption("allow", true)).Wait(t), "allowed")
 
 	msg := h.srv.Slash(t, carol, ch, "ttt challenge", discordtest.UserOption("opponent", dave)).Result(t)
 	if msg.Ephemeral() || !strings.Contains(msg.Content, carol.Mention()+" challenges") {

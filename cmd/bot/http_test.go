@@ -70,7 +70,7 @@ func TestHealthAndMetricsGatewayMode(t *testing.T) {
 		`tttbot_interaction_handle_seconds_count{type="component"} 2`,
 		`tttbot_ai_search_nodes_count{level="perfect"} 1`,
 		`tttbot_store_seconds_count{method="Play"}`,
-		`tttbot_store_seconds_count{method="CreateGame"} 1`,
+		`tttbot_store_seconds_count{method="StartGame"} 1`,
 		`tttbot_games_active 1`,
 		`tttbot_discord_rest_requests_total{code="20`,
 	} {

@@ -46,6 +46,7 @@ func subcommands() []command {
 		{"register", "register the slash commands and exit", registerCmd},
 		{"migrate", "apply or inspect database migrations: up, status, down", migrateCmd},
 		{"backup", "write a consistent copy of the live database", backupCmd},
+		{"forget", "erase a player who asked to be forgotten", forgetCmd},
 		{"healthcheck", "ask the running bot's /healthz; exit 0 if healthy, else 1", healthcheckCmd},
 		{"analyze", "analyze boards with the solver", analyzeCmd},
 		{"arena", "play AI levels against each other", arenaCmd},

@@ -40,8 +40,8 @@ func TestRegisterCmd(t *testing.T) {
 				t.Fatalf("register: %v\n%s", err, stderr.String())
 			}
 			cmds := srv.Commands(tt.want)
-			if len(cmds) != 1 || cmds[0].Name != "ttt" {
-				t.Fatalf("got commands %v, want /ttt", cmds)
+			if len(cmds) != 2 || cmds[0].Name != "ttt" || cmds[1].Name != "ttt-admin" {
+				t.Fatalf("got %d commands, want /ttt and /ttt-admin", len(cmds))
 			}
 			if strings.Contains(stderr.String(), srv.Token()) {
 				t.Errorf("the token appears in the output:\n%s", stderr.String())

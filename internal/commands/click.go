@@ -36,7 +36,9 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 		h.TrackMessage(ctx, g.ID, i.Message.ID)
 	}
 	r, err := h.clickAction(ctx, i, g, me, c)
-	if tttbot.ErrorCode(err) == tttbot.ESTALE && i.Message != nil {
+	// A board that lags behind its game gets the game drawn again: moved
+	// on, or ended elsewhere (a timer whose edit failed, an erasure).
+	if code := tttbot.ErrorCode(err); (code == tttbot.ESTALE || code == tttbot.EFINISHED) && i.Message != nil {
 		r.Edit = h.refresh(ctx, g.ID, i.Message)
 	}
 	return r, err
@@ -93,7 +95,7 @@ func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *
 	if moves, err := h.store.Moves(ctx, id); err == nil && len(moves) > 0 {
 		last = &moves[len(moves)-1]
 	}
-	return &Edit{GameID: id, Version: g.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(g, last).data()}
+	return &Edit{GameID: id, Version: g.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(ctx, g, last).data()}
 }
 
 func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (Reply, error) {
@@ -104,25 +106,25 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 		if err != nil {
 			return Reply{}, err
 		}
-		return updateMessage(h.render(r.Game, r.Last)), nil
+		return updateMessage(h.render(ctx, r.Game, r.Last)), nil
 	case ActAccept:
-		g, err = h.play.Accept(ctx, g, me, c.Version)
+		g, err = h.play.Accept(ctx, g, me, roles(i), c.Version)
 		if err != nil {
 			return Reply{}, err
 		}
-		return updateMessage(h.render(g, nil)), nil
+		return updateMessage(h.render(ctx, g, nil)), nil
 	case ActDecline:
 		g, err = h.play.Decline(ctx, g, me, c.Version)
 		if err != nil {
 			return Reply{}, err
 		}
-		return updateMessage(h.render(g, nil)), nil
+		return updateMessage(h.render(ctx, g, nil)), nil
 	case ActRematch:
-		r, err := h.play.Rematch(ctx, g, me, i.GuildID, i.ChannelID)
+		r, err := h.play.Rematch(ctx, g, me, roles(i), i.GuildID, i.ChannelID)
 		if err != nil {
 			return Reply{}, err
 		}
-		return newMessage(h.render(r.Game, r.Last), r.Game.ID), nil
+		return newMessage(h.render(ctx, r.Game, r.Last), r.Game.ID), nil
 	case actReview, actReviewPage:
 		return h.reviewPage(ctx, i, g, c.Page, c.Action == actReview)
 	case actReplay:

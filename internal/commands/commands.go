@@ -28,11 +28,14 @@ type AI interface {
 	Analyze(ctx context.Context, p game.Position) (ai.Analysis, error)
 }
 
-// Messenger edits and posts channel messages outside of an interaction, for
-// the timers: an expired challenge, a turn that ran out.
+// Messenger reaches Discord outside of an interaction's answer: it edits
+// and posts channel messages, for the timers (an expired challenge, a turn
+// that ran out) and for the games a player's erasure ended, and lists a
+// guild's custom emojis, for the marks its admins choose.
 type Messenger interface {
 	EditMessage(ctx context.Context, channelID, messageID string, data *discordgo.InteractionResponseData) error
 	SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) error
+	GuildEmojis(ctx context.Context, guildID string) ([]*discordgo.Emoji, error)
 }
 
 // Options tune a Handler and the play.Service it drives games with, which
@@ -45,18 +48,23 @@ type Handler struct {
 	ai    AI
 	msg   Messenger
 	botID string
-	def   *discordgo.ApplicationCommand // /ttt, which checkOptions holds commands to
+	defs  map[string]*discordgo.ApplicationCommand // by name, which checkOptions holds commands to
 	opts  Options
 	log   *slog.Logger
 	play  *play.Service
+	looks looks
 }
 
 // New returns a Handler playing as the bot user botID.
 func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) *Handler {
 	p := play.New(store, engine, botID, opts)
 	opts = p.Options()
+	defs := map[string]*discordgo.ApplicationCommand{}
+	for _, d := range Definitions() {
+		defs[d.Name] = d
+	}
 	return &Handler{
-		store: store, ai: engine, msg: msg, botID: botID, def: Definitions()[0], opts: opts, log: opts.Logger,
+		store: store, ai: engine, msg: msg, botID: botID, defs: defs, opts: opts, log: opts.Logger,
 		play: p,
 	}
 }
@@ -154,4 +162,12 @@ func displayName(u *discordgo.User) string {
 		return u.GlobalName
 	}
 	return u.Username
+}
+
+// roles are the roles of the member who sent the interaction; none in a DM.
+func roles(i *discordgo.Interaction) []string {
+	if i.Member == nil {
+		return nil
+	}
+	return i.Member.Roles
 }

@@ -3,6 +3,8 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
@@ -17,11 +19,36 @@ const internalText = "Something went wrong on our side. Please try again."
 // here, the *tttbot.Error this package makes as it is written, and
 // internalText for anything else.
 func errorText(err error) string {
+	var channel *tttbot.ChannelError
+	var cooldown *tttbot.CooldownError
+	var setting *tttbot.SettingsError
+	switch {
+	case errors.As(err, &channel):
+		ms := make([]string, len(channel.Allowed))
+		for i, c := range channel.Allowed {
+			ms[i] = channelMention(c)
+		}
+		return "Games can't be started in this channel on this server. Try " + strings.Join(ms, ", ") + "."
+	case errors.As(err, &cooldown):
+		left := cooldown.Left.Truncate(time.Second)
+		if left < cooldown.Left {
+			left += time.Second
+		}
+		return fmt.Sprintf("This server has a cooldown between games: you can start another in %s.", duration(left))
+	case errors.As(err, &setting):
+		return fmt.Sprintf("That doesn't fit: %s — %s.", setting.Setting, setting.Reason)
+	}
 	var e *tttbot.Error
 	if !errors.As(err, &e) {
 		return internalText
 	}
 	switch e {
+	case tttbot.ErrRoleNeeded:
+		return "On this server only members with a certain role can start or accept a game: ask its admins."
+	case tttbot.ErrSettingsOutOfGuild:
+		return "Settings belong to a server; there are none in direct messages."
+	case play.ErrForgotten:
+		return "Your opponent asked me to forget them, so there's no rematch. Start a new game with `/ttt challenge`."
 	case tttbot.ErrNotFound:
 		return "That game doesn't exist."
 	case tttbot.ErrBadShape:

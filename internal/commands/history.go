@@ -144,7 +144,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 	} else {
 		m := r.moves[ply-1]
 		last = m.Cell
-		fmt.Fprintf(&b, "Move %d of %d: %s %s played %s.", ply, n, mark(g, m.Player), h.playerName(g, m.Player), cellName(r.geo, m.Cell))
+		fmt.Fprintf(&b, "Move %d of %d: %s %s played %s.", ply, n, mark(&tttbot.Settings{}, g, m.Player), h.playerName(g, m.Player), cellName(r.geo, m.Cell))
 	}
 	if ply == n {
 		b.WriteString(" " + h.outcome(g))

@@ -56,6 +56,18 @@ func checkOptions(defs []*discordgo.ApplicationCommandOption, opts []*discordgo.
 				return tttbot.Errorf(tttbot.EINVALID, "The %s must be a whole number.", o.Name)
 			}
 			ok = isNumber
+		case discordgo.ApplicationCommandOptionChannel:
+			id, isString := o.Value.(string)
+			if isString && (resolved == nil || resolved.Channels[id] == nil) {
+				return tttbot.Errorf(tttbot.EINVALID, "Discord didn't tell me which channel the %s is. Pick it from the list again.", o.Name)
+			}
+			ok = isString
+		case discordgo.ApplicationCommandOptionRole:
+			id, isString := o.Value.(string)
+			if isString && (resolved == nil || resolved.Roles[id] == nil) {
+				return tttbot.Errorf(tttbot.EINVALID, "Discord didn't tell me which role the %s is. Pick it from the list again.", o.Name)
+			}
+			ok = isString
 		case discordgo.ApplicationCommandOptionUser:
 			// The challenge reads whether the user is a bot from the
 			// resolved user; without it a bot would pass for a person.

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -41,7 +42,17 @@ func nonNil(c []discordgo.MessageComponent) []discordgo.MessageComponent {
 	return c
 }
 
-func mention(id string) string { return "<@" + id + ">" }
+// mention names a user: a mention Discord shows as their name, or, for a
+// player who asked to be forgotten, forgottenName.
+func mention(id string) string {
+	if tttbot.Forgotten(id) {
+		return forgottenName
+	}
+	return "<@" + id + ">"
+}
+
+// forgottenName stands for a player who asked to be forgotten.
+const forgottenName = "*a forgotten player*"
 
 // cellName is a cell in chess style: column letter, row number ("B2").
 func cellName(g *game.Geometry, cell int) string {
@@ -58,11 +69,12 @@ func (h *Handler) playerName(g *tttbot.Game, id string) string {
 }
 
 // render draws a game in any state, with last, when not nil, named as the
-// move just played.
-func (h *Handler) render(g *tttbot.Game, last *tttbot.Move) message {
+// move just played, in its guild's look.
+func (h *Handler) render(ctx context.Context, g *tttbot.Game, last *tttbot.Move) message {
+	st := h.look(ctx, g.GuildID)
 	switch g.Status {
 	case tttbot.StatusPending:
-		return h.renderChallenge(g)
+		return h.renderChallenge(st, g)
 	case tttbot.StatusDeclined:
 		return message{content: fmt.Sprintf("%s declined the challenge from %s.", mention(g.Opponent), mention(g.Challenger))}
 	case tttbot.StatusCancelled:
@@ -76,13 +88,14 @@ func (h *Handler) render(g *tttbot.Game, last *tttbot.Move) message {
 	}
 	geo := pos.Geometry()
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Tic-tac-toe** · %s\n❌ %s vs ⭕ %s\n", g.Shape(), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
+	x, o := st.Marks()
+	fmt.Fprintf(&b, "**Tic-tac-toe** · %s\n%s %s vs %s %s\n", g.Shape(), x, h.playerName(g, g.XPlayer), o, h.playerName(g, g.OPlayer))
 	if last != nil {
 		fmt.Fprintf(&b, "Last move: %s played %s.\n", h.playerName(g, last.Player), cellName(geo, last.Cell))
 	}
 	var win game.Mask
 	if g.Status == tttbot.StatusActive {
-		fmt.Fprintf(&b, "%s %s, your turn", mark(g, g.Turn), mention(g.Turn))
+		fmt.Fprintf(&b, "%s %s, your turn", mark(st, g, g.Turn), mention(g.Turn))
 		if !g.Deadline.IsZero() {
 			fmt.Fprintf(&b, " — move %s", relTime(g.Deadline))
 		}
@@ -93,7 +106,7 @@ func (h *Handler) render(g *tttbot.Game, last *tttbot.Move) message {
 		}
 		b.WriteString(h.outcome(g))
 	}
-	m := message{content: b.String(), components: h.board(g, geo, pos, win)}
+	m := message{content: b.String(), components: h.board(st, g, geo, pos, win)}
 	if g.Status == tttbot.StatusFinished {
 		after := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
 			Label: "Rematch", Style: discordgo.PrimaryButton,
@@ -113,11 +126,13 @@ func (h *Handler) render(g *tttbot.Game, last *tttbot.Move) message {
 	return m
 }
 
-func mark(g *tttbot.Game, user string) string {
+// mark is the mark of user's side in g, in the look of st.
+func mark(st *tttbot.Settings, g *tttbot.Game, user string) string {
+	x, o := st.Marks()
 	if user == g.XPlayer {
-		return "❌"
+		return x.String()
 	}
-	return "⭕"
+	return o.String()
 }
 
 func (h *Handler) outcome(g *tttbot.Game) string {
@@ -136,8 +151,9 @@ func (h *Handler) outcome(g *tttbot.Game) string {
 }
 
 // board draws the cells as rows of buttons. Only the free cells of an active
-// game are enabled; the winning line is green.
-func (h *Handler) board(g *tttbot.Game, geo *game.Geometry, pos game.Position, win game.Mask) []discordgo.MessageComponent {
+// game are enabled; the winning line is green. A taken cell shows its
+// side's letter, or the mark the guild chose as the button's emoji.
+func (h *Handler) board(st *tttbot.Settings, g *tttbot.Game, geo *game.Geometry, pos game.Position, win game.Mask) []discordgo.MessageComponent {
 	active := g.Status == tttbot.StatusActive
 	rows := make([]discordgo.MessageComponent, 0, geo.Rows)
 	for r := range geo.Rows {
@@ -152,9 +168,12 @@ func (h *Handler) board(g *tttbot.Game, geo *game.Geometry, pos game.Position, w
 			}
 			switch pos.At(cell) {
 			case game.X:
-				btn.Label, btn.Style, btn.Disabled = "X", discordgo.PrimaryButton, true
+				btn.Label, btn.Style, btn.Disabled, btn.Emoji = "X", discordgo.PrimaryButton, true, buttonEmoji(st.X)
 			case game.O:
-				btn.Label, btn.Style, btn.Disabled = "O", discordgo.DangerButton, true
+				btn.Label, btn.Style, btn.Disabled, btn.Emoji = "O", discordgo.DangerButton, true, buttonEmoji(st.O)
+			}
+			if btn.Emoji != nil {
+				btn.Label = ""
 			}
 			if win.Has(cell) {
 				btn.Style = discordgo.SuccessButton
@@ -166,12 +185,21 @@ func (h *Handler) board(g *tttbot.Game, geo *game.Geometry, pos game.Position, w
 	return rows
 }
 
-func (h *Handler) renderChallenge(g *tttbot.Game) message {
-	content := fmt.Sprintf("⚔️ %s challenges %s to tic-tac-toe (%s). %s plays ❌ and moves first.\n%s, do you accept? The challenge expires %s.",
-		mention(g.Challenger), mention(g.Opponent), g.Shape(), mention(g.XPlayer), mention(g.Opponent), relTime(g.Deadline))
+func (h *Handler) renderChallenge(st *tttbot.Settings, g *tttbot.Game) message {
+	x, _ := st.Marks()
+	content := fmt.Sprintf("⚔️ %s challenges %s to tic-tac-toe (%s). %s plays %s and moves first.\n%s, do you accept? The challenge expires %s.",
+		mention(g.Challenger), mention(g.Opponent), g.Shape(), mention(g.XPlayer), x, mention(g.Opponent), relTime(g.Deadline))
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: CustomID{Action: ActAccept, GameID: g.ID, Version: g.Version}.String()},
 		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: CustomID{Action: ActDecline, GameID: g.ID, Version: g.Version}.String()},
 	}}
 	return message{content: content, components: []discordgo.MessageComponent{row}}
+}
+
+// buttonEmoji is m as a button's emoji, or nil when m is unset.
+func buttonEmoji(m tttbot.Mark) *discordgo.ComponentEmoji {
+	if m.IsZero() {
+		return nil
+	}
+	return &discordgo.ComponentEmoji{Name: m.Name, ID: m.ID, Animated: m.Animated}
 }

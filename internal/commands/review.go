@@ -69,7 +69,7 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 	unproven := false
 	for k, j := range js {
 		m := r.moves[lo+k]
-		fmt.Fprintf(&b, "**%d.** %s %s — %s\n", m.Ply, mark(g, m.Player), cellName(r.geo, m.Cell), j.text(r.geo))
+		fmt.Fprintf(&b, "**%d.** %s %s — %s\n", m.Ply, mark(&tttbot.Settings{}, g, m.Player), cellName(r.geo, m.Cell), j.text(r.geo))
 		unproven = unproven || j.verdict == unsolved
 	}
 	if unproven {

@@ -72,13 +72,20 @@ func Definitions() []*discordgo.ApplicationCommand {
 			},
 			{
 				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "settings",
-				Description: "Server settings (needs Manage Server)",
+				Description: "Server settings moved to /ttt-admin",
 				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionBoolean, Name: "simultaneous_games", Required: true, Description: "Allow several games at once in one channel"},
+					{Type: discordgo.ApplicationCommandOptionBoolean, Name: "simultaneous_games", Required: true, Description: "Now /ttt-admin simultaneous"},
+				},
+			},
+			{
+				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "forget-me",
+				Description: "Erase your name, ratings and records; your games stay, anonymous",
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionBoolean, Name: "confirm", Required: true, Description: "true to erase: it cannot be undone"},
 				},
 			},
 		},
-	}}
+	}, adminDefinition()}
 }
 
 const helpText = "**Tic-tac-toe** — get K in a row before your opponent.\n" +
@@ -88,7 +95,8 @@ const helpText = "**Tic-tac-toe** — get K in a row before your opponent.\n" +
 	"• `/ttt resign` — give up your game in this channel (or withdraw your challenge).\n" +
 	"• `/ttt leaderboard scope:global size:4` — the top players; `/ttt stats`, `/ttt history` — yours or anyone's.\n" +
 	"• `/ttt review game:42` — every move of a finished game judged: best, inaccuracy or mistake.\n" +
-	"• `/ttt settings simultaneous_games:true` — (Manage Server) allow several games at once per channel.\n" +
+	"• `/ttt forget-me confirm:true` — erase what I keep about you: your name, ratings and records.\n" +
+	"• `/ttt-admin` — (Manage Server) this server's channels, role, cooldown, defaults, timeouts and marks.\n" +
 	"Click a cell to move. A challenge expires after %s unanswered; a player who does not move within %s loses on time. " +
 	"Boards go from 3×3 to 5×5; after a game, **Rematch** plays again with sides swapped and **Review** shows where it was won or lost. " +
 	"Games between people are rated (Glicko-2, per server, globally, and per board); leaderboards rank by rating − 2×deviation " +
@@ -96,11 +104,15 @@ const helpText = "**Tic-tac-toe** — get K in a row before your opponent.\n" +
 
 func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
 	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
-	if !ok || data.Name != h.def.Name || len(data.Options) != 1 {
+	def := h.defs[data.Name]
+	if !ok || def == nil || len(data.Options) != 1 {
 		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know that command.")
 	}
-	if err := checkOptions(h.def.Options, data.Options, data.Resolved); err != nil {
+	if err := checkOptions(def.Options, data.Options, data.Resolved); err != nil {
 		return Reply{}, err
+	}
+	if def.Name == adminCommand {
+		return h.admin(ctx, i, data.Options[0], data.Resolved)
 	}
 	sub := data.Options[0]
 	switch sub.Name {
@@ -111,7 +123,9 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 	case "help":
 		return ephemeral(fmt.Sprintf(helpText, h.opts.ChallengeTimeout, h.opts.TurnTimeout, tttbot.MinRatedGames)), nil
 	case "settings":
-		return h.settings(ctx, i, sub.Options)
+		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Server settings moved: use `/ttt-admin simultaneous allow:true` (or `/ttt-admin show` for them all).")
+	case "forget-me":
+		return h.forgetMe(ctx, i, sub.Options)
 	case "leaderboard":
 		return h.leaderboard(ctx, i, sub.Options)
 	case "stats":
@@ -133,7 +147,9 @@ type challengeOptions struct {
 }
 
 func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (challengeOptions, error) {
-	c := challengeOptions{size: 3, first: play.FirstRandom, difficulty: ai.Perfect}
+	// What is left out stays zero: the guild's defaults apply, in the
+	// transaction that creates the game.
+	var c challengeOptions
 	for _, o := range opts {
 		switch o.Name {
 		case "opponent":
@@ -162,12 +178,12 @@ func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, r
 			return c, tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q.", o.Name)
 		}
 	}
-	s, err := boardShape(c.size, c.k)
-	if err != nil {
-		return c, err
+	if c.size != 0 {
+		if _, err := boardShape(c.size, c.k); err != nil {
+			return c, err
+		}
 	}
-	c.k = s.K
-	if c.first != play.FirstMe && c.first != play.FirstThem && c.first != play.FirstRandom {
+	if c.first != "" && !c.first.Valid() {
 		return c, play.ErrBadFirst
 	}
 	return c, nil
@@ -188,8 +204,8 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	}
 	req := play.Challenge{
 		GuildID: i.GuildID, ChannelID: i.ChannelID,
-		Challenger: me.ID,
-		Rows:       c.size, Cols: c.size, K: c.k,
+		Challenger: me.ID, Roles: roles(i),
+		Rows: c.size, Cols: c.size, K: c.k,
 		First: c.first, Level: c.difficulty,
 		// The names go into the transaction that creates the game.
 		Players: []tttbot.Player{{ID: me.ID, Name: displayName(me)}},
@@ -204,7 +220,7 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	if err != nil {
 		return Reply{}, err
 	}
-	return newMessage(h.render(r.Game, r.Last), r.Game.ID), nil
+	return newMessage(h.render(ctx, r.Game, r.Last), r.Game.ID), nil
 }
 
 func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
@@ -214,7 +230,7 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 	} else if err != nil {
 		return Reply{}, err
 	}
-	m := h.render(g, nil)
+	m := h.render(ctx, g, nil)
 	if g.MessageID != "" {
 		// The board is updated in place; the reply tells the channel what happened.
 		text := h.outcome(g)
@@ -231,29 +247,4 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 		}, nil
 	}
 	return newMessage(m, 0), nil
-}
-
-// settings changes a guild's settings; only members who may manage the
-// server can.
-func (h *Handler) settings(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
-	if i.GuildID == "" {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Settings belong to a server; there are none in direct messages.")
-	}
-	if i.Member == nil || i.Member.Permissions&discordgo.PermissionManageGuild == 0 {
-		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "Only members who can manage this server can change its settings.")
-	}
-	for _, o := range opts {
-		if o.Name != "simultaneous_games" {
-			continue
-		}
-		allow, _ := o.Value.(bool)
-		if err := h.store.SetSimultaneousGames(ctx, i.GuildID, allow); err != nil {
-			return Reply{}, err
-		}
-		if allow {
-			return ephemeral("Channels on this server may now hold several games at once."), nil
-		}
-		return ephemeral("Channels on this server now hold one game at a time."), nil
-	}
-	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Pick a setting to change.")
 }

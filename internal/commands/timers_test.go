@@ -21,8 +21,9 @@ import (
 // edits records the board edits the timers send; Discord's side of the
 // Messenger boundary.
 type edits struct {
-	mu   sync.Mutex
-	msgs []string
+	mu     sync.Mutex
+	msgs   []string
+	emojis []*discordgo.Emoji // the guild's custom emojis
 }
 
 func (e *edits) EditMessage(_ context.Context, _, messageID string, _ *discordgo.InteractionResponseData) error {
@@ -34,6 +35,10 @@ func (e *edits) EditMessage(_ context.Context, _, messageID string, _ *discordgo
 
 func (e *edits) SendMessage(context.Context, string, *discordgo.InteractionResponseData) error {
 	return nil
+}
+
+func (e *edits) GuildEmojis(context.Context, string) ([]*discordgo.Emoji, error) {
+	return e.emojis, nil
 }
 
 type brokenAI struct{}

@@ -39,8 +39,9 @@ func (p Problem) String() string {
 //   - a finished game without its two results, or an open one with results;
 //   - a player in two open games in one channel (the bot aside);
 //   - a rating, or a record against the bot, whose wins, losses and draws
-//     are not those of its results, or a leaderboard band that miscounts
-//     its players;
+//     are not those of its results (but those of a forgotten player, who
+//     has none, and those a guild's reset took out of its ratings), or a
+//     leaderboard band that miscounts its players;
 //   - a move of acked, one the bot told a player it had played, that is not
 //     stored as given.
 //
@@ -324,10 +325,15 @@ func (ck *checker) openGames(ctx context.Context) error {
 // ratedResults is every result of a game between people, once in the
 // global scope and once more in its guild's.
 const ratedResults = `SELECT '' AS scope, r.player_id, g.board_rows, g.board_cols, g.k, r.outcome
-		FROM results r JOIN games g ON g.id = r.game_id WHERE r.bot_level IS NULL
+		FROM results r JOIN games g ON g.id = r.game_id WHERE r.bot_level IS NULL AND r.player_id NOT LIKE '` + forgottenLike + `'
 	UNION ALL
 	SELECT r.guild_id, r.player_id, g.board_rows, g.board_cols, g.k, r.outcome
-		FROM results r JOIN games g ON g.id = r.game_id WHERE r.bot_level IS NULL AND r.guild_id IS NOT NULL`
+		FROM results r JOIN games g ON g.id = r.game_id
+		WHERE r.bot_level IS NULL AND r.guild_id IS NOT NULL AND r.guild_rated AND r.player_id NOT LIKE '` + forgottenLike + `'`
+
+// forgottenLike matches the placeholders of forgotten players, who have
+// no ratings or records: their results count only in their opponents'.
+const forgottenLike = tttbot.ForgottenPrefix + "%"
 
 // ratings checks that each rating and each record against the bot counts
 // exactly the results it was built from, so that each finished game was
@@ -368,7 +374,7 @@ func (ck *checker) ratings(ctx context.Context) error {
 			SELECT r.player_id, r.bot_level,
 				count(*) FILTER (WHERE r.outcome = 'win') AS wins, count(*) FILTER (WHERE r.outcome = 'loss') AS losses, count(*) FILTER (WHERE r.outcome = 'draw') AS draws
 			FROM results r JOIN games g ON g.id = r.game_id
-			WHERE r.bot_level IS NOT NULL AND r.player_id = g.challenger_id
+			WHERE r.bot_level IS NOT NULL AND r.player_id = g.challenger_id AND r.player_id NOT LIKE '`+forgottenLike+`'
 			GROUP BY r.player_id, r.bot_level)
 		SELECT coalesce(w.player_id, t.player_id), coalesce(w.bot_level, t.bot_level),
 			coalesce(t.wins, 0), coalesce(t.losses, 0), coalesce(t.draws, 0),

@@ -55,3 +55,12 @@ func Register(ctx context.Context, s *discordgo.Session, appID string, guildIDs 
 	}
 	return nil
 }
+
+// GuildEmojis lists a guild's custom emojis.
+func (m Messenger) GuildEmojis(ctx context.Context, guildID string) ([]*discordgo.Emoji, error) {
+	emojis, err := m.S.GuildEmojis(guildID, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("list guild emojis: %w", requested(err))
+	}
+	return emojis, nil
+}

@@ -107,3 +107,28 @@ func (s *store) Forget(ctx context.Context, before time.Time, limit int) (int, e
 	defer s.done("Forget", time.Now())
 	return s.next.Forget(ctx, before, limit)
 }
+
+func (s *store) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
+	defer s.done("StartGame", time.Now())
+	return s.next.StartGame(ctx, g, prepare, players...)
+}
+
+func (s *store) Settings(ctx context.Context, guildID string) (*tttbot.Settings, error) {
+	defer s.done("Settings", time.Now())
+	return s.next.Settings(ctx, guildID)
+}
+
+func (s *store) UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error) {
+	defer s.done("UpdateSettings", time.Now())
+	return s.next.UpdateSettings(ctx, guildID, change)
+}
+
+func (s *store) ResetRatings(ctx context.Context, guildID string) (int, error) {
+	defer s.done("ResetRatings", time.Now())
+	return s.next.ResetRatings(ctx, guildID)
+}
+
+func (s *store) ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error) {
+	defer s.done("ForgetPlayer", time.Now())
+	return s.next.ForgetPlayer(ctx, user, at)
+}

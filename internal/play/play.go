@@ -6,6 +6,7 @@
 package play
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -25,7 +26,7 @@ type AI interface {
 
 // Store keeps the games; tttbot.GameStore describes each method.
 type Store interface {
-	CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error
+	StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error
 	Game(ctx context.Context, id int64) (*tttbot.Game, error)
 	OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error)
 	Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error)
@@ -44,6 +45,7 @@ var (
 	ErrNotOver     = &tttbot.Error{Code: tttbot.EINVALID, Message: "the game is not over"}
 	ErrNoOpenGame  = &tttbot.Error{Code: tttbot.ENOTFOUND, Message: "no open game of the player in the channel"}
 	ErrBadFirst    = &tttbot.Error{Code: tttbot.EINVALID, Message: "who moves first is me, them or random"}
+	ErrForgotten   = &tttbot.Error{Code: tttbot.EINVALID, Message: "the other player asked to be forgotten"}
 )
 
 // Options tune a Service. Zero values get the defaults.
@@ -109,19 +111,22 @@ type Result struct {
 }
 
 // First says who moves first in a challenge.
-type First string
+type First = tttbot.First
 
 const (
-	FirstMe     First = "me"     // the challenger
-	FirstThem   First = "them"   // the opponent
-	FirstRandom First = "random" // either, by a coin toss
+	FirstMe     = tttbot.FirstMe     // the challenger
+	FirstThem   = tttbot.FirstThem   // the opponent
+	FirstRandom = tttbot.FirstRandom // either, by a coin toss
 )
 
-// Challenge is a request for a game.
+// Challenge is a request for a game. Options left zero — the board, who
+// moves first, the bot's level — take the guild's defaults, else 3×3 with
+// its own win length, a coin toss, and perfect.
 type Challenge struct {
 	GuildID, ChannelID string
 	Challenger         string
-	Opponent           string // "" or the bot's user ID: a game against the bot, which starts at once
+	Roles              []string // the challenger's, for a guild that requires one
+	Opponent           string   // "" or the bot's user ID: a game against the bot, which starts at once
 	Rows, Cols, K      int
 	First              First
 	Level              ai.Level        // the bot's, in a game against it
@@ -129,60 +134,79 @@ type Challenge struct {
 }
 
 // Challenge creates a pending challenge between people or, against the
-// bot, an active game, with the bot's first move made when it has it.
+// bot, an active game, with the bot's first move made when it has it. The
+// guild's settings, read in the transaction that creates the game, may
+// refuse it (a channel, a role, a cooldown) and fill in what it leaves out.
 func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
+	if c.First != "" && !c.First.Valid() {
+		return Result{}, ErrBadFirst
+	}
 	opponent := c.Opponent
 	if opponent == "" {
 		opponent = s.botID
 	}
-	x := c.Challenger
-	switch c.First {
-	case FirstMe:
-	case FirstThem:
-		x = opponent
-	case FirstRandom:
-		if s.newRand().IntN(2) == 1 {
-			x = opponent
-		}
-	default:
-		return Result{}, ErrBadFirst
-	}
 	g := &tttbot.Game{
 		GuildID: c.GuildID, ChannelID: c.ChannelID,
-		Rows: c.Rows, Cols: c.Cols, K: c.K,
 		Challenger: c.Challenger, Opponent: opponent,
-		XPlayer: x, OPlayer: c.Challenger,
 	}
-	if x == c.Challenger {
-		g.OPlayer = opponent
-	}
-	if opponent == s.botID {
-		g.BotLevel = string(c.Level)
-		return s.startBotGame(ctx, g, c.Players...)
-	}
-	return s.challenge(ctx, g, c.Players...)
+	return s.start(ctx, g, c.Roles, func(g *tttbot.Game, st *tttbot.Settings) error {
+		rows, cols, k := c.Rows, c.Cols, c.K
+		if rows == 0 && cols == 0 {
+			sh := st.Defaults.Shape(0, k)
+			rows, cols, k = sh.Rows, sh.Cols, sh.K
+		} else if k == 0 {
+			k = st.Defaults.Shape(max(rows, cols), 0).K
+		}
+		g.Rows, g.Cols, g.K = rows, cols, k
+		first := cmp.Or(c.First, st.Defaults.First, FirstRandom)
+		x := c.Challenger
+		switch first {
+		case FirstThem:
+			x = opponent
+		case FirstRandom:
+			if s.newRand().IntN(2) == 1 {
+				x = opponent
+			}
+		}
+		g.XPlayer, g.OPlayer = x, c.Challenger
+		if x == c.Challenger {
+			g.OPlayer = opponent
+		}
+		if opponent == s.botID {
+			g.BotLevel = string(cmp.Or(c.Level, ai.Level(st.Defaults.Level), ai.Perfect))
+		}
+		return nil
+	}, c.Players...)
 }
 
-// challenge stores g as a pending challenge that expires unanswered.
-func (s *Service) challenge(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) (Result, error) {
-	g.Status = tttbot.StatusPending
-	g.Deadline = s.opts.Now().Add(s.opts.ChallengeTimeout)
-	if err := s.store.CreateGame(ctx, g, players...); err != nil {
+// start creates game g, which complete fills in from its guild's settings,
+// once the guild's rules let the challenger, a member with roles, start
+// it: a pending challenge that expires unanswered or, against the bot, an
+// active game, with the bot's first move played when it has it.
+func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, complete func(*tttbot.Game, *tttbot.Settings) error, players ...tttbot.Player) (Result, error) {
+	err := s.store.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) error {
+		st := &adm.Settings
+		now := s.opts.Now()
+		if err := st.MayStart(g.ChannelID, roles, adm.LastStart, now); err != nil {
+			return err
+		}
+		if err := complete(g, st); err != nil {
+			return err
+		}
+		if g.VsBot() {
+			g.Status, g.Turn = tttbot.StatusActive, g.XPlayer
+			g.Deadline = s.deadlineFor(g, g.XPlayer, now)
+		} else {
+			g.Status = tttbot.StatusPending
+			g.Deadline = now.Add(s.opts.ChallengeTimeout)
+		}
+		st.Retime(g, now)
+		return nil
+	}, players...)
+	if err != nil {
 		return Result{}, err
 	}
-	return Result{Game: g}, nil
-}
-
-// startBotGame creates an active game against the bot, recording the names
-// of players, and, when the bot has the first move, plays it before the
-// board is shown.
-func (s *Service) startBotGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) (Result, error) {
-	g.Status = tttbot.StatusActive
-	g.Deadline = s.deadlineFor(g, g.XPlayer, s.opts.Now())
-	if err := s.store.CreateGame(ctx, g, players...); err != nil {
-		return Result{}, err
-	}
-	if g.Turn != s.botID {
+	if g.Status != tttbot.StatusActive || g.Turn != s.botID {
 		return Result{Game: g}, nil
 	}
 	r, err := s.botMove(ctx, g)
@@ -208,12 +232,13 @@ func (s *Service) deadlineFor(g *tttbot.Game, user string, now time.Time) time.T
 	return now.Add(s.opts.TurnTimeout)
 }
 
-// Accept starts challenge g, seen at version, as its opponent user.
-func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, version int) (*tttbot.Game, error) {
+// Accept starts challenge g, seen at version, as its opponent user, a
+// member with roles.
+func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, roles []string, version int) (*tttbot.Game, error) {
 	now := s.opts.Now()
 	return s.store.Accept(ctx, tttbot.AcceptRequest{
 		GameID: g.ID, Player: user, Version: version, XPlayer: g.XPlayer,
-		At: now, Deadline: now.Add(s.opts.TurnTimeout),
+		At: now, Deadline: now.Add(s.opts.TurnTimeout), Roles: roles,
 	})
 }
 
@@ -323,15 +348,19 @@ func (s *Service) botMove(ctx context.Context, g *tttbot.Game) (Result, error) {
 	return Result{Game: next, Last: &tttbot.Move{GameID: g.ID, Cell: m.Cell, Player: m.Player, At: m.At}}, nil
 }
 
-// Rematch starts finished game old again with sides swapped, asked by user
-// in channelID of guildID: at once against the bot, as a new challenge
-// between people.
-func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user, guildID, channelID string) (Result, error) {
+// Rematch starts finished game old again with sides swapped, asked by
+// user, a member with roles, in channelID of guildID: at once against the
+// bot, as a new challenge between people. The guild's rules apply as to a
+// challenge.
+func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user string, roles []string, guildID, channelID string) (Result, error) {
 	if !old.HasPlayer(user) {
 		return Result{}, ErrNotInGame
 	}
 	if old.Status != tttbot.StatusFinished {
 		return Result{}, ErrNotOver
+	}
+	if tttbot.Forgotten(old.Other(user)) {
+		return Result{}, ErrForgotten
 	}
 	g := &tttbot.Game{
 		GuildID: guildID, ChannelID: channelID,
@@ -339,10 +368,7 @@ func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user, guildID, 
 		Challenger: user, Opponent: old.Other(user), BotLevel: old.BotLevel,
 		XPlayer: old.OPlayer, OPlayer: old.XPlayer,
 	}
-	if g.VsBot() {
-		return s.startBotGame(ctx, g)
-	}
-	return s.challenge(ctx, g)
+	return s.start(ctx, g, roles, func(*tttbot.Game, *tttbot.Settings) error { return nil })
 }
 
 // Resign ends user's open game in channelID: a pending challenge is

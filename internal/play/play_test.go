@@ -83,7 +83,7 @@ func challenge(t *testing.T, s *play.Service, c play.Challenge) *tttbot.Game {
 func started(t *testing.T, s *play.Service, moves ...int) *tttbot.Game {
 	t.Helper()
 	g := challenge(t, s, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe})
-	g, err := s.Accept(t.Context(), g, bob, g.Version)
+	g, err := s.Accept(t.Context(), g, bob, nil, g.Version)
 	if err != nil {
 		t.Fatalf("accept: %v", err)
 	}
@@ -183,7 +183,7 @@ func TestAnswer(t *testing.T) {
 			var got *tttbot.Game
 			var err error
 			if tt.accept {
-				got, err = s.Accept(t.Context(), g, tt.user, g.Version)
+				got, err = s.Accept(t.Context(), g, tt.user, nil, g.Version)
 			} else {
 				got, err = s.Decline(t.Context(), g, tt.user, g.Version)
 			}
@@ -310,7 +310,7 @@ func TestRematch(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, err := s.Rematch(t.Context(), old, tt.user, "g1", "c2")
+			r, err := s.Rematch(t.Context(), old, tt.user, nil, "g1", "c2")
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
@@ -447,7 +447,6 @@ func TestChallengeRefused(t *testing.T) {
 		want error
 	}{
 		{"first is neither me, them nor random", play.Challenge{Challenger: alice, Opponent: bob, First: "both"}, play.ErrBadFirst},
-		{"no first at all", play.Challenge{Challenger: alice, Opponent: bob}, play.ErrBadFirst},
 		{"oneself", play.Challenge{Challenger: alice, Opponent: alice, First: play.FirstMe}, tttbot.ErrSelfChallenge},
 		{"a shape no board has", play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe, Rows: 3, Cols: 3, K: 4}, tttbot.ErrBadShape},
 	}

@@ -197,3 +197,32 @@ func BenchmarkMove(b *testing.B) {
 		return db
 	})
 }
+
+// BenchmarkStartGame is BenchmarkCreateGame as the bot starts games: the
+// guild's settings and, with its cooldown, the challenger's last game read
+// in the transaction, for the rules to decide on.
+func BenchmarkStartGame(b *testing.B) {
+	for _, cooldown := range []time.Duration{0, time.Minute} {
+		b.Run(fmt.Sprint("cooldown=", cooldown), func(b *testing.B) {
+			db, _ := newDB(b, Options{SimultaneousGames: true})
+			if _, err := db.UpdateSettings(b.Context(), "900", func(s *tttbot.Settings) error { s.Cooldown = cooldown; return nil }); err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				g := &tttbot.Game{GuildID: "900", ChannelID: fmt.Sprint("c", i%256), Rows: 3, Cols: 3, K: 3,
+					Challenger: fmt.Sprint("p", i%1000), Opponent: "bot", BotLevel: "perfect",
+					XPlayer: fmt.Sprint("p", i%1000), OPlayer: "bot", Status: tttbot.StatusActive, Deadline: t0.Add(time.Minute)}
+				at := t0.Add(time.Duration(i) * time.Hour)
+				err := db.StartGame(b.Context(), g, func(g *tttbot.Game, adm tttbot.Admission) error {
+					return adm.Settings.MayStart(g.ChannelID, nil, adm.LastStart, at)
+				}, tttbot.Player{ID: g.Challenger, Name: "Player"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}

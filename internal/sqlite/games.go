@@ -39,8 +39,9 @@ const (
 	// The due games not claimed, oldest first: claimed until ?3.
 	queryDueGames = "SELECT id FROM games WHERE " + open + " AND deadline <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
 		" ORDER BY deadline, id LIMIT ?2"
-	queryAnyDue = "SELECT EXISTS (" + queryDueGames + ")"
-	queryDue    = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gameColumns
+	queryAnyDue    = "SELECT EXISTS (" + queryDueGames + ")"
+	queryDue       = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gameColumns
+	queryLastStart = "SELECT max(created_at) FROM games WHERE challenger_id = ? AND guild_id = ?"
 )
 
 type scanner interface{ Scan(dest ...any) error }
@@ -79,16 +80,40 @@ func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Gam
 // game, with the empty board, and records the display names of players.
 // See tttbot.GameStore.
 func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
-	n := *g
-	if err := n.Create(); err != nil {
-		return err
-	}
-	n.Version = 1
-	n.CreatedAt = db.now(time.Time{})
-	n.UpdatedAt = n.CreatedAt
-	n.Deadline = round(n.Deadline)
+	return db.StartGame(ctx, g, nil, players...)
+}
 
+// StartGame is CreateGame with prepare deciding on the game, in its
+// transaction, from the guild's settings. See tttbot.GameStore.
+func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
+	if prepare == nil {
+		// Nothing to read first: the game is checked before the writer
+		// is taken.
+		n := *g
+		if err := n.Create(); err != nil {
+			return err
+		}
+	}
+	now := db.now(time.Time{})
+	var n tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		n = *g
+		if prepare != nil {
+			adm, err := admission(ctx, tx, n.GuildID, n.Challenger)
+			if err != nil {
+				return err
+			}
+			if err := prepare(&n, adm); err != nil {
+				return err
+			}
+		}
+		if err := n.Create(); err != nil {
+			return err
+		}
+		n.Version = 1
+		n.CreatedAt = now
+		n.UpdatedAt = n.CreatedAt
+		n.Deadline = round(n.Deadline)
 		for _, id := range []string{n.Challenger, n.Opponent} {
 			p := tttbot.Player{ID: id}
 			for _, q := range players {
@@ -139,6 +164,23 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 	}
 	*g = n
 	return nil
+}
+
+// admission reads, in tx, what a guild's rules decide a new game of
+// challenger on: its settings and, when it has a cooldown, the
+// challenger's last game there.
+func admission(ctx context.Context, tx *sql.Conn, guildID, challenger string) (tttbot.Admission, error) {
+	s, err := readSettings(ctx, tx, guildID)
+	if err != nil {
+		return tttbot.Admission{}, err
+	}
+	adm := tttbot.Admission{Settings: *s}
+	if s.Cooldown > 0 {
+		if adm.LastStart, err = lastStart(ctx, tx, guildID, challenger); err != nil {
+			return tttbot.Admission{}, err
+		}
+	}
+	return adm, nil
 }
 
 // checkRoom enforces, inside the caller's transaction, that neither player
@@ -206,29 +248,34 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx co
 		if err != nil {
 			return err
 		}
-		before := *g
-		if err := fn(ctx, tx, g); err != nil {
-			return err
-		}
-		g.Version++
-		g.UpdatedAt = at
-		if err := update(ctx, tx, &before, g); err != nil {
-			return err
-		}
-		if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
-			if err := writeResults(ctx, tx, g); err != nil {
-				return err
-			}
-			if err := rate(ctx, tx, g); err != nil {
-				return err
-			}
-		}
-		return nil
+		return changeGame(ctx, tx, g, at, fn)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return g, nil
+}
+
+// changeGame is change's work on g, read in tx.
+func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time, fn func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error) error {
+	before := *g
+	if err := fn(ctx, tx, g); err != nil {
+		return err
+	}
+	g.Version++
+	g.UpdatedAt = at
+	if err := update(ctx, tx, &before, g); err != nil {
+		return err
+	}
+	if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
+		if err := writeResults(ctx, tx, g); err != nil {
+			return err
+		}
+		if err := rate(ctx, tx, g); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // update saves the columns of g that differ from before, and only those:
@@ -306,6 +353,13 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		if err != nil {
 			return err
 		}
+		if g.Status == tttbot.StatusActive && g.GuildID != "" {
+			st, err := readSettings(ctx, tx, g.GuildID)
+			if err != nil {
+				return err
+			}
+			st.Retime(g, moves[len(moves)-1].At)
+		}
 		for _, mv := range moves {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
 				VALUES (?, ?, ?, ?, ?)`, mv.GameID, mv.Ply, mv.Cell, mv.Player, toMS(mv.At)); err != nil {
@@ -322,6 +376,16 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 		if err := g.Accept(r); err != nil {
 			return err
+		}
+		if g.GuildID != "" {
+			st, err := readSettings(ctx, tx, g.GuildID)
+			if err != nil {
+				return err
+			}
+			if err := st.MayPlay(r.Roles); err != nil {
+				return err
+			}
+			st.Retime(g, r.At)
 		}
 		_, err := db.checkRoom(ctx, tx, g, r.Player)
 		return err

@@ -59,6 +59,7 @@ func TestQueryPlans(t *testing.T) {
 		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, "games_open_by_"},
 		{"channel busy", queryChannelBusy, []any{"c", 1}, "games_open_by_"},
 		{"due", queryDueGames, []any{0, 10}, "games_open_by_deadline"},
+		{"last game started", queryLastStart, []any{"u", "g"}, "COVERING INDEX games_by_challenger"},
 		{"leaderboard", `SELECT player_id, count(*) FILTER (WHERE outcome = 'win') AS wins, count(*)
 			FROM results WHERE guild_id = ? GROUP BY player_id ORDER BY wins DESC LIMIT 10`,
 			[]any{"g"}, "COVERING INDEX results_by_guild"},

@@ -106,6 +106,10 @@ func Run(t *testing.T, open Opener) {
 		{"ChallengesAtOnce", testChallengesAtOnce},
 		{"ReplayAtOnce", testReplayAtOnce},
 		{"SchemaConstraints", testSchemaConstraints},
+		{"Settings", testSettings},
+		{"StartGame", testStartGame},
+		{"ResetRatings", testResetRatings},
+		{"ForgetPlayer", testForgetPlayer},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {

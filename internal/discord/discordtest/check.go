@@ -64,7 +64,9 @@ func checkMessage(payload []byte, flags int) []Violation {
 // CheckCommands reports how the body of a bulk overwrite of application
 // commands breaks Discord's limits: names of 1–32 lower-case letters, digits,
 // '-' or '_'; descriptions of 1–100 characters; at most 25 options and 25
-// choices; required options first; at most 4000 characters in all.
+// choices; required options first; at most 4000 characters in all; and
+// well-formed default_member_permissions, dm_permission, contexts and
+// integration_types.
 func CheckCommands(payload []byte) []Violation {
 	var v any
 	if err := json.Unmarshal(payload, &v); err != nil {
@@ -328,6 +330,7 @@ func (c *checker) commands(v any) {
 			c.add(join(p, "name"), "command %q is defined twice", name)
 		}
 		seen[key] = true
+		c.access(p, m)
 		switch typ {
 		case 1:
 			chat++
@@ -352,6 +355,46 @@ func (c *checker) commands(v any) {
 	}
 	if chat > 100 {
 		c.add("", "at most 100 chat input commands (got %d)", chat)
+	}
+}
+
+// access checks who a command is for: default_member_permissions, a
+// permission bitfield as a string of digits; dm_permission, a boolean;
+// contexts (0 guild, 1 bot DM, 2 private channel) and integration_types
+// (0 guild install, 1 user install), arrays of distinct known values.
+func (c *checker) access(path string, m map[string]any) {
+	if v, ok := m["default_member_permissions"]; ok && v != nil {
+		s, isString := v.(string)
+		if _, err := strconv.ParseUint(s, 10, 64); !isString || err != nil {
+			c.add(join(path, "default_member_permissions"), "must be a permission bitfield as a string of digits (got %v)", v)
+		}
+	}
+	if v, ok := m["dm_permission"]; ok && v != nil {
+		if _, isBool := v.(bool); !isBool {
+			c.add(join(path, "dm_permission"), "must be a boolean")
+		}
+	}
+	for _, f := range []struct {
+		key string
+		max int
+	}{{"contexts", 2}, {"integration_types", 1}} {
+		v, ok := m[f.key]
+		if !ok || v == nil {
+			continue
+		}
+		list, isArray := v.([]any)
+		if !isArray || len(list) == 0 {
+			c.add(join(path, f.key), "must be a non-empty array")
+			continue
+		}
+		seen := map[int]bool{}
+		for i, e := range list {
+			n, isInt := asInt(e)
+			if !isInt || n < 0 || n > f.max || seen[n] {
+				c.add(join(join(path, f.key), i), "must be a distinct value from 0 to %d (got %v)", f.max, e)
+			}
+			seen[n] = true
+		}
 	}
 }
 

@@ -189,3 +189,31 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckCommandAccess: who a command is for must be written as Discord
+// reads it.
+func TestCheckCommandAccess(t *testing.T) {
+	manage := int64(discordgo.PermissionManageGuild)
+	no := false
+	admin := &discordgo.ApplicationCommand{Name: "ttt-admin", Description: "d", DefaultMemberPermissions: &manage, DMPermission: &no,
+		Contexts:         &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}}
+	if got := CheckCommands(mustJSON(t, []*discordgo.ApplicationCommand{admin})); len(got) != 0 {
+		t.Errorf("discordgo's encoding: got %v, want no violation", got)
+	}
+	tests := []struct{ name, body, want string }{
+		{"permissions as a number", `[{"name":"a","description":"d","default_member_permissions":32}]`, "string of digits"},
+		{"permissions not digits", `[{"name":"a","description":"d","default_member_permissions":"manage"}]`, "string of digits"},
+		{"dm_permission not a boolean", `[{"name":"a","description":"d","dm_permission":"no"}]`, "boolean"},
+		{"no contexts", `[{"name":"a","description":"d","contexts":[]}]`, "non-empty"},
+		{"an unknown context", `[{"name":"a","description":"d","contexts":[0,3]}]`, "0 to 2"},
+		{"a context twice", `[{"name":"a","description":"d","contexts":[0,0]}]`, "distinct"},
+		{"an unknown integration type", `[{"name":"a","description":"d","integration_types":[2]}]`, "0 to 1"},
+	}
+	for _, tt := range tests {
+		got := CheckCommands([]byte(tt.body))
+		if len(got) != 1 || !strings.Contains(got[0].String(), tt.want) {
+			t.Errorf("%s: got %v, want one violation saying %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -61,6 +61,17 @@ type Option struct {
 	user  *User
 }
 
+// ChannelOption is a channel option: the value is the channel's ID, resolved.
+func ChannelOption(name, channelID string) Option {
+	return Option{name: name, typ: discordgo.ApplicationCommandOptionChannel, value: channelID}
+}
+
+// RoleOption is a role option: the value is the role's ID (from NewRole),
+// resolved.
+func RoleOption(name, roleID string) Option {
+	return Option{name: name, typ: discordgo.ApplicationCommandOptionRole, value: roleID}
+}
+
 // UserOption is a user option: the value is u's ID and u is resolved.
 func UserOption(name string, u User) Option {
 	return Option{name: name, typ: discordgo.ApplicationCommandOptionUser, value: u.ID, user: &u}
@@ -103,13 +114,20 @@ func (s *Server) Slash(tb testing.TB, user User, channelID, command string, opts
 	in.what = fmt.Sprintf("/%s by %s", command, user.Username)
 
 	leaf := []any{}
-	users, members := map[string]any{}, map[string]any{}
+	users, members, channels, roles := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
 	for _, o := range opts {
 		leaf = append(leaf, map[string]any{"type": o.typ, "name": o.name, "value": o.value})
-		if o.user != nil {
+		switch id, _ := o.value.(string); {
+		case o.user != nil:
 			s.addKnownUser(*o.user)
 			users[o.user.ID] = o.user.wire()
 			members[o.user.ID] = member(*o.user, false)
+		case o.typ == discordgo.ApplicationCommandOptionChannel:
+			channels[id] = map[string]any{"id": id, "type": 0, "name": "channel-" + id, "guild_id": s.channel(id),
+				"permissions": strconv.Itoa(permissions)}
+		case o.typ == discordgo.ApplicationCommandOptionRole:
+			roles[id] = map[string]any{"id": id, "name": s.roles[id], "color": 0, "hoist": false, "position": 1,
+				"permissions": "0", "managed": false, "mentionable": false, "flags": 0}
 		}
 	}
 	options := leaf
@@ -121,11 +139,20 @@ func (s *Server) Slash(tb testing.TB, user User, channelID, command string, opts
 		options = []any{map[string]any{"type": typ, "name": path[i], "options": options}}
 	}
 	data := map[string]any{"id": cmdID, "name": path[0], "type": discordgo.ChatApplicationCommand, "options": options}
+	resolved := map[string]any{}
 	if len(users) > 0 {
-		resolved := map[string]any{"users": users}
+		resolved["users"] = users
 		if guild != "" {
 			resolved["members"] = members
 		}
+	}
+	if len(channels) > 0 {
+		resolved["channels"] = channels
+	}
+	if len(roles) > 0 {
+		resolved["roles"] = roles
+	}
+	if len(resolved) > 0 {
 		data["resolved"] = resolved
 	}
 	if guild != "" {
@@ -217,7 +244,7 @@ const permissions = 1<<10 | 1<<11 | 1<<14 | 1<<15 | 1<<16 | 1<<6 | 1<<18 | 1<<31
 
 func member(u User, withUser bool) map[string]any {
 	m := map[string]any{
-		"roles": []any{}, "joined_at": time.Now().Add(-time.Hour).Format(time.RFC3339Nano),
+		"roles": append([]string{}, u.Roles...), "joined_at": time.Now().Add(-time.Hour).Format(time.RFC3339Nano),
 		"deaf": false, "mute": false, "flags": 0, "pending": false, "nick": nil, "avatar": nil,
 		"permissions": strconv.Itoa(permissions),
 	}

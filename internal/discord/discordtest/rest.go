@@ -32,6 +32,7 @@ const (
 	RouteChannelMessage       = "GET /channels/{channel}/messages/{message}"
 	RouteEditChannelMessage   = "PATCH /channels/{channel}/messages/{message}"
 	RouteDeleteChannelMessage = "DELETE /channels/{channel}/messages/{message}"
+	RouteGuildEmojis          = "GET /guilds/{guild}/emojis"
 )
 
 type route struct {
@@ -65,6 +66,7 @@ var routes = []route{
 	newRoute(RouteChannelMessage, true, (*Server).getChannelMessage),
 	newRoute(RouteEditChannelMessage, true, (*Server).editChannelMessage),
 	newRoute(RouteDeleteChannelMessage, true, (*Server).deleteChannelMessage),
+	newRoute(RouteGuildEmojis, true, (*Server).guildEmojis),
 }
 
 // match finds the route for a path below the API base and its parameters.
@@ -271,7 +273,7 @@ func (s *Server) callback(req *request) reply {
 // post checks a message payload and posts it. On failure it returns a nil
 // message and the answer.
 func (s *Server) post(req *request, prefix string, raw []byte, flags int, channelID string, in *Interaction) (*Message, reply) {
-	if vs := checkMessage(raw, flags); len(vs) > 0 {
+	if vs := append(checkMessage(raw, flags), s.checkEmojis(raw)...); len(vs) > 0 {
 		return nil, s.invalid(req, prefix, vs)
 	}
 	var body map[string]json.RawMessage
@@ -293,7 +295,7 @@ func (s *Server) post(req *request, prefix string, raw []byte, flags int, channe
 // edit checks an edit payload and applies it to m; edited is false when it
 // was refused with rep.
 func (s *Server) edit(req *request, prefix string, raw []byte, m *Message) (rep reply, edited bool) {
-	if vs := checkMessage(raw, editFlags); len(vs) > 0 {
+	if vs := append(checkMessage(raw, editFlags), s.checkEmojis(raw)...); len(vs) > 0 {
 		return s.invalid(req, prefix, vs), false
 	}
 	var body map[string]json.RawMessage
@@ -473,4 +475,53 @@ func (s *Server) deleteChannelMessage(req *request) reply {
 	}
 	m.deleted = true
 	return noContent
+}
+
+// guildEmojis lists the custom emojis of the bot's guild; the bot is in no
+// other.
+func (s *Server) guildEmojis(req *request) reply {
+	g := req.param("guild")
+	if g != s.opts.GuildID {
+		return apiError(http.StatusForbidden, 50001, "Missing Access")
+	}
+	out := []any{}
+	for _, e := range s.emojis {
+		if e.GuildID != g {
+			continue
+		}
+		out = append(out, map[string]any{"id": e.ID, "name": e.Name, "animated": e.Animated, "available": true,
+			"managed": false, "require_colons": true, "roles": append([]string{}, e.Roles...)})
+	}
+	return ok(out)
+}
+
+// checkEmojis reports the custom emojis of a message's buttons that the
+// bot cannot use, as Discord refuses them: unknown ones, and those of
+// guilds the bot is not in. s.mu must be held.
+func (s *Server) checkEmojis(raw []byte) []Violation {
+	var m struct {
+		Components []struct {
+			Components []struct {
+				Emoji *struct {
+					ID   string `json:"id"`
+					Name string `json:"name"`
+				} `json:"emoji"`
+			} `json:"components"`
+		} `json:"components"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return nil // checkMessage says why
+	}
+	var vs []Violation
+	for i, row := range m.Components {
+		for j, c := range row.Components {
+			if c.Emoji == nil || c.Emoji.ID == "" {
+				continue
+			}
+			if e, ok := s.emojis[c.Emoji.ID]; !ok || e.GuildID != s.opts.GuildID {
+				vs = append(vs, Violation{Path: fmt.Sprintf("components.%d.components.%d.emoji.id", i, j), Message: "Invalid emoji"})
+			}
+		}
+	}
+	return vs
 }

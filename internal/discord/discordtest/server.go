@@ -120,6 +120,8 @@ type Server struct {
 
 	users        map[string]User
 	channels     map[string]string // channel ID → guild ID ("" for a DM)
+	roles        map[string]string // role ID → name
+	emojis       map[string]Emoji  // custom emojis by ID
 	messages     map[string]*Message
 	order        []string // message IDs as created
 	interactions map[string]*Interaction
@@ -159,6 +161,8 @@ func NewServerWith(tb testing.TB, opts Options) *Server {
 		changed:      make(chan struct{}),
 		users:        map[string]User{},
 		channels:     map[string]string{},
+		roles:        map[string]string{},
+		emojis:       map[string]Emoji{},
 		messages:     map[string]*Message{},
 		interactions: map[string]*Interaction{},
 		byToken:      map[string]*Interaction{},
@@ -219,7 +223,8 @@ type User struct {
 	ID       string
 	Username string
 	Bot      bool
-	Admin    bool // has Manage Server in the guild
+	Admin    bool     // has Manage Server in the guild
+	Roles    []string // the member's roles in the guild (IDs from NewRole)
 }
 
 // Mention is how a message mentions the user: "<@ID>".
@@ -247,6 +252,41 @@ func (s *Server) addUser(name string, bot bool) User {
 	u := User{ID: s.newID(), Username: name, Bot: bot}
 	s.users[u.ID] = u
 	return u
+}
+
+// NewRole adds a role to the guild and returns its ID. Give it to a user
+// by listing it in their Roles.
+func (s *Server) NewRole(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.newID()
+	s.roles[id] = name
+	return id
+}
+
+// Emoji is a guild's custom emoji.
+type Emoji struct {
+	ID, Name, GuildID string
+	Animated          bool
+	Roles             []string // the roles it is reserved for; none: everyone's
+}
+
+// String is the emoji as a message writes it: <:name:id> or <a:name:id>.
+func (e Emoji) String() string {
+	if e.Animated {
+		return "<a:" + e.Name + ":" + e.ID + ">"
+	}
+	return "<:" + e.Name + ":" + e.ID + ">"
+}
+
+// NewEmoji adds a custom emoji to a guild: the bot's (GuildID) or another,
+// whose emojis the bot cannot use.
+func (s *Server) NewEmoji(guildID, name string, animated bool, roles ...string) Emoji {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := Emoji{ID: s.newID(), Name: name, GuildID: guildID, Animated: animated, Roles: roles}
+	s.emojis[e.ID] = e
+	return e
 }
 
 // NewChannel adds a text channel to the guild and returns its ID.

@@ -536,3 +536,37 @@ func TestWaitTimesOut(t *testing.T) {
 		t.Errorf("failures: got %q, want a timeout", got)
 	}
 }
+
+// TestGuildEmojis: the bot lists its guild's emojis, and a button may
+// carry one of them, but not an emoji of a guild the bot is not in.
+func TestGuildEmojis(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{TB: t}
+	srv := NewServerWith(rec, Options{})
+	ch := srv.NewChannel()
+	s := open(t, srv, nil)
+	party := srv.NewEmoji(srv.GuildID(), "party", true, "77")
+	foreign := srv.NewEmoji("9999", "elsewhere", false)
+
+	got, err := s.GuildEmojis(srv.GuildID())
+	if err != nil || len(got) != 1 || got[0].ID != party.ID || !got[0].Animated || !got[0].Available || len(got[0].Roles) != 1 {
+		t.Errorf("the guild's emojis: got %+v, %v; want party, animated, available, for role 77", got, err)
+	}
+	if _, err := s.GuildEmojis("9999"); err == nil {
+		t.Error("another guild's emojis: got no error")
+	}
+	button := func(e Emoji) discordgo.MessageComponent {
+		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
+			Emoji: &discordgo.ComponentEmoji{ID: e.ID, Name: e.Name}, CustomID: "b"}}}
+	}
+	if _, err := s.ChannelMessageSendComplex(ch, &discordgo.MessageSend{Content: "ok", Components: []discordgo.MessageComponent{button(party)}}); err != nil {
+		t.Errorf("a button with the guild's emoji: %v", err)
+	}
+	_, err = s.ChannelMessageSendComplex(ch, &discordgo.MessageSend{Content: "no", Components: []discordgo.MessageComponent{button(foreign)}})
+	if status, _ := restStatus(err); status != http.StatusBadRequest {
+		t.Errorf("a button with another guild's emoji: got %v, want 400", err)
+	}
+	if f := rec.failures(); len(f) != 1 || !strings.Contains(f[0], "Invalid emoji") {
+		t.Errorf("test failures: got %q, want one about the emoji", f)
+	}
+}

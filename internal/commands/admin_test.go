@@ -1,0 +1,159 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+)
+
+func TestParseTimeout(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		err  string
+	}{
+		{"90s", 90 * time.Second, ""},
+		{" 2M ", 2 * time.Minute, ""},
+		{"1h30m", 90 * time.Minute, ""},
+		{"45", 45 * time.Second, ""},
+		{"default", 0, ""},
+		{"24h", 24 * time.Hour, ""},
+		{"15s", 15 * time.Second, ""},
+		{"14s", 0, "15s to 24h"},
+		{"24h0m1s", 0, "15s to 24h"},
+		{"-1", 0, "15s to 24h"},
+		{"99999999999999999999", 0, "not a duration"},
+		{"20.5s", 0, "whole seconds"},
+		{"soon", 0, "not a duration"},
+		{"", 0, "not a duration"},
+	}
+	for _, tt := range tests {
+		got, err := parseTimeout(tt.in, tttbot.MinTurnTimeout, tttbot.MaxTurnTimeout)
+		switch {
+		case tt.err == "" && (err != nil || got != tt.want):
+			t.Errorf("parseTimeout(%q): got %s, %v; want %s", tt.in, got, err, tt.want)
+		case tt.err != "" && (err == nil || !strings.Contains(errorText(err), tt.err)):
+			t.Errorf("parseTimeout(%q): got %s, %v; want an error saying %q", tt.in, got, err, tt.err)
+		}
+	}
+}
+
+// FuzzParseTimeout: a timeout read is whole seconds within its bounds, or
+// a refusal a player can read.
+func FuzzParseTimeout(f *testing.F) {
+	for _, s := range []string{"90s", "1h30m", "45", "default", "-1", "1e9", "9223372036854775807"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := parseTimeout(s, tttbot.MinChallengeTimeout, tttbot.MaxChallengeTimeout)
+		switch {
+		case err != nil:
+			if tttbot.ErrorCode(err) != tttbot.EINVALID {
+				t.Fatalf("parseTimeout(%q): %v is no refusal", s, err)
+			}
+		case d != 0 && (d < tttbot.MinChallengeTimeout || d > tttbot.MaxChallengeTimeout || d%time.Second != 0):
+			t.Fatalf("parseTimeout(%q) = %s, out of bounds", s, d)
+		}
+	})
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		90 * time.Second: "1m30s", 2 * time.Minute: "2m", time.Hour: "1h", 90 * time.Minute: "1h30m", 45 * time.Second: "45s", 24 * time.Hour: "24h",
+	} {
+		if got := duration(d); got != want {
+			t.Errorf("duration(%s) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestUsableMark: a custom emoji must be one of this server's that the bot
+// may use; the refusal says why.
+func TestUsableMark(t *testing.T) {
+	h, _ := newTestHandler(t)
+	h.msg.(*edits).emojis = []*discordgo.Emoji{
+		{ID: "501", Name: "party", Animated: true, Available: true},
+		{ID: "502", Name: "gone", Available: false},
+		{ID: "503", Name: "vip", Available: true, Roles: []string{"9"}},
+	}
+	tests := []struct {
+		text string
+		want tttbot.Mark
+		err  string
+	}{
+		{"🐱", tttbot.Mark{Name: "🐱"}, ""},
+		{"<:Party:501>", tttbot.Mark{Name: "party", ID: "501", Animated: true}, ""},
+		{"<:other:504>", tttbot.Mark{}, "isn't one of this server's emojis"},
+		{"<:gone:502>", tttbot.Mark{}, "isn't available"},
+		{"<:vip:503>", tttbot.Mark{}, "reserved for some roles"},
+		{"X", tttbot.Mark{}, "X's mark must be one emoji"},
+	}
+	for _, tt := range tests {
+		got, err := h.usableMark(t.Context(), "2000", "X", tt.text)
+		switch {
+		case tt.err == "" && (err != nil || got != tt.want):
+			t.Errorf("%q: got %+v, %v; want %+v", tt.text, got, err, tt.want)
+		case tt.err != "" && (err == nil || !strings.Contains(errorText(err), tt.err)):
+			t.Errorf("%q: got %+v, %v; want a refusal saying %q", tt.text, got, err, tt.err)
+		}
+	}
+}
+
+// TestAdminPermission: /ttt-admin runs for members with Manage Server or
+// Administrator, whatever Discord showed the others.
+func TestAdminPermission(t *testing.T) {
+	h, _ := newTestHandler(t)
+	tests := []struct {
+		perms int64
+		ok    bool
+	}{
+		{0, false},
+		{discordgo.PermissionSendMessages | discordgo.PermissionManageMessages, false},
+		{discordgo.PermissionManageGuild, true},
+		{discordgo.PermissionAdministrator, true},
+	}
+	for _, tt := range tests {
+		i := slash(t, "10", "2000", "30", `{"name":"ttt-admin","options":[{"type":1,"name":"cooldown","options":[{"type":4,"name":"seconds","value":60}]}]}`)
+		i.Member.Permissions = tt.perms
+		r := h.Handle(t.Context(), i)
+		if tt.ok {
+			if r.Code != "" || !strings.Contains(r.Response.Data.Content, "Cooldown**: 1m") {
+				t.Errorf("permissions %b: got %q (code %q), want the change", tt.perms, r.Response.Data.Content, r.Code)
+			}
+			continue
+		}
+		wantRefused(t, r, tttbot.ENOTYOURS, "manage this server")
+	}
+	dm := slash(t, "10", "", "30", `{"name":"ttt-admin","options":[{"type":1,"name":"show"}]}`)
+	wantRefused(t, h.Handle(t.Context(), dm), tttbot.EINVALID, "direct messages")
+}
+
+// TestShowSettings: show lists every setting with its default, within a
+// message's length even with every list full.
+func TestShowSettings(t *testing.T) {
+	h, _ := newTestHandler(t)
+	yes := true
+	st := &tttbot.Settings{GuildID: "2000", Role: "12345678901234567", Cooldown: time.Hour, Simultaneous: &yes,
+		Defaults:         tttbot.Defaults{Size: 5, K: 4, Level: "hard", First: tttbot.FirstThem},
+		ChallengeTimeout: 24 * time.Hour, TurnTimeout: 90 * time.Second,
+		X: tttbot.Mark{Name: strings.Repeat("n", 32), ID: "12345678901234567890", Animated: true}, O: tttbot.Mark{Name: "🐶"}, Locale: "zh-TW"}
+	for i := range tttbot.MaxChannels {
+		st.Channels = append(st.Channels, "1234567890123456"+string(rune('0'+i/10))+string(rune('0'+i%10)))
+	}
+	got := h.showSettings(st)
+	t.Log(got)
+	for _, want := range []string{"Games may start in**: <#123456789012345600>", "members with <@&12345678901234567>",
+		"**Cooldown**: 1h between", "5×5, 4 in a row, the one challenged moves first, me at hard", "challenges 24h, turns 1m30s (default: challenges 2m, turns 5m)",
+		"allowed (default: as the bot is configured)", "X " + st.X.String() + ", O 🐶", "中文（繁體）"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("show lacks %q", want)
+		}
+	}
+	if n := len([]rune(got)); n > maxContent {
+		t.Errorf("show is %d characters, over Discord's %d", n, maxContent)
+	}
+}

@@ -1,0 +1,119 @@
+// Package settingsrow is a guild's settings as both stores keep them: the
+// columns of the guilds table that /ttt-admin sets, read and written with
+// the same SQL in SQLite and PostgreSQL, so that internal/sqlite and
+// internal/postgres decode and encode them in one place.
+package settingsrow
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// Columns are the settings' columns of guilds, in Row.Dest's order: what a
+// store selects to read them.
+const Columns = `simultaneous_games, coalesce(channels, ''), coalesce(role_id, ''), cooldown,
+	coalesce(default_size, 0), coalesce(default_k, 0), coalesce(default_level, ''), coalesce(default_first, ''),
+	coalesce(challenge_timeout, 0), coalesce(turn_timeout, 0), coalesce(mark_x, ''), coalesce(mark_o, ''),
+	coalesce(locale, ''), updated_at`
+
+// Names are the columns a store writes, in Row.Args's order.
+const Names = `simultaneous_games, channels, role_id, cooldown, default_size, default_k, default_level,
+	default_first, challenge_timeout, turn_timeout, mark_x, mark_o, locale, updated_at`
+
+// Row is a guild's settings as stored: NULL or 0 for a setting left unset,
+// durations in seconds, times in Unix milliseconds, channels
+// space-separated, marks as messages write them.
+type Row struct {
+	Simultaneous         *bool
+	Channels, Role       string
+	Cooldown             int64
+	Size, K              int64
+	Level, First         string
+	Challenge, Turn      int64
+	MarkX, MarkO, Locale string
+	UpdatedAt            int64
+}
+
+// Dest is where a scan of Columns puts each column.
+func (r *Row) Dest() []any {
+	return []any{&r.Simultaneous, &r.Channels, &r.Role, &r.Cooldown, &r.Size, &r.K, &r.Level, &r.First,
+		&r.Challenge, &r.Turn, &r.MarkX, &r.MarkO, &r.Locale, &r.UpdatedAt}
+}
+
+// Args are the values to write, in the order of Names: nil for NULL.
+func (r Row) Args() []any {
+	str := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	num := func(n int64) any {
+		if n == 0 {
+			return nil
+		}
+		return n
+	}
+	var simultaneous any
+	if r.Simultaneous != nil {
+		simultaneous = *r.Simultaneous
+	}
+	return []any{simultaneous, str(r.Channels), str(r.Role), r.Cooldown, num(r.Size), num(r.K), str(r.Level),
+		str(r.First), num(r.Challenge), num(r.Turn), str(r.MarkX), str(r.MarkO), str(r.Locale), r.UpdatedAt}
+}
+
+// Settings decodes r as guildID's settings.
+func (r Row) Settings(guildID string) (*tttbot.Settings, error) {
+	s := &tttbot.Settings{
+		GuildID:      guildID,
+		Role:         r.Role,
+		Cooldown:     time.Duration(r.Cooldown) * time.Second,
+		Simultaneous: r.Simultaneous,
+		Defaults: tttbot.Defaults{Size: int(r.Size), K: int(r.K), Level: r.Level,
+			First: tttbot.First(r.First)},
+		ChallengeTimeout: time.Duration(r.Challenge) * time.Second,
+		TurnTimeout:      time.Duration(r.Turn) * time.Second,
+		Locale:           r.Locale,
+	}
+	if r.Channels != "" {
+		s.Channels = strings.Fields(r.Channels)
+	}
+	if r.UpdatedAt != 0 {
+		s.UpdatedAt = time.UnixMilli(r.UpdatedAt).UTC()
+	}
+	for _, m := range []struct {
+		text string
+		mark *tttbot.Mark
+	}{{r.MarkX, &s.X}, {r.MarkO, &s.O}} {
+		if m.text == "" {
+			continue
+		}
+		var err error
+		if *m.mark, err = tttbot.ParseMark(m.text); err != nil {
+			return nil, fmt.Errorf("read guild settings: mark %q: %w", m.text, err)
+		}
+	}
+	return s, nil
+}
+
+// From encodes s.
+func From(s *tttbot.Settings) Row {
+	r := Row{
+		Simultaneous: s.Simultaneous,
+		Channels:     strings.Join(s.Channels, " "),
+		Role:         s.Role,
+		Cooldown:     int64(s.Cooldown / time.Second),
+		Size:         int64(s.Defaults.Size), K: int64(s.Defaults.K),
+		Level: s.Defaults.Level, First: string(s.Defaults.First),
+		Challenge: int64(s.ChallengeTimeout / time.Second), Turn: int64(s.TurnTimeout / time.Second),
+		MarkX: s.X.String(), MarkO: s.O.String(), Locale: s.Locale,
+		UpdatedAt: s.UpdatedAt.UnixMilli(),
+	}
+	if s.UpdatedAt.IsZero() {
+		r.UpdatedAt = 0
+	}
+	return r
+}

@@ -1,0 +1,176 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+var _ tttbot.ForgetStore = (*DB)(nil)
+
+// queryPlayerGames finds a player's games. No index leads there from the
+// opponent's side, so it reads the table, on a reader, before the
+// writer is taken: forgetting is rare, moves are not.
+const queryPlayerGames = "SELECT id FROM games WHERE challenger_id = ?1 OR opponent_id = ?1 ORDER BY id"
+
+// ForgetPlayer erases a player. See tttbot.ForgetStore.
+func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error) {
+	if user == "" || tttbot.Forgotten(user) {
+		return nil, tttbot.Errorf(tttbot.EINVALID, "no player to forget")
+	}
+	at = db.now(at)
+	ids, top, err := db.playerGames(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	var e *tttbot.Erasure
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		e = &tttbot.Erasure{Player: user}
+		// A game's players change only in an erasure, and rowids only
+		// grow: the games started since the scan are those after its last.
+		later, err := gameIDs(ctx, tx, "SELECT id FROM games WHERE id > ?2 AND (challenger_id = ?1 OR opponent_id = ?1) ORDER BY id", user, top)
+		if err != nil {
+			return err
+		}
+		ids := append(ids[:len(ids):len(ids)], later...)
+		scopes := []string{""}
+		for _, id := range ids {
+			g, err := scanGame(tx.QueryRowContext(ctx, queryGame, id))
+			if err != nil {
+				return err
+			}
+			if !g.HasPlayer(user) {
+				continue // forgotten since the scan, by another erasure
+			}
+			open := g.Status.Open()
+			if open {
+				if err := changeGame(ctx, tx, g, at, func(_ context.Context, _ *sql.Conn, g *tttbot.Game) error {
+					return g.Leave(user, at)
+				}); err != nil {
+					return fmt.Errorf("end game %d: %w", id, err)
+				}
+			}
+			if g.GuildID != "" && !slices.Contains(scopes, g.GuildID) {
+				scopes = append(scopes, g.GuildID)
+			}
+			if err := anonymize(ctx, tx, g, user, at); err != nil {
+				return err
+			}
+			e.Games++
+			if open {
+				e.Closed = append(e.Closed, g)
+			}
+		}
+		return erase(ctx, tx, e, scopes)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// playerGames lists user's games, and the last game ID of the same
+// snapshot.
+func (db *DB) playerGames(ctx context.Context, user string) (ids []int64, top int64, err error) {
+	ctx = uncancelled(ctx)
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("find player's games: %w", err)
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, "SELECT ifnull(max(id), 0) FROM games").Scan(&top); err != nil {
+		return nil, 0, fmt.Errorf("find player's games: %w", err)
+	}
+	ids, err = gameIDs(ctx, tx, queryPlayerGames, user)
+	return ids, top, err
+}
+
+type rowsQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func gameIDs(ctx context.Context, q rowsQuerier, query string, args ...any) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("find player's games: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("find player's games: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("find player's games: %w", err)
+	}
+	return ids, nil
+}
+
+// anonymize replaces user by their placeholder in game g, its moves and
+// its results, and in g itself. The version stays: the game is the same
+// game.
+func anonymize(ctx context.Context, tx *sql.Conn, g *tttbot.Game, user string, at time.Time) error {
+	p := g.Forget(user)
+	if err := savePlayer(ctx, tx, tttbot.Player{ID: p}, at); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		"UPDATE games SET " + swap("challenger_id") + ", " + swap("opponent_id") + ", " + swap("x_player_id") + ", " +
+			swap("o_player_id") + ", " + swap("turn_id") + ", " + swap("winner_id") + " WHERE id = ?3",
+		"UPDATE moves SET player_id = ?2 WHERE game_id = ?3 AND player_id = ?1",
+		"UPDATE results SET " + swap("player_id") + ", " + swap("opponent_id") + " WHERE game_id = ?3",
+	} {
+		if _, err := tx.ExecContext(ctx, q, user, p, g.ID); err != nil {
+			return fmt.Errorf("anonymize game %d: %w", g.ID, err)
+		}
+	}
+	return nil
+}
+
+// swap sets col to ?2 where it holds ?1.
+func swap(col string) string {
+	return col + " = CASE WHEN " + col + " = ?1 THEN ?2 ELSE " + col + " END"
+}
+
+// erase deletes e.Player's ratings in scopes, records against the bot and
+// name, and counts them in e. scopes are the global one and the guilds of
+// the player's games: a rating comes from a game, and a guild's reset
+// deletes ratings, never games.
+func erase(ctx context.Context, tx *sql.Conn, e *tttbot.Erasure, scopes []string) error {
+	var name string
+	err := tx.QueryRowContext(ctx, "SELECT name FROM players WHERE id = ?", e.Player).Scan(&name)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read player: %w", err)
+	}
+	e.Named = name != ""
+	count := func(res sql.Result, err error) (int, error) {
+		if err != nil {
+			return 0, fmt.Errorf("erase player: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, fmt.Errorf("erase player: %w", err)
+		}
+		return int(n), nil
+	}
+	for _, scope := range scopes {
+		n, err := count(tx.ExecContext(ctx, "DELETE FROM ratings WHERE scope = ? AND player_id = ?", scope, e.Player))
+		if err != nil {
+			return err
+		}
+		e.Ratings += n
+	}
+	if e.Records, err = count(tx.ExecContext(ctx, "DELETE FROM bot_records WHERE player_id = ?", e.Player)); err != nil {
+		return err
+	}
+	_, err = count(tx.ExecContext(ctx, "DELETE FROM players WHERE id = ?", e.Player))
+	return err
+}

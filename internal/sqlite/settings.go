@@ -1,0 +1,126 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/settingsrow"
+)
+
+var _ tttbot.SettingsStore = (*DB)(nil)
+
+// querier runs a query for one row, in a transaction or on a pool.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+const querySettings = "SELECT " + settingsrow.Columns + " FROM guilds WHERE id = ?"
+
+// readSettings reads a guild's settings through q: zero Settings with its
+// ID when it has none, or in a DM (guildID "").
+func readSettings(ctx context.Context, q querier, guildID string) (*tttbot.Settings, error) {
+	if guildID == "" {
+		return &tttbot.Settings{}, nil
+	}
+	var r settingsrow.Row
+	err := q.QueryRowContext(ctx, querySettings, guildID).Scan(r.Dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return &tttbot.Settings{GuildID: guildID}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read guild settings: %w", err)
+	}
+	return r.Settings(guildID)
+}
+
+// Settings returns a guild's settings. See tttbot.SettingsStore.
+func (db *DB) Settings(ctx context.Context, guildID string) (*tttbot.Settings, error) {
+	return readSettings(uncancelled(ctx), db.r, guildID)
+}
+
+// UpdateSettings changes a guild's settings in one transaction. See
+// tttbot.SettingsStore.
+func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error) {
+	if !tttbot.Snowflake(guildID) {
+		return nil, tttbot.ErrSettingsOutOfGuild
+	}
+	var s *tttbot.Settings
+	at := db.now(time.Time{})
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		var err error
+		if s, err = readSettings(ctx, tx, guildID); err != nil {
+			return err
+		}
+		if err := change(s); err != nil {
+			return err
+		}
+		s.GuildID = guildID
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		s.UpdatedAt = at
+		return saveSettings(ctx, tx, s)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// saveSettings writes every setting of s.
+func saveSettings(ctx context.Context, tx *sql.Conn, s *tttbot.Settings) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, `+settingsrow.Names+`)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+		ON CONFLICT (id) DO UPDATE SET (`+settingsrow.Names+`) =
+			(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)`,
+		append([]any{s.GuildID}, settingsrow.From(s).Args()...)...)
+	if err != nil {
+		return fmt.Errorf("save guild settings: %w", err)
+	}
+	return nil
+}
+
+// lastStart is when user last started a game in guildID, zero if never.
+func lastStart(ctx context.Context, q querier, guildID, user string) (time.Time, error) {
+	var at sql.NullInt64
+	err := q.QueryRowContext(ctx, queryLastStart, user, guildID).Scan(&at)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("find player's last game: %w", err)
+	}
+	if !at.Valid {
+		return time.Time{}, nil
+	}
+	return fromMS(at.Int64), nil
+}
+
+// ResetRatings deletes a guild's ratings. See tttbot.SettingsStore.
+func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
+	if !tttbot.Snowflake(guildID) {
+		return 0, tttbot.ErrSettingsOutOfGuild
+	}
+	var n int64
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM ratings WHERE scope = ?", guildID)
+		if err != nil {
+			return fmt.Errorf("delete ratings: %w", err)
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return fmt.Errorf("delete ratings: %w", err)
+		}
+		// The triggers left the guild's bands at 0 players.
+		if _, err := tx.ExecContext(ctx, "DELETE FROM rating_counts WHERE scope = ?", guildID); err != nil {
+			return fmt.Errorf("delete leaderboard bands: %w", err)
+		}
+		// The results stay, for history, replays and the global ratings,
+		// but no longer count in the guild's.
+		if _, err := tx.ExecContext(ctx, "UPDATE results SET guild_rated = 0 WHERE guild_id = ? AND guild_rated = 1", guildID); err != nil {
+			return fmt.Errorf("mark results unrated: %w", err)
+		}
+		return nil
+	})
+	return int(n), err
+}

@@ -1,0 +1,262 @@
+package tttbot
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/tttbot/tttbot/internal/game"
+)
+
+// First says who moves first in a challenge.
+type First string
+
+const (
+	FirstMe     First = "me"     // the challenger
+	FirstThem   First = "them"   // the opponent
+	FirstRandom First = "random" // either, by a coin toss
+)
+
+// Valid reports whether f is one of the three answers.
+func (f First) Valid() bool { return f == FirstMe || f == FirstThem || f == FirstRandom }
+
+// The bounds of a guild's settings.
+const (
+	MaxChannels         = 25 // channels a guild may list: they fit in /ttt-admin show and in a refusal
+	MaxCooldown         = time.Hour
+	MinChallengeTimeout = 30 * time.Second
+	MaxChallengeTimeout = 24 * time.Hour
+	MinTurnTimeout      = 15 * time.Second
+	MaxTurnTimeout      = 24 * time.Hour
+)
+
+// Settings are a guild's own rules and look, set by its admins. A zero
+// field is unset: the bot's configuration or the built-in default applies.
+// Durations are whole seconds.
+type Settings struct {
+	GuildID string
+
+	Channels []string      // where games may be started; none: everywhere
+	Role     string        // the role a member needs to start or accept a game; "": anyone
+	Cooldown time.Duration // how long a player waits between two games they start
+
+	// Simultaneous allows more than one open game per channel; nil: the
+	// configured default.
+	Simultaneous *bool
+
+	Defaults Defaults // what a challenge that leaves an option out gets
+
+	ChallengeTimeout time.Duration // an unanswered challenge expires after it
+	TurnTimeout      time.Duration // a player who does not move within it loses
+
+	X, O Mark // the marks on the board; zero: ❌ and ⭕
+
+	// Locale is the language of the guild's public messages, one of
+	// Locales; "": Discord's server language.
+	Locale string
+
+	UpdatedAt time.Time
+}
+
+// Defaults are what a guild's challenges get for the options left out.
+type Defaults struct {
+	Size  int    // 3 to 5; 0: 3
+	K     int    // 3 to Size; 0: the size's own (game.DefaultK)
+	Level string // the bot's difficulty, checked by internal/ai; "": perfect
+	First First  // "": random
+}
+
+// The refusals of a guild's settings, each with the code a caller acts on;
+// internal/commands words them for players and admins.
+var (
+	ErrBadSettings        = &Error{Code: EINVALID, Message: "the settings are out of bounds"}
+	ErrChannelNotAllowed  = &Error{Code: EFORBIDDEN, Message: "games may not be started in this channel"}
+	ErrRoleNeeded         = &Error{Code: EFORBIDDEN, Message: "the member lacks the role the guild requires"}
+	ErrCooldown           = &Error{Code: EFORBIDDEN, Message: "the player started a game too recently"}
+	ErrSettingsOutOfGuild = &Error{Code: EINVALID, Message: "only a guild has settings"}
+)
+
+// ChannelError refuses a game in a channel the guild does not list; Allowed
+// are those it does.
+type ChannelError struct{ Allowed []string }
+
+func (e *ChannelError) Error() string { return ErrChannelNotAllowed.Message }
+func (e *ChannelError) Unwrap() error { return ErrChannelNotAllowed }
+
+// CooldownError refuses a game started before the player's cooldown ran
+// out; Left is how long it still runs.
+type CooldownError struct{ Left time.Duration }
+
+func (e *CooldownError) Error() string {
+	return fmt.Sprintf("%s: %s left", ErrCooldown.Message, e.Left)
+}
+func (e *CooldownError) Unwrap() error { return ErrCooldown }
+
+// SettingsError says which setting is out of bounds and why.
+type SettingsError struct{ Setting, Reason string }
+
+func (e *SettingsError) Error() string { return e.Setting + ": " + e.Reason }
+func (e *SettingsError) Unwrap() error { return ErrBadSettings }
+
+// Locales are the languages a guild may choose for its public messages:
+// Discord's locale codes that the bot's messages are written for.
+func Locales() []string {
+	return []string{"en-US", "de", "fr", "es-ES", "es-419", "pt-BR", "it", "nl", "pl", "ru", "uk", "tr", "ja", "ko", "zh-CN", "zh-TW"}
+}
+
+// Snowflake reports whether id looks like a Discord ID: 1 to 20 digits
+// that fit in 64 bits.
+func Snowflake(id string) bool {
+	if id == "" || len(id) > 20 || id[0] == '0' {
+		return false
+	}
+	_, err := strconv.ParseUint(id, 10, 64)
+	return err == nil
+}
+
+// Validate returns a *SettingsError for the first setting out of bounds.
+func (s *Settings) Validate() error {
+	bad := func(setting, format string, args ...any) error {
+		return &SettingsError{Setting: setting, Reason: fmt.Sprintf(format, args...)}
+	}
+	whole := func(d time.Duration) bool { return d%time.Second == 0 }
+	switch {
+	case !Snowflake(s.GuildID):
+		return ErrSettingsOutOfGuild
+	case len(s.Channels) > MaxChannels:
+		return bad("channels", "at most %d channels", MaxChannels)
+	case s.Role != "" && !Snowflake(s.Role):
+		return bad("role", "%q is not a role", s.Role)
+	case s.Cooldown < 0 || s.Cooldown > MaxCooldown || !whole(s.Cooldown):
+		return bad("cooldown", "whole seconds from 0 to %d", int(MaxCooldown/time.Second))
+	case s.ChallengeTimeout != 0 && (s.ChallengeTimeout < MinChallengeTimeout || s.ChallengeTimeout > MaxChallengeTimeout || !whole(s.ChallengeTimeout)):
+		return bad("challenge timeout", "whole seconds from %s to %s", MinChallengeTimeout, MaxChallengeTimeout)
+	case s.TurnTimeout != 0 && (s.TurnTimeout < MinTurnTimeout || s.TurnTimeout > MaxTurnTimeout || !whole(s.TurnTimeout)):
+		return bad("turn timeout", "whole seconds from %s to %s", MinTurnTimeout, MaxTurnTimeout)
+	case s.Locale != "" && !slices.Contains(Locales(), s.Locale):
+		return bad("language", "%q is not a language the bot speaks", s.Locale)
+	}
+	for i, c := range s.Channels {
+		if !Snowflake(c) {
+			return bad("channels", "%q is not a channel", c)
+		}
+		if slices.Contains(s.Channels[:i], c) {
+			return bad("channels", "channel %s is listed twice", c)
+		}
+	}
+	if err := s.Defaults.validate(); err != nil {
+		return err
+	}
+	if err := s.validateMarks(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (d Defaults) validate() error {
+	size := cmpOr(d.Size, game.MinSize)
+	switch {
+	case d.Size != 0 && (d.Size < game.MinSize || d.Size > game.MaxSize):
+		return &SettingsError{"size", fmt.Sprintf("boards are %d×%d to %d×%d", game.MinSize, game.MinSize, game.MaxSize, game.MaxSize)}
+	case d.K != 0 && (d.K < game.MinK || d.K > size):
+		return &SettingsError{"win", fmt.Sprintf("%d in a row does not fit on a %d×%d board", d.K, size, size)}
+	case d.First != "" && !d.First.Valid():
+		return &SettingsError{"first", "me, them or random"}
+	}
+	return nil
+}
+
+func (s *Settings) validateMarks() error {
+	for _, m := range []struct {
+		name string
+		mark Mark
+	}{{"x", s.X}, {"o", s.O}} {
+		if m.mark.IsZero() {
+			continue
+		}
+		if _, err := ParseMark(m.mark.String()); err != nil {
+			return &SettingsError{Setting: m.name, Reason: err.Error()}
+		}
+	}
+	if !s.X.IsZero() && s.X == s.O {
+		return &SettingsError{Setting: "marks", Reason: "X and O need different marks"}
+	}
+	return nil
+}
+
+func cmpOr(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Shape is the board of a challenge that asks for size and k, 0 for an
+// option left out: what it asks, else the guild's default, else 3×3 with
+// the size's own win length. A default win length that does not fit the
+// size asked for gives way to the size's own.
+func (d Defaults) Shape(size, k int) Shape {
+	if size == 0 {
+		size = cmpOr(d.Size, game.MinSize)
+		if k == 0 {
+			k = d.K
+		}
+	} else if k == 0 && d.K != 0 && d.K <= size {
+		k = d.K
+	}
+	if k == 0 {
+		k = game.DefaultK(size, size)
+	}
+	return Shape{Rows: size, Cols: size, K: k}
+}
+
+// MayStart refuses, for a member with roles who asks at time at to start a
+// game in channelID, what the guild's rules forbid: a channel it does not
+// list (*ChannelError), a missing role (ErrRoleNeeded), or a cooldown still
+// running since the member's last game started at last, zero if none
+// (*CooldownError).
+func (s *Settings) MayStart(channelID string, roles []string, last, at time.Time) error {
+	if len(s.Channels) > 0 && !slices.Contains(s.Channels, channelID) {
+		return &ChannelError{Allowed: slices.Clone(s.Channels)}
+	}
+	if err := s.MayPlay(roles); err != nil {
+		return err
+	}
+	if s.Cooldown > 0 && !last.IsZero() {
+		if left := last.Add(s.Cooldown).Sub(at); left > 0 {
+			return &CooldownError{Left: left}
+		}
+	}
+	return nil
+}
+
+// MayPlay refuses a member without the guild's role (ErrRoleNeeded).
+func (s *Settings) MayPlay(roles []string) error {
+	if s.Role != "" && !slices.Contains(roles, s.Role) {
+		return ErrRoleNeeded
+	}
+	return nil
+}
+
+// Retime sets the deadline of g, just changed at time at, from the guild's
+// timeouts when it sets them: a pending challenge's expiry, or the turn of
+// the human to move. The bot's own turn keeps the deadline it has, which
+// is not a player's time to think.
+func (s *Settings) Retime(g *Game, at time.Time) {
+	switch {
+	case g.Status == StatusPending && s.ChallengeTimeout > 0:
+		g.Deadline = at.Add(s.ChallengeTimeout)
+	case g.Status == StatusActive && s.TurnTimeout > 0 && !(g.VsBot() && g.Turn == g.Opponent):
+		g.Deadline = at.Add(s.TurnTimeout)
+	}
+}
+
+// Admission is what the store reads, in the transaction that creates a
+// game, for a guild's rules to decide on it.
+type Admission struct {
+	Settings Settings
+	// LastStart is when the challenger last started a game in the guild;
+	// zero if never, or when the guild has no cooldown.
+	LastStart time.Time
+}
