@@ -97,16 +97,48 @@ func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Gam
 // game, with the empty board, and records the display names of players.
 // See tttbot.GameStore.
 func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
-	n := *g
-	if err := n.Create(); err != nil {
-		return err
-	}
-	n.Version = 1
-	n.CreatedAt = db.now(time.Time{})
-	n.UpdatedAt = n.CreatedAt
-	n.Deadline = round(n.Deadline)
+	return db.StartGame(ctx, g, nil, players...)
+}
 
+// StartGame is CreateGame with prepare deciding on the game, in its
+// transaction, from the guild's settings. See tttbot.GameStore. It costs
+// CreateGame's round trips and one more, which reads what prepare needs.
+func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
+	if prepare == nil {
+		// Nothing to read first: the game is checked before a connection
+		// is taken.
+		n := *g
+		if err := n.Create(); err != nil {
+			return err
+		}
+	}
+	now := db.now(time.Time{})
+	var n tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
+		n = *g
+		send := t.begin
+		if prepare != nil {
+			var adm admissionRead
+			b := adm.queue(n.GuildID, n.Challenger)
+			if err := t.begin(ctx, b); err != nil {
+				return err
+			}
+			a, err := adm.admission(n.GuildID)
+			if err != nil {
+				return err
+			}
+			if err := prepare(&n, a); err != nil {
+				return err
+			}
+			send = func(ctx context.Context, b *pgx.Batch) error { return t.c.SendBatch(ctx, b).Close() }
+		}
+		if err := n.Create(); err != nil {
+			return err
+		}
+		n.Version = 1
+		n.CreatedAt = now
+		n.UpdatedAt = n.CreatedAt
+		n.Deadline = round(n.Deadline)
 		b := &pgx.Batch{}
 		// In ID order, so that two games of the same players lock their
 		// rows in the same order.
@@ -126,7 +158,7 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 		}
 		var r room
 		r.queue(b, &n)
-		if err := t.begin(ctx, b); err != nil {
+		if err := send(ctx, b); err != nil {
 			return err
 		}
 		allow, err := db.decide(&r, &n, n.Challenger)
@@ -233,8 +265,9 @@ func (db *DB) decide(r *room, g *tttbot.Game, actor string) (allow bool, err err
 // locked, then saves the game with its version bumped and, if fn finished
 // it, its results and the ratings or records they change. fn changes the
 // game through its domain methods, which refuse with an *tttbot.Error, and
-// may queue writes of its own on w.
-func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error) (*tttbot.Game, error) {
+// may queue writes of its own on w. st are the settings of the game's
+// guild, read in the same round trip as the game.
+func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
@@ -242,24 +275,18 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx co
 			g, err = scanGame(row)
 			return err
 		})
+		var st settingsRead
+		st.queueOfGame(b, id)
 		if err := t.begin(ctx, b); err != nil {
 			return err
 		}
-		before := *g
-		w := &pgx.Batch{}
-		if err := fn(ctx, t, g, w); err != nil {
+		s, err := st.settings(g.GuildID)
+		if err != nil {
 			return err
 		}
-		g.Version++
-		g.UpdatedAt = at
-		w.Queue(queryUpdateGame, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
-			nullString(g.Turn), g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
-			g.UpdatedAt.UnixMilli(), toMS(g.FinishedAt))
-		if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
-			queueResults(w, g)
-			if err := rate(ctx, t, g, w); err != nil {
-				return err
-			}
+		w := &pgx.Batch{}
+		if err := changeGame(ctx, t, g, s, at, w, fn); err != nil {
+			return err
 		}
 		return t.commit(ctx, w)
 	})
@@ -267,6 +294,30 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx co
 		return nil, err
 	}
 	return g, nil
+}
+
+// changeFunc changes game g, whose guild has settings st, in transaction t,
+// and may queue writes of its own on w.
+type changeFunc func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error
+
+// changeGame is change's work on g, locked in t: it queues the writes on w.
+func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, at time.Time, w *pgx.Batch, fn changeFunc) error {
+	before := *g
+	if err := fn(ctx, t, g, st, w); err != nil {
+		return err
+	}
+	g.Version++
+	g.UpdatedAt = at
+	w.Queue(queryUpdateGame, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
+		nullString(g.Turn), g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
+		g.UpdatedAt.UnixMilli(), toMS(g.FinishedAt))
+	if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
+		queueResults(w, g)
+		if err := rate(ctx, t, g, w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // queueResults records the result of a finished game once per player.
@@ -288,11 +339,12 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		answer.At, answer.Deadline = db.now(a.At), round(a.Deadline)
 		m.Answer = &answer
 	}
-	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		moves, err := g.PlayAnswered(m)
 		if err != nil {
 			return err
 		}
+		st.Retime(g, moves[len(moves)-1].At)
 		for _, mv := range moves {
 			w.Queue(queryInsertMove, mv.GameID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli())
 		}
@@ -303,10 +355,14 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
 	r.At, r.Deadline = db.now(r.At), round(r.Deadline)
-	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		if err := g.Accept(r); err != nil {
 			return err
 		}
+		if err := st.MayPlay(r.Roles); err != nil {
+			return err
+		}
+		st.Retime(g, r.At)
 		var rm room
 		b := &pgx.Batch{}
 		rm.queue(b, g)
@@ -322,7 +378,7 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 // its Challenger.
 func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		return g.Decline(user, version, at)
 	})
 }
@@ -330,7 +386,7 @@ func (db *DB) Decline(ctx context.Context, id int64, user string, version int, a
 // Resign ends user's active game as a loss for user.
 func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		return g.Resign(user, at)
 	})
 }
@@ -341,7 +397,7 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 // should let the bot move rather than expire it.
 func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		return g.Expire(version, at)
 	})
 }

@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -260,4 +262,41 @@ func testStartGame(t *testing.T, newDB Opener) {
 		t.Errorf("after a move: deadline %s, want the guild's 30s: %s", g.Deadline, want)
 	}
 	checkSound(t, db)
+}
+
+// testCooldownAtOnce: two games one player starts at once, in a guild with
+// a cooldown, in two channels: exactly one starts, however the
+// transactions interleave.
+func testCooldownAtOnce(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	const guild = "901"
+	must[*tttbot.Settings](t)(db.UpdateSettings(ctx, guild, func(s *tttbot.Settings) error { s.Cooldown = time.Hour; return nil }))
+	for round := range 10 {
+		challenger := fmt.Sprint("p", round)
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for i := range errs {
+			wg.Go(func() {
+				g := challenge(fmt.Sprint("c", round, "-", i), challenger, fmt.Sprint("o", round, "-", i))
+				g.GuildID = guild
+				errs[i] = db.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) error {
+					return adm.Settings.MayStart(g.ChannelID, nil, adm.LastStart, t0)
+				})
+			})
+		}
+		wg.Wait()
+		started := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				started++
+			case !errors.Is(err, tttbot.ErrCooldown):
+				t.Errorf("round %d, game %d: got %v, want a start or the cooldown", round, i, err)
+			}
+		}
+		if started != 1 {
+			t.Fatalf("round %d: %d games started, want 1", round, started)
+		}
+	}
 }

@@ -108,6 +108,7 @@ func Run(t *testing.T, open Opener) {
 		{"SchemaConstraints", testSchemaConstraints},
 		{"Settings", testSettings},
 		{"StartGame", testStartGame},
+		{"CooldownAtOnce", testCooldownAtOnce},
 		{"ResetRatings", testResetRatings},
 		{"ForgetPlayer", testForgetPlayer},
 		{"Check", testCheck},

@@ -1,0 +1,126 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/tttbot/tttbot"
+)
+
+var _ tttbot.ForgetStore = (*DB)(nil)
+
+const (
+	// queryForgetPlayer locks the player's row: a game being created with
+	// them records them first, so that none slips in while they are
+	// forgotten.
+	queryForgetPlayer = "SELECT name FROM players WHERE id = $1 FOR UPDATE"
+	queryPlayerGames  = "SELECT " + gameColumns + " FROM games WHERE challenger_id = $1 OR opponent_id = $1 ORDER BY id FOR UPDATE"
+)
+
+// The placeholder $2 takes the place of player $1 in game $3.
+const (
+	queryAnonymizeGame = `UPDATE games SET
+		challenger_id = CASE WHEN challenger_id = $1 THEN $2 ELSE challenger_id END,
+		opponent_id = CASE WHEN opponent_id = $1 THEN $2 ELSE opponent_id END,
+		x_player_id = CASE WHEN x_player_id = $1 THEN $2 ELSE x_player_id END,
+		o_player_id = CASE WHEN o_player_id = $1 THEN $2 ELSE o_player_id END,
+		turn_id = CASE WHEN turn_id = $1 THEN $2 ELSE turn_id END,
+		winner_id = CASE WHEN winner_id = $1 THEN $2 ELSE winner_id END
+		WHERE id = $3`
+	queryAnonymizeMoves   = "UPDATE moves SET player_id = $2 WHERE game_id = $3 AND player_id = $1"
+	queryAnonymizeResults = `UPDATE results SET
+		player_id = CASE WHEN player_id = $1 THEN $2 ELSE player_id END,
+		opponent_id = CASE WHEN opponent_id = $1 THEN $2 ELSE opponent_id END
+		WHERE game_id = $3`
+)
+
+// ForgetPlayer erases a player in one transaction, their row and their
+// games locked. See tttbot.ForgetStore.
+func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error) {
+	if user == "" || tttbot.Forgotten(user) {
+		return nil, tttbot.Errorf(tttbot.EINVALID, "no player to forget")
+	}
+	at = db.now(at)
+	var e *tttbot.Erasure
+	err := db.write(ctx, func(ctx context.Context, t *tx) error {
+		e = &tttbot.Erasure{Player: user}
+		var name string
+		var games []*tttbot.Game
+		b := &pgx.Batch{}
+		b.Queue(queryForgetPlayer, user).QueryRow(func(row pgx.Row) error {
+			if err := row.Scan(&name); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			return nil
+		})
+		b.Queue(queryPlayerGames, user).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				g, err := scanGame(rows)
+				if err != nil {
+					return err
+				}
+				games = append(games, g)
+			}
+			return rows.Err()
+		})
+		if err := t.begin(ctx, b); err != nil {
+			return fmt.Errorf("find player's games: %w", err)
+		}
+		e.Named = name != ""
+		scopes := []string{""}
+		w := &pgx.Batch{}
+		for _, g := range games {
+			if g.Status.Open() {
+				// Each ending is sent before the next is rated, which
+				// reads the ratings it may have changed.
+				end := &pgx.Batch{}
+				if err := changeGame(ctx, t, g, &tttbot.Settings{}, at, end, func(_ context.Context, _ *tx, g *tttbot.Game, _ *tttbot.Settings, _ *pgx.Batch) error {
+					return g.Leave(user, at)
+				}); err != nil {
+					return fmt.Errorf("end game %d: %w", g.ID, err)
+				}
+				if err := t.c.SendBatch(ctx, end).Close(); err != nil {
+					return fmt.Errorf("end game %d: %w", g.ID, err)
+				}
+				e.Closed = append(e.Closed, g)
+			}
+			if g.GuildID != "" && !slices.Contains(scopes, g.GuildID) {
+				scopes = append(scopes, g.GuildID)
+			}
+			p := g.Forget(user)
+			w.Queue(querySavePlayer, p, "", at.UnixMilli())
+			for _, q := range []string{queryAnonymizeGame, queryAnonymizeMoves, queryAnonymizeResults} {
+				w.Queue(q, user, p, g.ID)
+			}
+		}
+		e.Games = len(games)
+		// A rating comes from a game, and a guild's reset deletes
+		// ratings, never games: the scopes of the player's games hold
+		// every rating of theirs.
+		for _, scope := range scopes {
+			w.Queue("DELETE FROM ratings WHERE scope = $1 AND player_id = $2", scope, user).Exec(func(ct pgconn.CommandTag) error {
+				e.Ratings += int(ct.RowsAffected())
+				return nil
+			})
+		}
+		w.Queue("DELETE FROM bot_records WHERE player_id = $1", user).Exec(func(ct pgconn.CommandTag) error {
+			e.Records = int(ct.RowsAffected())
+			return nil
+		})
+		w.Queue("DELETE FROM players WHERE id = $1", user)
+		if err := t.commit(ctx, w); err != nil {
+			return fmt.Errorf("erase player: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}

@@ -1,0 +1,172 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/settingsrow"
+)
+
+var _ tttbot.SettingsStore = (*DB)(nil)
+
+const (
+	querySettings       = "SELECT " + settingsrow.Columns + " FROM guilds WHERE id = $1"
+	querySettingsOfGame = "SELECT " + settingsrow.Columns + " FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
+	queryLastStart      = "SELECT max(created_at) FROM games WHERE challenger_id = $1 AND guild_id = $2"
+	// lockStarts serializes the games one player starts in one guild, so
+	// that two at once cannot both find the cooldown over.
+	lockStarts = "SELECT pg_advisory_xact_lock(hashtextextended('start ' || $1 || ' ' || $2, 0))"
+)
+
+// settingsRead is a read of a guild's settings queued on a batch.
+type settingsRead struct {
+	row   settingsrow.Row
+	found bool
+}
+
+func (r *settingsRead) scan(row pgx.Row) error {
+	err := row.Scan(r.row.Dest()...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	r.found = err == nil
+	return err
+}
+
+// queue reads the settings of guildID.
+func (r *settingsRead) queue(b *pgx.Batch, guildID string) {
+	b.Queue(querySettings, guildID).QueryRow(r.scan)
+}
+
+// queueOfGame reads the settings of game id's guild.
+func (r *settingsRead) queueOfGame(b *pgx.Batch, id int64) {
+	b.Queue(querySettingsOfGame, id).QueryRow(r.scan)
+}
+
+// settings are the settings read, of guildID: zero Settings when it has
+// none, or in a DM.
+func (r *settingsRead) settings(guildID string) (*tttbot.Settings, error) {
+	if !r.found {
+		return &tttbot.Settings{GuildID: guildID}, nil
+	}
+	return r.row.Settings(guildID)
+}
+
+// admissionRead is what a guild's rules decide a new game on, queued.
+type admissionRead struct {
+	settingsRead
+	last *int64
+}
+
+// queue returns the batch that locks challenger's starts in guildID and
+// reads the guild's settings and the challenger's last game there.
+func (r *admissionRead) queue(guildID, challenger string) *pgx.Batch {
+	b := &pgx.Batch{}
+	if guildID == "" {
+		return b
+	}
+	b.Queue(lockStarts, guildID, challenger)
+	r.settingsRead.queue(b, guildID)
+	b.Queue(queryLastStart, challenger, guildID).QueryRow(func(row pgx.Row) error { return row.Scan(&r.last) })
+	return b
+}
+
+func (r *admissionRead) admission(guildID string) (tttbot.Admission, error) {
+	s, err := r.settings(guildID)
+	if err != nil {
+		return tttbot.Admission{}, err
+	}
+	a := tttbot.Admission{Settings: *s}
+	if s.Cooldown > 0 && r.last != nil {
+		a.LastStart = fromMS(*r.last)
+	}
+	return a, nil
+}
+
+// Settings returns a guild's settings. See tttbot.SettingsStore.
+func (db *DB) Settings(ctx context.Context, guildID string) (*tttbot.Settings, error) {
+	if guildID == "" {
+		return &tttbot.Settings{}, nil
+	}
+	var r settingsRead
+	if err := r.scan(db.pool.QueryRow(ctx, querySettings, guildID)); err != nil {
+		return nil, fmt.Errorf("read guild settings: %w", err)
+	}
+	return r.settings(guildID)
+}
+
+// UpdateSettings changes a guild's settings in one transaction, the
+// guild's row locked. See tttbot.SettingsStore.
+func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error) {
+	if !tttbot.Snowflake(guildID) {
+		return nil, tttbot.ErrSettingsOutOfGuild
+	}
+	at := db.now(time.Time{})
+	var s *tttbot.Settings
+	err := db.write(ctx, func(ctx context.Context, t *tx) error {
+		var r settingsRead
+		b := &pgx.Batch{}
+		b.Queue(querySaveGuild, guildID, at.UnixMilli())
+		b.Queue(querySettings+" FOR UPDATE", guildID).QueryRow(r.scan)
+		if err := t.begin(ctx, b); err != nil {
+			return fmt.Errorf("read guild settings: %w", err)
+		}
+		var err error
+		if s, err = r.settings(guildID); err != nil {
+			return err
+		}
+		if err := change(s); err != nil {
+			return err
+		}
+		s.GuildID = guildID
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		s.UpdatedAt = at
+		w := &pgx.Batch{}
+		w.Queue("UPDATE guilds SET ("+settingsrow.Names+") = ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) WHERE id = $1",
+			append([]any{guildID}, settingsrow.From(s).Args()...)...)
+		if err := t.commit(ctx, w); err != nil {
+			return fmt.Errorf("save guild settings: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ResetRatings deletes a guild's ratings. See tttbot.SettingsStore. It
+// holds off the games finishing meanwhile, whose ratings would otherwise
+// count results it marks unrated, or miss ones it does not.
+func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
+	if !tttbot.Snowflake(guildID) {
+		return 0, tttbot.ErrSettingsOutOfGuild
+	}
+	var n int
+	err := db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		// A finishing game writes its ratings (ROW EXCLUSIVE) before its
+		// results: this waits for those under way and holds back the
+		// next until the reset commits.
+		b.Queue("LOCK TABLE ratings IN SHARE ROW EXCLUSIVE MODE")
+		b.Queue("DELETE FROM ratings WHERE scope = $1", guildID).Exec(func(ct pgconn.CommandTag) error {
+			n = int(ct.RowsAffected())
+			return nil
+		})
+		// The triggers left the guild's bands at 0 players.
+		b.Queue("DELETE FROM rating_counts WHERE scope = $1", guildID)
+		// The results stay, for history, replays and the global ratings,
+		// but no longer count in the guild's.
+		b.Queue("UPDATE results SET guild_rated = false WHERE guild_id = $1 AND guild_rated", guildID)
+		return t.all(ctx, b)
+	})
+	return n, err
+}
