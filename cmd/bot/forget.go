@@ -8,12 +8,12 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/cli"
-	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
 // forgetCmd erases a player, as /ttt forget-me does, for an operator who
-// got the request another way. It works on the database beside a running
-// bot; the boards of the games it ends show it at their next click.
+// got the request another way, in the configured database (SQLite or
+// PostgreSQL) beside the running bots; the boards of the games it ends
+// show it at their next click.
 func forgetCmd(ctx context.Context, e env, args []string) error {
 	fs := cli.NewFlagSet("bot forget", "[-config FILE] USER_ID",
 		"Erases a player: ends their open games, deletes their name, ratings and records, and\nreplaces their user ID in stored games by an anonymous placeholder.")
@@ -34,11 +34,14 @@ func forgetCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(cfg.Database.Path); err != nil {
-		return fmt.Errorf("open database: %w", err)
+	if !cfg.Database.Postgres() {
+		// A database to erase from, not a new one.
+		if _, err := os.Stat(cfg.Database.Path); err != nil {
+			return fmt.Errorf("open database: %w", err)
+		}
 	}
 	log := cfg.NewLogger(e.stderr)
-	db, err := sqlite.Open(ctx, cfg.Database.Path, sqlite.Options{Logger: log})
+	db, err := openStore(ctx, cfg, log, nil)
 	if err != nil {
 		return err
 	}
