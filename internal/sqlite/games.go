@@ -34,7 +34,11 @@ const (
 		"SELECT id FROM games WHERE channel_id = ?1 AND opponent_id = ?2 AND " + open + "))"
 	queryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = ?1 AND " + open +
 		" AND id <> ?2 AND (challenger_id IN (?3, ?4) OR opponent_id IN (?3, ?4)) LIMIT 1"
-	queryGame        = "SELECT " + gameColumns + " FROM games WHERE id = ?"
+	queryGame = "SELECT " + gameColumns + " FROM games WHERE id = ?"
+	// A game and the settings of its guild that a change applies.
+	queryGameToChange = "SELECT " + gameColumns +
+		", ifnull((SELECT role_id FROM guilds WHERE id = games.guild_id), '')" +
+		", ifnull((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) FROM games WHERE id = ?"
 	queryChannelBusy = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
 	// The due games not claimed, oldest first: claimed until ?3.
 	queryDueGames = "SELECT id FROM games WHERE " + open + " AND deadline <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
@@ -239,16 +243,23 @@ func channelTaken(err error) bool {
 // change runs fn on game id in one write transaction, then saves the game
 // with its version bumped and, if fn finished it, its results and the
 // ratings or records they change. fn changes the game through its domain
-// methods, which refuse with an *tttbot.Error.
-func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error) (*tttbot.Game, error) {
+// methods, which refuse with an *tttbot.Error. st are the settings of the
+// game's guild that a change applies — its role and turn timeout —, read
+// with the game in one statement: a move pays for no second one.
+func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		var err error
-		g, err = scanGame(tx.QueryRowContext(ctx, queryGame, id))
+		var st tttbot.Settings
+		var turn int64
+		g, err = scanGame(tx.QueryRowContext(ctx, queryGameToChange, id), &st.Role, &turn)
 		if err != nil {
 			return err
 		}
-		return changeGame(ctx, tx, g, at, fn)
+		st.GuildID, st.TurnTimeout = g.GuildID, time.Duration(turn)*time.Second
+		return changeGame(ctx, tx, g, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
+			return fn(ctx, tx, g, &st)
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -348,18 +359,12 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		answer.At, answer.Deadline = db.now(a.At), round(a.Deadline)
 		m.Answer = &answer
 	}
-	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
+	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		moves, err := g.PlayAnswered(m)
 		if err != nil {
 			return err
 		}
-		if g.Status == tttbot.StatusActive && g.GuildID != "" {
-			st, err := readSettings(ctx, tx, g.GuildID)
-			if err != nil {
-				return err
-			}
-			st.Retime(g, moves[len(moves)-1].At)
-		}
+		st.Retime(g, moves[len(moves)-1].At)
 		for _, mv := range moves {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
 				VALUES (?, ?, ?, ?, ?)`, mv.GameID, mv.Ply, mv.Cell, mv.Player, toMS(mv.At)); err != nil {
@@ -373,20 +378,14 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
 	r.At, r.Deadline = db.now(r.At), round(r.Deadline)
-	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
+	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		if err := g.Accept(r); err != nil {
 			return err
 		}
-		if g.GuildID != "" {
-			st, err := readSettings(ctx, tx, g.GuildID)
-			if err != nil {
-				return err
-			}
-			if err := st.MayPlay(r.Roles); err != nil {
-				return err
-			}
-			st.Retime(g, r.At)
+		if err := st.MayPlay(r.Roles); err != nil {
+			return err
 		}
+		st.Retime(g, r.At)
 		_, err := db.checkRoom(ctx, tx, g, r.Player)
 		return err
 	})
@@ -396,7 +395,7 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 // its Challenger.
 func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		return g.Decline(user, version, at)
 	})
 }
@@ -404,7 +403,7 @@ func (db *DB) Decline(ctx context.Context, id int64, user string, version int, a
 // Resign ends user's active game as a loss for user.
 func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		return g.Resign(user, at)
 	})
 }
@@ -415,7 +414,7 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 // should let the bot move rather than expire it.
 func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.now(at)
-	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
+	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		return g.Expire(version, at)
 	})
 }
