@@ -36,6 +36,8 @@ const (
 	queryGameForUpdate = queryGame + " FOR UPDATE"
 	queryChannelBusy   = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = $1 AND " + open + " AND id <> $2)"
 	queryGuildSetting  = "SELECT simultaneous_games FROM guilds WHERE id = $1"
+	// The settings of game $1's guild that a change applies.
+	queryChangeSettings = "SELECT coalesce(role_id, ''), coalesce(turn_timeout, 0) FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
 
 	// The due games no timer holds, oldest first, claimed until $3. A game
 	// whose row a change holds is passed by: its deadline is moving.
@@ -266,7 +268,8 @@ func (db *DB) decide(r *room, g *tttbot.Game, actor string) (allow bool, err err
 // it, its results and the ratings or records they change. fn changes the
 // game through its domain methods, which refuse with an *tttbot.Error, and
 // may queue writes of its own on w. st are the settings of the game's
-// guild, read in the same round trip as the game.
+// guild that a change applies — its role and turn timeout —, read in the
+// round trip that reads the game.
 func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
@@ -275,17 +278,21 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc)
 			g, err = scanGame(row)
 			return err
 		})
-		var st settingsRead
-		st.queueOfGame(b, id)
+		var st tttbot.Settings
+		var turn int64
+		b.Queue(queryChangeSettings, id).QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&st.Role, &turn)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			return err
+		})
 		if err := t.begin(ctx, b); err != nil {
 			return err
 		}
-		s, err := st.settings(g.GuildID)
-		if err != nil {
-			return err
-		}
+		st.GuildID, st.TurnTimeout = g.GuildID, time.Duration(turn)*time.Second
 		w := &pgx.Batch{}
-		if err := changeGame(ctx, t, g, s, at, w, fn); err != nil {
+		if err := changeGame(ctx, t, g, &st, at, w, fn); err != nil {
 			return err
 		}
 		return t.commit(ctx, w)

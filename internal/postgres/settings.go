@@ -16,9 +16,8 @@ import (
 var _ tttbot.SettingsStore = (*DB)(nil)
 
 const (
-	querySettings       = "SELECT " + settingsrow.Columns + " FROM guilds WHERE id = $1"
-	querySettingsOfGame = "SELECT " + settingsrow.Columns + " FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
-	queryLastStart      = "SELECT max(created_at) FROM games WHERE challenger_id = $1 AND guild_id = $2"
+	querySettings  = "SELECT " + settingsrow.Columns + " FROM guilds WHERE id = $1"
+	queryLastStart = "SELECT max(created_at) FROM games WHERE challenger_id = $1 AND guild_id = $2"
 	// lockStarts serializes the games one player starts in one guild, so
 	// that two at once cannot both find the cooldown over.
 	lockStarts = "SELECT pg_advisory_xact_lock(hashtextextended('start ' || $1 || ' ' || $2, 0))"
@@ -42,11 +41,6 @@ func (r *settingsRead) scan(row pgx.Row) error {
 // queue reads the settings of guildID.
 func (r *settingsRead) queue(b *pgx.Batch, guildID string) {
 	b.Queue(querySettings, guildID).QueryRow(r.scan)
-}
-
-// queueOfGame reads the settings of game id's guild.
-func (r *settingsRead) queueOfGame(b *pgx.Batch, id int64) {
-	b.Queue(querySettingsOfGame, id).QueryRow(r.scan)
 }
 
 // settings are the settings read, of guildID: zero Settings when it has
