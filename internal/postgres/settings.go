@@ -147,9 +147,11 @@ func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
 	var n int
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
-		// A finishing game writes its ratings (ROW EXCLUSIVE) before its
-		// results: this waits for those under way and holds back the
-		// next until the reset commits.
+		// A finishing game writes its ratings (ROW EXCLUSIVE) before it
+		// commits its results: this waits for those under way and holds
+		// back the next until the reset commits. Row locks alone would
+		// let a game whose new ratings the DELETE cannot see yet commit
+		// before the UPDATE, which would then mark its result unrated.
 		b.Queue("LOCK TABLE ratings IN SHARE ROW EXCLUSIVE MODE")
 		b.Queue("DELETE FROM ratings WHERE scope = $1", guildID).Exec(func(ct pgconn.CommandTag) error {
 			n = int(ct.RowsAffected())

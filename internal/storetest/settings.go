@@ -300,3 +300,39 @@ func testCooldownAtOnce(t *testing.T, newDB Opener) {
 		}
 	}
 }
+
+// testResetWhileRating: a guild's reset racing games that finish there
+// leaves every rating counting exactly the results it should, whichever
+// commits first.
+func testResetWhileRating(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{SimultaneousGames: true})
+	ctx := t.Context()
+	const guild = "901"
+	for round := range 5 {
+		// Games one move from the end, between players who have ratings
+		// in the guild already.
+		var games []*tttbot.Game
+		for i := range 12 {
+			a, b := fmt.Sprint("a", i), fmt.Sprint("b", i)
+			if i%2 == 0 {
+				guildGame(t, db, guild, fmt.Sprint("c", round, "-", i, "-0"), a, b, draw)
+			}
+			games = append(games, guildGame(t, db, guild, fmt.Sprint("c", round, "-", i), a, b, xWins[:len(xWins)-1]))
+		}
+		var wg sync.WaitGroup
+		for _, g := range games {
+			wg.Go(func() {
+				if _, err := db.Play(ctx, move(g, g.Turn, xWins[len(xWins)-1])); err != nil {
+					t.Errorf("round %d, game %d: %v", round, g.ID, err)
+				}
+			})
+		}
+		wg.Go(func() {
+			if _, err := db.ResetRatings(ctx, guild); err != nil {
+				t.Errorf("round %d, reset: %v", round, err)
+			}
+		})
+		wg.Wait()
+		checkSound(t, db)
+	}
+}

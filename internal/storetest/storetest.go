@@ -110,6 +110,7 @@ func Run(t *testing.T, open Opener) {
 		{"StartGame", testStartGame},
 		{"CooldownAtOnce", testCooldownAtOnce},
 		{"ResetRatings", testResetRatings},
+		{"ResetWhileRating", testResetWhileRating},
 		{"ForgetPlayer", testForgetPlayer},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
