@@ -339,7 +339,7 @@ func parseTimeout(s string, lo, hi time.Duration) (time.Duration, error) {
 	case err != nil:
 		return 0, tttbot.Errorf(tttbot.EINVALID, "%q is not a duration: write it like 90s, 10m or 1h30m (or default).", s)
 	case d < lo || d > hi:
-		return 0, tttbot.Errorf(tttbot.EINVALID, "A timeout here is %s to %s.", duration(lo), duration(hi))
+		return 0, tttbot.Errorf(tttbot.EINVALID, "A timeout here is %s to %s.", clockDuration(lo), clockDuration(hi))
 	case d%time.Second != 0:
 		return 0, tttbot.Errorf(tttbot.EINVALID, "A timeout is whole seconds.")
 	}
@@ -464,7 +464,7 @@ func (h *Handler) settingLine(st *tttbot.Settings, setting string) settingLine {
 	case settingCooldown:
 		v := "none"
 		if st.Cooldown > 0 {
-			v = duration(st.Cooldown) + " between two games a player starts"
+			v = clockDuration(st.Cooldown) + " between two games a player starts"
 		}
 		return settingLine{"Cooldown", v, "none"}
 	case settingDefaults:
@@ -473,8 +473,8 @@ func (h *Handler) settingLine(st *tttbot.Settings, setting string) settingLine {
 			firstName(d.First), cmpOr(d.Level, string(ai.Perfect))), "3×3, 3 in a row, random moves first, me at perfect"}
 	case settingTimeouts:
 		c, t := h.opts.ChallengeTimeout, h.opts.TurnTimeout
-		def := fmt.Sprintf("challenges %s, turns %s", duration(c), duration(t))
-		return settingLine{"Timeouts", fmt.Sprintf("challenges %s, turns %s", duration(cmpOr(st.ChallengeTimeout, c)), duration(cmpOr(st.TurnTimeout, t))), def}
+		def := fmt.Sprintf("challenges %s, turns %s", clockDuration(c), clockDuration(t))
+		return settingLine{"Timeouts", fmt.Sprintf("challenges %s, turns %s", clockDuration(cmpOr(st.ChallengeTimeout, c)), clockDuration(cmpOr(st.TurnTimeout, t))), def}
 	case settingSimultaneous:
 		v := "as the bot is configured"
 		if st.Simultaneous != nil {
@@ -535,8 +535,8 @@ func cmpOr[T comparable](v, def T) T {
 	return v
 }
 
-// duration writes d as a player reads it: 90s, 2m, 1h30m.
-func duration(d time.Duration) string {
+// clockDuration writes d as a player reads it: 90s, 2m, 1h30m.
+func clockDuration(d time.Duration) string {
 	s := d.Round(time.Second).String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

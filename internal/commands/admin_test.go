@@ -61,12 +61,12 @@ func FuzzParseTimeout(f *testing.F) {
 	})
 }
 
-func TestDuration(t *testing.T) {
+func TestClockDuration(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		90 * time.Second: "1m30s", 2 * time.Minute: "2m", time.Hour: "1h", 90 * time.Minute: "1h30m", 45 * time.Second: "45s", 24 * time.Hour: "24h",
 	} {
-		if got := duration(d); got != want {
-			t.Errorf("duration(%s) = %q, want %q", d, got, want)
+		if got := clockDuration(d); got != want {
+			t.Errorf("clockDuration(%s) = %q, want %q", d, got, want)
 		}
 	}
 }

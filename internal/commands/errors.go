@@ -34,7 +34,7 @@ func errorText(err error) string {
 		if left < cooldown.Left {
 			left += time.Second
 		}
-		return fmt.Sprintf("This server has a cooldown between games: you can start another in %s.", duration(left))
+		return fmt.Sprintf("This server has a cooldown between games: you can start another in %s.", clockDuration(left))
 	case errors.As(err, &setting):
 		return fmt.Sprintf("That doesn't fit: %s — %s.", setting.Setting, setting.Reason)
 	}
