@@ -335,9 +335,10 @@ func checkDB(t *testing.T, h *harness) {
 // TestForgetCmd: `bot forget` erases a player as /ttt forget-me does.
 func TestForgetCmd(t *testing.T) {
 	h := newHarness(t)
-	alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
-	ch := h.srv.NewChannel()
+	alice, bob, carol := h.srv.NewUser("alice"), h.srv.NewUser("bob"), h.srv.NewUser("carol")
+	ch, ch2 := h.srv.NewChannel(), h.srv.NewChannel()
 	h.play(h.startGame(ch, alice, bob), alice, bob, 0, 3, 1, 4, 2)
+	open, _ := h.play(h.startGame(ch2, carol, alice), carol, alice, 4)
 	h.stop()
 
 	cfg := filepath.Join(t.TempDir(), "config.toml")
@@ -348,11 +349,18 @@ func TestForgetCmd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("forget: %v\n%s", err, errOut)
 	}
-	if want := "forgot " + alice.ID + ": name erased, 2 ratings and 0 records against the bot deleted, 0 open games ended first, 1 games now anonymous"; !strings.Contains(out, want) {
+	if want := "forgot " + alice.ID + ": name erased, 2 ratings and 0 records against the bot deleted, 1 open games ended first, 2 games now anonymous"; !strings.Contains(out, want) {
 		t.Errorf("got %q, want %q", out, want)
 	}
 	checkDB(t, h)
 	noTrace(t, h, alice)
+
+	// The board of the game it ended shows it at its next click.
+	h.start()
+	h.srv.WaitReady(t)
+	wantEphemeral(t, h.srv.Click(t, carol, open, freeCells(open)[0].CustomID).Wait(t), "over")
+	got := h.srv.WaitMessage(t, ch2, open.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "resigned") })
+	wantSays(t, got, "*a forgotten player* resigned", carol.Mention()+" wins")
 	for _, args := range [][]string{{"-config", cfg, "alice"}, {"-config", cfg}} {
 		if _, _, err := runSub(t, forgetCmd, "", args...); err == nil {
 			t.Errorf("forget %q: got no error", args)
