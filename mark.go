@@ -57,7 +57,7 @@ const maxEmojiRunes = 16
 func ParseMark(s string) (Mark, error) {
 	s = strings.TrimSpace(s)
 	bad := func(format string, args ...any) (Mark, error) {
-		return Mark{}, &SettingsError{Setting: "mark", Reason: fmt.Sprintf(format, args...)}
+		return Mark{}, &SettingsError{Setting: SettingMark, Reason: fmt.Sprintf(format, args...)}
 	}
 	if strings.HasPrefix(s, "<") {
 		inner, ok := strings.CutSuffix(s[1:], ">")

@@ -93,7 +93,23 @@ func (e *CooldownError) Error() string {
 }
 func (e *CooldownError) Unwrap() error { return ErrCooldown }
 
-// SettingsError says which setting is out of bounds and why.
+// The settings a SettingsError names.
+const (
+	SettingChannels         = "channels"
+	SettingRole             = "role"
+	SettingCooldown         = "cooldown"
+	SettingChallengeTimeout = "challenge timeout"
+	SettingTurnTimeout      = "turn timeout"
+	SettingLanguage         = "language"
+	SettingSize             = "size"
+	SettingWin              = "win"
+	SettingFirst            = "first"
+	SettingMark             = "mark"  // one mark, not an emoji
+	SettingMarks            = "marks" // X's and O's, the same
+)
+
+// SettingsError says which setting is out of bounds and why, for logs;
+// internal/commands words each setting's refusal for admins.
 type SettingsError struct{ Setting, Reason string }
 
 func (e *SettingsError) Error() string { return e.Setting + ": " + e.Reason }
@@ -125,24 +141,24 @@ func (s *Settings) Validate() error {
 	case !Snowflake(s.GuildID):
 		return ErrSettingsOutOfGuild
 	case len(s.Channels) > MaxChannels:
-		return bad("channels", "at most %d channels", MaxChannels)
+		return bad(SettingChannels, "at most %d channels", MaxChannels)
 	case s.Role != "" && !Snowflake(s.Role):
-		return bad("role", "%q is not a role", s.Role)
+		return bad(SettingRole, "%q is not a role", s.Role)
 	case s.Cooldown < 0 || s.Cooldown > MaxCooldown || !whole(s.Cooldown):
-		return bad("cooldown", "whole seconds from 0 to %d", int(MaxCooldown/time.Second))
+		return bad(SettingCooldown, "whole seconds from 0 to %d", int(MaxCooldown/time.Second))
 	case s.ChallengeTimeout != 0 && (s.ChallengeTimeout < MinChallengeTimeout || s.ChallengeTimeout > MaxChallengeTimeout || !whole(s.ChallengeTimeout)):
-		return bad("challenge timeout", "whole seconds from %s to %s", MinChallengeTimeout, MaxChallengeTimeout)
+		return bad(SettingChallengeTimeout, "whole seconds from %s to %s", MinChallengeTimeout, MaxChallengeTimeout)
 	case s.TurnTimeout != 0 && (s.TurnTimeout < MinTurnTimeout || s.TurnTimeout > MaxTurnTimeout || !whole(s.TurnTimeout)):
-		return bad("turn timeout", "whole seconds from %s to %s", MinTurnTimeout, MaxTurnTimeout)
+		return bad(SettingTurnTimeout, "whole seconds from %s to %s", MinTurnTimeout, MaxTurnTimeout)
 	case s.Locale != "" && !slices.Contains(Locales(), s.Locale):
-		return bad("language", "%q is not a language the bot speaks", s.Locale)
+		return bad(SettingLanguage, "%q is not a language the bot speaks", s.Locale)
 	}
 	for i, c := range s.Channels {
 		if !Snowflake(c) {
-			return bad("channels", "%q is not a channel", c)
+			return bad(SettingChannels, "%q is not a channel", c)
 		}
 		if slices.Contains(s.Channels[:i], c) {
-			return bad("channels", "channel %s is listed twice", c)
+			return bad(SettingChannels, "channel %s is listed twice", c)
 		}
 	}
 	if err := s.Defaults.validate(); err != nil {
@@ -158,29 +174,26 @@ func (d Defaults) validate() error {
 	size := cmpOr(d.Size, game.MinSize)
 	switch {
 	case d.Size != 0 && (d.Size < game.MinSize || d.Size > game.MaxSize):
-		return &SettingsError{"size", fmt.Sprintf("boards are %d×%d to %d×%d", game.MinSize, game.MinSize, game.MaxSize, game.MaxSize)}
+		return &SettingsError{SettingSize, fmt.Sprintf("boards are %d×%d to %d×%d", game.MinSize, game.MinSize, game.MaxSize, game.MaxSize)}
 	case d.K != 0 && (d.K < game.MinK || d.K > size):
-		return &SettingsError{"win", fmt.Sprintf("%d in a row does not fit on a %d×%d board", d.K, size, size)}
+		return &SettingsError{SettingWin, fmt.Sprintf("%d in a row does not fit on a %d×%d board", d.K, size, size)}
 	case d.First != "" && !d.First.Valid():
-		return &SettingsError{"first", "me, them or random"}
+		return &SettingsError{SettingFirst, "me, them or random"}
 	}
 	return nil
 }
 
 func (s *Settings) validateMarks() error {
-	for _, m := range []struct {
-		name string
-		mark Mark
-	}{{"x", s.X}, {"o", s.O}} {
-		if m.mark.IsZero() {
+	for _, m := range []Mark{s.X, s.O} {
+		if m.IsZero() {
 			continue
 		}
-		if _, err := ParseMark(m.mark.String()); err != nil {
-			return &SettingsError{Setting: m.name, Reason: err.Error()}
+		if _, err := ParseMark(m.String()); err != nil {
+			return err
 		}
 	}
 	if !s.X.IsZero() && s.X == s.O {
-		return &SettingsError{Setting: "marks", Reason: "X and O need different marks"}
+		return &SettingsError{Setting: SettingMarks, Reason: "X and O need different marks"}
 	}
 	return nil
 }

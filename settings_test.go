@@ -39,7 +39,7 @@ func TestSettingsValidate(t *testing.T) {
 		{"a win longer than the size", func(s *Settings) { s.Defaults = Defaults{Size: 4, K: 5} }, "win"},
 		{"first neither me, them nor random", func(s *Settings) { s.Defaults.First = "both" }, "first"},
 		{"the same mark twice", func(s *Settings) { s.X, s.O = Mark{Name: "🐱"}, Mark{Name: "🐱"} }, "marks"},
-		{"a mark that is no emoji", func(s *Settings) { s.X = Mark{Name: "X"} }, "x"},
+		{"a mark that is no emoji", func(s *Settings) { s.X = Mark{Name: "X"} }, SettingMark},
 		{"a language the bot does not speak", func(s *Settings) { s.Locale = "xx" }, "language"},
 	}
 	for _, tt := range tests {

@@ -198,8 +198,8 @@ func TestAdminMarks(t *testing.T) {
 		}{
 			{foreign.String(), "isn't one of this server's emojis"},
 			{reserved.String(), "reserved for some roles"},
-			{"X", "must be one emoji"},
-			{"🐱🐶", "must be one emoji"},
+			{"X", "A mark is one emoji"},
+			{"🐱🐶", "can't be X's mark"},
 		} {
 			wantEphemeral(t, srv.Slash(t, admin, ch, "ttt-admin marks", discordtest.StringOption("x", tt.x)).Wait(t), tt.want)
 		}

@@ -378,7 +378,7 @@ func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opt
 			s.O = mo
 		}
 		if cx, co := s.Marks(); cx == co {
-			return tttbot.Errorf(tttbot.EINVALID, "X and O need different marks.")
+			return &tttbot.SettingsError{Setting: tttbot.SettingMarks, Reason: "X and O are the same"}
 		}
 		return nil
 	})
@@ -390,8 +390,7 @@ func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opt
 func (h *Handler) usableMark(ctx context.Context, guildID, side, text string) (tttbot.Mark, error) {
 	m, err := tttbot.ParseMark(text)
 	if err != nil {
-		return m, tttbot.Errorf(tttbot.EINVALID, "%s's mark must be one emoji, such as 🐱, or one of this server's custom emojis — %q isn't: %s.",
-			side, clip(text, 40), reason(err))
+		return m, tttbot.Errorf(tttbot.EINVALID, "%q can't be %s's mark. %s", clip(text, 40), side, markText)
 	}
 	if !m.Custom() {
 		return m, nil
@@ -413,14 +412,6 @@ func (h *Handler) usableMark(ctx context.Context, guildID, side, text string) (t
 	}
 	// The server's own spelling, should the admin's differ.
 	return tttbot.Mark{Name: e.Name, ID: e.ID, Animated: e.Animated}, nil
-}
-
-// reason is why a setting was refused, as a *tttbot.SettingsError says.
-func reason(err error) string {
-	if se, ok := err.(*tttbot.SettingsError); ok {
-		return se.Reason
-	}
-	return err.Error()
 }
 
 // The settings as /ttt-admin show lists them and a change answers.

@@ -90,7 +90,7 @@ func TestUsableMark(t *testing.T) {
 		{"<:other:504>", tttbot.Mark{}, "isn't one of this server's emojis"},
 		{"<:gone:502>", tttbot.Mark{}, "isn't available"},
 		{"<:vip:503>", tttbot.Mark{}, "reserved for some roles"},
-		{"X", tttbot.Mark{}, "X's mark must be one emoji"},
+		{"X", tttbot.Mark{}, "can't be X's mark. A mark is one emoji"},
 	}
 	for _, tt := range tests {
 		got, err := h.usableMark(t.Context(), "2000", "X", tt.text)
@@ -155,5 +155,18 @@ func TestShowSettings(t *testing.T) {
 	}
 	if n := len([]rune(got)); n > maxContent {
 		t.Errorf("show is %d characters, over Discord's %d", n, maxContent)
+	}
+}
+
+// TestSettingText: every setting the domain can refuse has its own words.
+func TestSettingText(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range []string{tttbot.SettingChannels, tttbot.SettingRole, tttbot.SettingCooldown, tttbot.SettingChallengeTimeout,
+		tttbot.SettingTurnTimeout, tttbot.SettingLanguage, tttbot.SettingSize, tttbot.SettingFirst, tttbot.SettingMark, tttbot.SettingMarks} {
+		got := errorText(&tttbot.SettingsError{Setting: s, Reason: "the domain's words"})
+		if got == settingText("") || strings.Contains(got, "domain") || seen[got] {
+			t.Errorf("%s: got %q, want words of its own", s, got)
+		}
+		seen[got] = true
 	}
 }

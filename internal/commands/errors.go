@@ -36,7 +36,7 @@ func errorText(err error) string {
 		}
 		return fmt.Sprintf("This server has a cooldown between games: you can start another in %s.", clockDuration(left))
 	case errors.As(err, &setting):
-		return fmt.Sprintf("That doesn't fit: %s — %s.", setting.Setting, setting.Reason)
+		return settingText(setting.Setting)
 	}
 	var e *tttbot.Error
 	if !errors.As(err, &e) {
@@ -101,3 +101,34 @@ func errorText(err error) string {
 	}
 	return e.Message
 }
+
+// settingText says what a setting out of bounds must be.
+func settingText(setting string) string {
+	switch setting {
+	case tttbot.SettingChannels:
+		return fmt.Sprintf("The list holds at most %d channels, each once.", tttbot.MaxChannels)
+	case tttbot.SettingRole:
+		return "Pick the role from the list."
+	case tttbot.SettingCooldown:
+		return fmt.Sprintf("The cooldown is 0 to %d seconds.", int(tttbot.MaxCooldown/time.Second))
+	case tttbot.SettingChallengeTimeout:
+		return fmt.Sprintf("A challenge waits %s to %s.", clockDuration(tttbot.MinChallengeTimeout), clockDuration(tttbot.MaxChallengeTimeout))
+	case tttbot.SettingTurnTimeout:
+		return fmt.Sprintf("A turn lasts %s to %s.", clockDuration(tttbot.MinTurnTimeout), clockDuration(tttbot.MaxTurnTimeout))
+	case tttbot.SettingLanguage:
+		return "Pick a language from the list."
+	case tttbot.SettingSize, tttbot.SettingWin:
+		return fmt.Sprintf("The default board is %d×%d to %d×%d, and its win length fits it: set the size, or the size and win together.",
+			game.MinSize, game.MinSize, game.MaxSize, game.MaxSize)
+	case tttbot.SettingFirst:
+		return "First must be me, them or random."
+	case tttbot.SettingMark:
+		return markText
+	case tttbot.SettingMarks:
+		return "X and O need different marks."
+	}
+	return "That setting is out of bounds."
+}
+
+// markText says what a mark must be.
+const markText = "A mark is one emoji, such as 🐱, or one of this server's custom emojis, which Discord writes <:name:id>."
