@@ -63,11 +63,11 @@ func testSettings(t *testing.T, newDB Opener) {
 // guildGame plays a 3×3 game of a (X) against b in guild with cells.
 func guildGame(t *testing.T, db *DB, guild, channel, a, b string, cells []int) *tttbot.Game {
 	t.Helper()
-	g := challenge(channel, a, b)
+	g := Challenge(channel, a, b)
 	g.GuildID = guild
 	ok(t, db.CreateGame(t.Context(), g))
 	g = must[*tttbot.Game](t)(db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(time.Minute)}))
-	return play(t, db, g, cells...)
+	return PlayCells(t, db, g, cells...)
 }
 
 // checkSound fails unless Check finds the database sound.
@@ -125,8 +125,8 @@ func testForgetPlayer(t *testing.T, newDB Opener) {
 	won := guildGame(t, db, "901", "c1", "alice", "bob", xWins)
 	ok(t, db.CreateGame(ctx, &tttbot.Game{GuildID: "901", ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "alice",
 		Opponent: "bot", BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}, tttbot.Player{ID: "alice", Name: "Alice"}))
-	active := play(t, db, startGame(t, db, "c3", "carol", "alice"), 4)
-	pending := challenge("c4", "dave", "alice")
+	active := PlayCells(t, db, StartGame(t, db, "c3", "carol", "alice"), 4)
+	pending := Challenge("c4", "dave", "alice")
 	ok(t, db.CreateGame(ctx, pending))
 	both := guildGame(t, db, "901", "c5", "erin", "alice", draw)
 
@@ -278,7 +278,7 @@ func testCooldownAtOnce(t *testing.T, newDB Opener) {
 		var wg sync.WaitGroup
 		for i := range errs {
 			wg.Go(func() {
-				g := challenge(fmt.Sprint("c", round, "-", i), challenger, fmt.Sprint("o", round, "-", i))
+				g := Challenge(fmt.Sprint("c", round, "-", i), challenger, fmt.Sprint("o", round, "-", i))
 				g.GuildID = guild
 				errs[i] = db.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) error {
 					return adm.Settings.MayStart(g.ChannelID, nil, adm.LastStart, t0)
@@ -322,7 +322,7 @@ func testResetWhileRating(t *testing.T, newDB Opener) {
 		var wg sync.WaitGroup
 		for _, g := range games {
 			wg.Go(func() {
-				if _, err := db.Play(ctx, move(g, g.Turn, xWins[len(xWins)-1])); err != nil {
+				if _, err := db.Play(ctx, Click(g, g.Turn, xWins[len(xWins)-1])); err != nil {
 					t.Errorf("round %d, game %d: %v", round, g.ID, err)
 				}
 			})
