@@ -141,6 +141,8 @@ func TestQueryPlans(t *testing.T) {
 		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, []string{"games_open_by_"}},
 		{"channel busy", queryChannelBusy, []any{"c", 1}, []string{"games_open_by_"}},
 		{"due", queryDue, []any{0, 10, 0}, []string{"games_open_by_deadline"}},
+		{"last game started", queryLastStart, []any{"u", "g"}, []string{"games_by_challenger"}},
+		{"a change's settings", queryChangeSettings, []any{1}, []string{"guilds_pkey", "games_pkey"}},
 		{"forget", queryForget, []any{0, 10}, []string{"interactions_pkey"}},
 		{"leaderboard", queryLeaderboardPage, []any{"g", 3, 3, 3, int64(0), 10}, []string{"rating_counts_pkey", "ratings_ranked"}},
 		{"stats", queryStats, []any{"g", "a"}, []string{"ratings_pkey", "rating_counts_pkey"}},
