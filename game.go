@@ -51,6 +51,10 @@ type Game struct {
 	Challenger string
 	Opponent   string
 	BotLevel   string // the bot's difficulty when it is a player, else ""
+	// Language is the locale code of the language the game's messages in
+	// its channel speak, chosen when it is created, so that edits without
+	// an interaction (timers) keep it; "" for games older than the choice.
+	Language string
 
 	XPlayer, OPlayer string // set when the game starts
 

@@ -121,13 +121,13 @@ func TestAdminControls(t *testing.T) {
 		bob.Roles, carol.Roles = nil, nil
 
 		// Cooldown, on the test clock: the refusal says how long is left.
-		h.adminSays(t, admin, lobby, "cooldown", []discordtest.Option{discordtest.IntOption("seconds", 90)}, "**Cooldown**: 1m30s between two games")
-		h.show(t, admin, lobby, "**Cooldown**: 1m30s")
+		h.adminSays(t, admin, lobby, "cooldown", []discordtest.Option{discordtest.IntOption("seconds", 90)}, "**Cooldown**: 90 seconds between two games")
+		h.show(t, admin, lobby, "**Cooldown**: 90 seconds")
 		ch = srv.NewChannel()
 		srv.Slash(t, alice, ch, "ttt challenge").Result(t)
 		srv.Slash(t, alice, ch, "ttt resign").Wait(t)
 		h.clock.Advance(30 * time.Second)
-		wantEphemeral(t, srv.Slash(t, alice, ch, "ttt challenge").Wait(t), "start another in 1m")
+		wantEphemeral(t, srv.Slash(t, alice, ch, "ttt challenge").Wait(t), "start another in 1 minute")
 		h.clock.Advance(60 * time.Second)
 		if m := srv.Slash(t, alice, ch, "ttt challenge").Result(t); m.Ephemeral() {
 			t.Fatalf("after the cooldown: %s", m)
@@ -154,11 +154,11 @@ func TestAdminControls(t *testing.T) {
 		h.adminSays(t, admin, lobby, "defaults", []discordtest.Option{discordtest.BoolOption("reset", true)}, "3×3, 3 in a row, random moves first, me at perfect")
 
 		// Timeouts: within bounds, and a turn runs out at the server's.
-		wantEphemeral(t, srv.Slash(t, admin, lobby, "ttt-admin timeouts", discordtest.StringOption("turn", "5s")).Wait(t), "15s to 24h")
+		wantEphemeral(t, srv.Slash(t, admin, lobby, "ttt-admin timeouts", discordtest.StringOption("turn", "5s")).Wait(t), "15 seconds to 24 hours")
 		wantEphemeral(t, srv.Slash(t, admin, lobby, "ttt-admin timeouts", discordtest.StringOption("challenge", "soon")).Wait(t), "not a duration")
 		h.adminSays(t, admin, lobby, "timeouts", []discordtest.Option{discordtest.StringOption("turn", "30s"), discordtest.StringOption("challenge", "1h")},
-			"**Timeouts**: challenges 1h, turns 30s (default: challenges 2m, turns 5m)")
-		h.show(t, admin, lobby, "challenges 1h, turns 30s")
+			"**Timeouts**: challenges 1 hour, turns 30 seconds (default: challenges 2 minutes, turns 5 minutes)")
+		h.show(t, admin, lobby, "challenges 1 hour, turns 30 seconds")
 		ch = srv.NewChannel()
 		board = h.startGame(ch, alice, bob)
 		board, _ = h.play(board, alice, bob, 0)

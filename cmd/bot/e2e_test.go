@@ -62,17 +62,22 @@ type harness struct {
 	interval time.Duration
 }
 
-func newHarness(t *testing.T) *harness { return startHarness(t, nil) }
+func newHarness(t *testing.T) *harness { return startHarness(t, nil, discordtest.Options{}) }
 
 // newHTTPHarness is newHarness with the bot in http mode.
 func newHTTPHarness(t *testing.T) *harness {
-	return startHarness(t, ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-harness-key-0123")))
+	return startHarness(t, ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-harness-key-0123")), discordtest.Options{})
 }
 
-func startHarness(t *testing.T, key ed25519.PrivateKey) *harness {
+// startHarness runs the bot against a local Discord made with opts, in
+// http mode when key is set.
+func startHarness(t *testing.T, key ed25519.PrivateKey, opts discordtest.Options) *harness {
+	if opts.IdentifyInterval == 0 {
+		opts.IdentifyInterval = identifyInterval
+	}
 	h := &harness{
 		t:     t,
-		srv:   discordtest.NewServerWith(t, discordtest.Options{IdentifyInterval: identifyInterval}),
+		srv:   discordtest.NewServerWith(t, opts),
 		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
 		db:    filepath.Join(t.TempDir(), "tttbot.db"),
 		key:   key,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/i18n"
 )
 
 // adminCommand is the name of the command that holds a server's settings.
@@ -19,14 +20,15 @@ const adminCommand = "ttt-admin"
 
 // languages are the choices of /ttt-admin language: Discord's locales the
 // bot speaks, each named in its own language, and the server's own.
-func languages() []*discordgo.ApplicationCommandOptionChoice {
+func languages(loc localizer) []*discordgo.ApplicationCommandOptionChoice {
 	names := map[string]string{
 		"en-US": "English (US)", "de": "Deutsch", "fr": "Français", "es-ES": "Español (España)",
 		"es-419": "Español (Latinoamérica)", "pt-BR": "Português (Brasil)", "it": "Italiano", "nl": "Nederlands",
 		"pl": "Polski", "ru": "Русский", "uk": "Українська", "tr": "Türkçe", "ja": "日本語", "ko": "한국어",
 		"zh-CN": "中文（简体）", "zh-TW": "中文（繁體）",
 	}
-	out := []*discordgo.ApplicationCommandOptionChoice{{Name: "Discord's server language", Value: serverLanguage}}
+	server, servers := loc.text("choice_server_language", nil)
+	out := []*discordgo.ApplicationCommandOptionChoice{{Name: server, NameLocalizations: servers, Value: serverLanguage}}
 	for _, l := range tttbot.Locales() {
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: names[l], Value: l})
 	}
@@ -40,69 +42,83 @@ const serverLanguage = "server"
 // server (admins may change that in Server Settings → Integrations), and
 // only in servers. Handle checks the permission again: what Discord shows
 // is the server's to change.
-func adminDefinition() *discordgo.ApplicationCommand {
+func adminDefinition(loc localizer) *discordgo.ApplicationCommand {
 	manage := int64(discordgo.PermissionManageGuild)
 	no := false
-	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+	option := func(typ discordgo.ApplicationCommandOptionType, name, id string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		d, ds := loc.text(id, nil)
+		return &discordgo.ApplicationCommandOption{Type: typ, Name: name, Description: d, DescriptionLocalizations: ds, Options: opts}
 	}
-	group := func(name, desc string, subs ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: name, Description: desc, Options: subs}
+	sub := func(name, id string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return option(discordgo.ApplicationCommandOptionSubCommand, name, id, opts...)
 	}
-	channel := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionChannel, Name: "channel", Required: true,
-		Description: "A text channel", ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews,
-			discordgo.ChannelTypeGuildVoice, discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread}}
+	group := func(name, id string, subs ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return option(discordgo.ApplicationCommandOptionSubCommandGroup, name, id, subs...)
+	}
+	required := func(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		o.Required = true
+		return o
+	}
+	channel := required(option(discordgo.ApplicationCommandOptionChannel, "channel", "opt_channel"))
+	channel.ChannelTypes = []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews,
+		discordgo.ChannelTypeGuildVoice, discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread}
 	sizes := []*discordgo.ApplicationCommandOptionChoice{{Name: "3×3", Value: 3}, {Name: "4×4", Value: 4}, {Name: "5×5", Value: 5}}
-	wins := []*discordgo.ApplicationCommandOptionChoice{{Name: "3 in a row", Value: 3}, {Name: "4 in a row", Value: 4}, {Name: "5 in a row", Value: 5}}
-	reset := func(what string) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "reset", Description: "true: back to " + what}
+	var wins, levels []*discordgo.ApplicationCommandOptionChoice
+	for k := 3; k <= 5; k++ {
+		wins = append(wins, loc.choice("choice_win", map[string]any{"K": k}, k))
 	}
+	for _, l := range ai.Levels() {
+		levels = append(levels, loc.choice("level_"+string(l), nil, string(l)))
+	}
+	choices := func(o *discordgo.ApplicationCommandOption, cs ...*discordgo.ApplicationCommandOptionChoice) *discordgo.ApplicationCommandOption {
+		o.Choices = cs
+		return o
+	}
+	cooldown := required(option(discordgo.ApplicationCommandOptionInteger, "seconds", "opt_cooldown_seconds"))
+	cooldown.MinValue, cooldown.MaxValue = new(0.0), float64(tttbot.MaxCooldown/time.Second)
+	text := func(name, id string) *discordgo.ApplicationCommandOption {
+		o := option(discordgo.ApplicationCommandOptionString, name, id)
+		o.MaxLength = 20
+		return o
+	}
+	mark := func(name, id string) *discordgo.ApplicationCommandOption {
+		o := option(discordgo.ApplicationCommandOptionString, name, id)
+		o.MaxLength = 100
+		return o
+	}
+	description, descriptions := loc.text("cmd_admin", nil)
 	return &discordgo.ApplicationCommand{
 		Name:                     adminCommand,
-		Description:              "This server's tic-tac-toe settings (Manage Server)",
+		Description:              description,
+		DescriptionLocalizations: &descriptions,
 		DefaultMemberPermissions: &manage,
 		DMPermission:             &no,
 		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 		IntegrationTypes:         &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("show", "Every setting of this server, with its default"),
-			group("channels", "Where games may be started (none listed: everywhere)",
-				sub("add", "Allow games in a channel", channel),
-				sub("remove", "Stop allowing new games in a channel", channel),
-				sub("clear", "Allow games everywhere")),
-			group("role", "Who may start or accept a game",
-				sub("set", "Only members with this role", &discordgo.ApplicationCommandOption{
-					Type: discordgo.ApplicationCommandOptionRole, Name: "role", Required: true, Description: "The role"}),
-				sub("clear", "Everyone")),
-			sub("cooldown", "How long a player waits between two games they start",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "seconds", Required: true,
-					MinValue: new(0.0), MaxValue: float64(tttbot.MaxCooldown / time.Second), Description: "0 to 3600; 0: none"}),
-			sub("defaults", "What /ttt challenge uses when an option is left out",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "size", Description: "Board size", Choices: sizes},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "win", Description: "How many in a row win", Choices: wins},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "difficulty", Description: "How well I play", Choices: []*discordgo.ApplicationCommandOptionChoice{
-					{Name: "easy", Value: string(ai.Easy)}, {Name: "medium", Value: string(ai.Medium)},
-					{Name: "hard", Value: string(ai.Hard)}, {Name: "perfect", Value: string(ai.Perfect)},
-				}},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "first", Description: "Who moves first", Choices: []*discordgo.ApplicationCommandOptionChoice{
-					{Name: "me", Value: "me"}, {Name: "them", Value: "them"}, {Name: "random", Value: "random"},
-				}},
-				reset("3×3, random, perfect")),
-			sub("timeouts", "How long a challenge waits, and a player may think",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "challenge", MaxLength: 20,
-					Description: "30s to 24h, such as 90s, 10m or 1h; default: the bot's"},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "turn", MaxLength: 20,
-					Description: "15s to 24h, such as 45s or 5m; default: the bot's"}),
-			sub("simultaneous", "Whether a channel may hold several games at once",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "allow", Required: true, Description: "true: several games per channel"}),
-			sub("marks", "The marks on the board: emojis, this server's own too",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "x", MaxLength: 100, Description: "X's mark: an emoji"},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "o", MaxLength: 100, Description: "O's mark: an emoji"},
-				reset("❌ and ⭕")),
-			sub("reset-ratings", "Clear this server's leaderboard (global ratings stay)",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "confirm", Required: true, Description: "true to clear: it cannot be undone"}),
-			sub("language", "The language of my messages in this server's channels",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "locale", Required: true, Description: "A language", Choices: languages()}),
+			sub("show", "admin_show"),
+			group("channels", "admin_channels",
+				sub("add", "admin_channels_add", channel),
+				sub("remove", "admin_channels_remove", channel),
+				sub("clear", "admin_channels_clear")),
+			group("role", "admin_role",
+				sub("set", "admin_role_set", required(option(discordgo.ApplicationCommandOptionRole, "role", "opt_role"))),
+				sub("clear", "admin_role_clear")),
+			sub("cooldown", "admin_cooldown", cooldown),
+			sub("defaults", "admin_defaults",
+				choices(option(discordgo.ApplicationCommandOptionInteger, "size", "opt_default_size"), sizes...),
+				choices(option(discordgo.ApplicationCommandOptionInteger, "win", "opt_default_win"), wins...),
+				choices(option(discordgo.ApplicationCommandOptionString, "difficulty", "opt_default_difficulty"), levels...),
+				choices(option(discordgo.ApplicationCommandOptionString, "first", "opt_default_first"),
+					loc.choice("choice_first_me", nil, "me"), loc.choice("choice_first_them", nil, "them"),
+					loc.choice("choice_first_random", nil, "random")),
+				option(discordgo.ApplicationCommandOptionBoolean, "reset", "opt_reset_defaults")),
+			sub("timeouts", "admin_timeouts", text("challenge", "opt_timeout_challenge"), text("turn", "opt_timeout_turn")),
+			sub("simultaneous", "admin_simultaneous", required(option(discordgo.ApplicationCommandOptionBoolean, "allow", "opt_allow"))),
+			sub("marks", "admin_marks", mark("x", "opt_mark_x"), mark("o", "opt_mark_o"),
+				option(discordgo.ApplicationCommandOptionBoolean, "reset", "opt_reset_marks")),
+			sub("reset-ratings", "admin_reset_ratings", required(option(discordgo.ApplicationCommandOptionBoolean, "confirm", "opt_reset_confirm"))),
+			sub("language", "admin_language", choices(required(option(discordgo.ApplicationCommandOptionString, "locale", "opt_locale")), languages(loc)...)),
 		},
 	}
 }
@@ -117,16 +133,17 @@ func canManage(i *discordgo.Interaction) bool {
 // admin answers /ttt-admin, privately.
 func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (Reply, error) {
 	if i.GuildID == "" {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Settings belong to a server; there are none in direct messages.")
+		return Reply{}, refuse(tttbot.EINVALID, "settings_dm", nil)
 	}
 	if !canManage(i) {
 		h.log.Warn("settings refused", "guild", i.GuildID, "user", user(i).ID, "command", sub.Name)
-		return Reply{}, tttbot.Errorf(tttbot.ENOTYOURS, "Only members who can manage this server can change its settings.")
+		return Reply{}, refuse(tttbot.ENOTYOURS, "settings_forbidden", nil)
 	}
+	l := h.userLang(i)
 	name, opts := sub.Name, sub.Options
 	if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
 		if len(opts) != 1 {
-			return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That command arrived garbled. Run it again from the command menu.")
+			return Reply{}, refuse(tttbot.EINVALID, "error_garbled_command", nil)
 		}
 		name, opts = name+" "+opts[0].Name, opts[0].Options
 	}
@@ -138,24 +155,24 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		if err != nil {
 			return Reply{}, err
 		}
-		return post(message{content: h.showSettings(st)}, true), nil
+		return post(message{content: h.showSettings(l, st)}, true), nil
 	case "channels add", "channels remove":
 		id := str("channel")
 		if resolved == nil || resolved.Channels[id] == nil || resolved.Channels[id].GuildID != "" && resolved.Channels[id].GuildID != i.GuildID {
-			return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Discord didn't tell me which channel that is. Pick it from the list again.")
+			return Reply{}, refuse(tttbot.EINVALID, "admin_channel_unresolved", nil)
 		}
 		add := name == "channels add"
 		return h.change(ctx, i, settingChannels, func(s *tttbot.Settings) error {
 			n := slices.Index(s.Channels, id)
 			switch {
 			case add && n >= 0:
-				return tttbot.Errorf(tttbot.EINVALID, "%s is on the list already.", channelMention(id))
+				return refuse(tttbot.EINVALID, "admin_channel_listed", map[string]any{"Channel": channelMention(id)})
 			case add && len(s.Channels) >= tttbot.MaxChannels:
-				return tttbot.Errorf(tttbot.EINVALID, "The list holds at most %d channels.", tttbot.MaxChannels)
+				return refuse(tttbot.EINVALID, "admin_channels_full", map[string]any{"Max": tttbot.MaxChannels})
 			case add:
 				s.Channels = append(s.Channels, id)
 			case n < 0:
-				return tttbot.Errorf(tttbot.EINVALID, "%s isn't on the list.", channelMention(id))
+				return refuse(tttbot.EINVALID, "admin_channel_unlisted", map[string]any{"Channel": channelMention(id)})
 			default:
 				s.Channels = slices.Delete(s.Channels, n, n+1)
 			}
@@ -166,12 +183,12 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 	case "role set":
 		id := str("role")
 		if resolved == nil || resolved.Roles[id] == nil {
-			return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Discord didn't tell me which role that is. Pick it from the list again.")
+			return Reply{}, refuse(tttbot.EINVALID, "admin_role_unresolved", nil)
 		}
 		if id == i.GuildID {
 			// @everyone's ID is the guild's: every member has it, though
 			// Discord lists it in no member's roles.
-			return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Everyone has @everyone: use `/ttt-admin role clear` to let everyone play.")
+			return Reply{}, refuse(tttbot.EINVALID, "admin_role_everyone", nil)
 		}
 		return h.change(ctx, i, settingRole, func(s *tttbot.Settings) error { s.Role = id; return nil })
 	case "role clear":
@@ -179,7 +196,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 	case "cooldown":
 		n, _ := num("seconds")
 		if n < 0 || time.Duration(n)*time.Second > tttbot.MaxCooldown {
-			return Reply{}, tttbot.Errorf(tttbot.EINVALID, "The cooldown is 0 to %d seconds.", int(tttbot.MaxCooldown/time.Second))
+			return Reply{}, refuse(tttbot.EINVALID, "admin_cooldown_range", map[string]any{"Max": int(tttbot.MaxCooldown / time.Second)})
 		}
 		return h.change(ctx, i, settingCooldown, func(s *tttbot.Settings) error { s.Cooldown = time.Duration(n) * time.Second; return nil })
 	case "defaults":
@@ -193,14 +210,14 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		return h.changeMarks(ctx, i, o)
 	case "reset-ratings":
 		if !flag("confirm") {
-			return ephemeral("Nothing cleared. To clear this server's leaderboard, run `/ttt-admin reset-ratings confirm:true`."), nil
+			return ephemeral(l.T("admin_reset_unconfirmed", nil)), nil
 		}
 		n, err := h.store.ResetRatings(ctx, i.GuildID)
 		if err != nil {
 			return Reply{}, err
 		}
 		h.log.Info("guild ratings reset", "guild", i.GuildID, "admin", user(i).ID, "ratings", n)
-		return ephemeral(fmt.Sprintf("🧹 This server's leaderboard is cleared: %d rating%s deleted. Global ratings and game history stay; games from now on are rated afresh.", n, plural(n))), nil
+		return ephemeral(l.N("admin_reset_done", n, nil)), nil
 	case "language":
 		locale := str("locale")
 		if locale == serverLanguage {
@@ -208,7 +225,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		}
 		return h.change(ctx, i, settingLanguage, func(s *tttbot.Settings) error { s.Locale = locale; return nil })
 	}
-	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know `/ttt-admin %s`. Try `/ttt-admin show`.", name)
+	return Reply{}, refuse(tttbot.EINVALID, "admin_unknown", map[string]any{"Name": name})
 }
 
 // adminOptions are a subcommand's options, checked against its definition
@@ -251,15 +268,16 @@ func (h *Handler) change(ctx context.Context, i *discordgo.Interaction, setting 
 		return Reply{}, err
 	}
 	h.cacheLook(st, h.opts.Now())
-	line := h.settingLine(st, setting)
-	h.log.Info("guild settings changed", "guild", i.GuildID, "admin", user(i).ID, "setting", setting, "value", line.value)
-	return post(message{content: "✅ " + line.String()}, true), nil
+	l := h.userLang(i)
+	line := h.settingLine(l, st, setting)
+	h.log.Info("guild settings changed", "guild", i.GuildID, "admin", user(i).ID, "setting", setting)
+	return post(message{content: "✅ " + line.text(l)}, true), nil
 }
 
 func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, o adminOptions) (Reply, error) {
 	str, num, flag := o.str, o.num, o.flag
 	if len(o) == 0 {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Give a size, win, difficulty or first to set, or reset:true.")
+		return Reply{}, refuse(tttbot.EINVALID, "admin_defaults_empty", nil)
 	}
 	return h.change(ctx, i, settingDefaults, func(s *tttbot.Settings) error {
 		d := s.Defaults
@@ -280,7 +298,7 @@ func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, 
 		if v := str("difficulty"); v != "" {
 			level, err := ai.ParseLevel(v)
 			if err != nil {
-				return tttbot.Errorf(tttbot.EINVALID, "Difficulty must be easy, medium, hard or perfect.")
+				return refuse(tttbot.EINVALID, "error_bad_difficulty", nil)
 			}
 			d.Level = string(level)
 		}
@@ -295,7 +313,7 @@ func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, 
 func (h *Handler) changeTimeouts(ctx context.Context, i *discordgo.Interaction, o adminOptions) (Reply, error) {
 	challenge, turn := o.str("challenge"), o.str("turn")
 	if challenge == "" && turn == "" {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Give a challenge or turn timeout, such as `turn:2m`, or `default` to use the bot's.")
+		return Reply{}, refuse(tttbot.EINVALID, "admin_timeouts_empty", nil)
 	}
 	var cd, td time.Duration
 	var err error
@@ -337,11 +355,11 @@ func parseTimeout(s string, lo, hi time.Duration) (time.Duration, error) {
 	}
 	switch {
 	case err != nil:
-		return 0, tttbot.Errorf(tttbot.EINVALID, "%q is not a duration: write it like 90s, 10m or 1h30m (or default).", s)
+		return 0, refuse(tttbot.EINVALID, "admin_timeout_unreadable", map[string]any{"Value": strconv.Quote(s)})
 	case d < lo || d > hi:
-		return 0, tttbot.Errorf(tttbot.EINVALID, "A timeout here is %s to %s.", clockDuration(lo), clockDuration(hi))
+		return 0, &timeoutRange{tttbot.Errorf(tttbot.EINVALID, "a timeout is %s to %s", lo, hi), lo, hi}
 	case d%time.Second != 0:
-		return 0, tttbot.Errorf(tttbot.EINVALID, "A timeout is whole seconds.")
+		return 0, refuse(tttbot.EINVALID, "admin_timeout_whole", nil)
 	}
 	return d, nil
 }
@@ -349,10 +367,10 @@ func parseTimeout(s string, lo, hi time.Duration) (time.Duration, error) {
 func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opts adminOptions) (Reply, error) {
 	x, o, reset := opts.str("x"), opts.str("o"), opts.flag("reset")
 	if reset && (x != "" || o != "") {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Either reset the marks or set them, not both.")
+		return Reply{}, refuse(tttbot.EINVALID, "admin_marks_both", nil)
 	}
 	if !reset && x == "" && o == "" {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Give x, o or both, such as `x:🐱 o:🐶`, or reset:true for ❌ and ⭕.")
+		return Reply{}, refuse(tttbot.EINVALID, "admin_marks_empty", nil)
 	}
 	var mx, mo tttbot.Mark
 	var err error
@@ -378,7 +396,7 @@ func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opt
 			s.O = mo
 		}
 		if cx, co := s.Marks(); cx == co {
-			return &tttbot.SettingsError{Setting: tttbot.SettingMarks, Reason: "X and O are the same"}
+			return refuse(tttbot.EINVALID, "admin_marks_same", nil)
 		}
 		return nil
 	})
@@ -390,7 +408,7 @@ func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opt
 func (h *Handler) usableMark(ctx context.Context, guildID, side, text string) (tttbot.Mark, error) {
 	m, err := tttbot.ParseMark(text)
 	if err != nil {
-		return m, tttbot.Errorf(tttbot.EINVALID, "%q can't be %s's mark. %s", clip(text, 40), side, markText)
+		return m, refuse(tttbot.EINVALID, "admin_mark_bad", map[string]any{"Side": side, "Text": strconv.Quote(clip(text, 40))})
 	}
 	if !m.Custom() {
 		return m, nil
@@ -401,14 +419,14 @@ func (h *Handler) usableMark(ctx context.Context, guildID, side, text string) (t
 	}
 	i := slices.IndexFunc(emojis, func(e *discordgo.Emoji) bool { return e != nil && e.ID == m.ID })
 	if i < 0 {
-		return m, tttbot.Errorf(tttbot.EINVALID, "%s isn't one of this server's emojis: I can only use the emojis of the server the board is in.", m)
+		return m, refuse(tttbot.EINVALID, "admin_mark_foreign", map[string]any{"Mark": m.String()})
 	}
 	e := emojis[i]
 	switch {
 	case !e.Available:
-		return m, tttbot.Errorf(tttbot.EINVALID, "%s isn't available: the server has lost the boost level it needs.", m)
+		return m, refuse(tttbot.EINVALID, "admin_mark_unavailable", map[string]any{"Mark": m.String()})
 	case len(e.Roles) > 0:
-		return m, tttbot.Errorf(tttbot.EINVALID, "%s is reserved for some roles, so I can't use it.", m)
+		return m, refuse(tttbot.EINVALID, "admin_mark_reserved", map[string]any{"Mark": m.String()})
 	}
 	// The server's own spelling, should the admin's differ.
 	return tttbot.Mark{Name: e.Name, ID: e.ID, Animated: e.Animated}, nil
@@ -426,94 +444,99 @@ const (
 	settingLanguage     = "language"
 )
 
-// settingLine is one setting with its value and default.
+// settingLine is one setting with its value and default, each in the
+// reader's language.
 type settingLine struct{ label, value, def string }
 
-func (l settingLine) String() string {
-	return fmt.Sprintf("**%s**: %s (default: %s)", l.label, l.value, l.def)
+func (s settingLine) text(l *i18n.Language) string {
+	return l.T("setting_line", map[string]any{"Label": s.label, "Value": s.value, "Default": s.def})
 }
 
-// settingLine describes one setting of st.
-func (h *Handler) settingLine(st *tttbot.Settings, setting string) settingLine {
+// settingLine describes one setting of st in language l.
+func (h *Handler) settingLine(l *i18n.Language, st *tttbot.Settings, setting string) settingLine {
 	switch setting {
 	case settingChannels:
-		v := "everywhere"
+		v := l.T("value_everywhere", nil)
 		if len(st.Channels) > 0 {
 			ms := make([]string, len(st.Channels))
 			for i, c := range st.Channels {
 				ms[i] = channelMention(c)
 			}
-			v = strings.Join(ms, ", ")
+			v = strings.Join(ms, l.T("cells_separator", nil))
 		}
-		return settingLine{"Games may start in", v, "everywhere"}
+		return settingLine{l.T("setting_channels", nil), v, l.T("value_everywhere", nil)}
 	case settingRole:
-		v := "anyone"
+		v := l.T("value_anyone", nil)
 		if st.Role != "" {
-			v = "members with <@&" + st.Role + ">"
+			v = l.T("value_role", map[string]any{"Role": "<@&" + st.Role + ">"})
 		}
-		return settingLine{"Who may start or accept a game", v, "anyone"}
+		return settingLine{l.T("setting_role", nil), v, l.T("value_anyone", nil)}
 	case settingCooldown:
-		v := "none"
+		v := l.T("value_none", nil)
 		if st.Cooldown > 0 {
-			v = clockDuration(st.Cooldown) + " between two games a player starts"
+			v = l.T("value_cooldown", map[string]any{"Duration": duration(l, st.Cooldown)})
 		}
-		return settingLine{"Cooldown", v, "none"}
+		return settingLine{l.T("setting_cooldown", nil), v, l.T("value_none", nil)}
 	case settingDefaults:
 		d := st.Defaults
-		return settingLine{"A bare /ttt challenge plays", fmt.Sprintf("%s, %s moves first, me at %s", d.Shape(0, 0),
-			firstName(d.First), cmpOr(d.Level, string(ai.Perfect))), "3×3, 3 in a row, random moves first, me at perfect"}
+		level := cmpOr(d.Level, string(ai.Perfect))
+		return settingLine{l.T("setting_defaults", nil),
+			l.T("value_defaults", map[string]any{"Shape": shapeText(l, d.Shape(0, 0)), "First": firstName(l, d.First), "Level": levelText(l, level)}),
+			l.T("value_defaults", map[string]any{"Shape": shapeText(l, tttbot.Defaults{}.Shape(0, 0)), "First": firstName(l, ""), "Level": levelText(l, string(ai.Perfect))})}
 	case settingTimeouts:
 		c, t := h.opts.ChallengeTimeout, h.opts.TurnTimeout
-		def := fmt.Sprintf("challenges %s, turns %s", clockDuration(c), clockDuration(t))
-		return settingLine{"Timeouts", fmt.Sprintf("challenges %s, turns %s", clockDuration(cmpOr(st.ChallengeTimeout, c)), clockDuration(cmpOr(st.TurnTimeout, t))), def}
+		def := l.T("value_timeouts", map[string]any{"Challenge": duration(l, c), "Turn": duration(l, t)})
+		return settingLine{l.T("setting_timeouts", nil),
+			l.T("value_timeouts", map[string]any{"Challenge": duration(l, cmpOr(st.ChallengeTimeout, c)), "Turn": duration(l, cmpOr(st.TurnTimeout, t))}), def}
 	case settingSimultaneous:
-		v := "as the bot is configured"
+		v := l.T("value_as_configured", nil)
 		if st.Simultaneous != nil {
-			v = onOff(*st.Simultaneous)
+			v = onOff(l, *st.Simultaneous)
 		}
-		return settingLine{"Several games at once in a channel", v, "as the bot is configured"}
+		return settingLine{l.T("setting_simultaneous", nil), v, l.T("value_as_configured", nil)}
 	case settingMarks:
 		x, o := st.Marks()
-		return settingLine{"Marks", fmt.Sprintf("X %s, O %s", x, o), "X ❌, O ⭕"}
+		return settingLine{l.T("setting_marks", nil), l.T("value_marks", map[string]any{"X": x.String(), "O": o.String()}),
+			l.T("value_marks", map[string]any{"X": "❌", "O": "⭕"})}
 	case settingLanguage:
-		v := "Discord's server language"
-		for _, c := range languages() {
-			if c.Value == st.Locale {
+		v := l.T("choice_server_language", nil)
+		for _, c := range languages(localizer{h.cat}) {
+			if c.Value == st.Locale && st.Locale != "" {
 				v = c.Name
 			}
 		}
-		return settingLine{"Language of public messages", v, "Discord's server language"}
+		return settingLine{l.T("setting_language", nil), v, l.T("choice_server_language", nil)}
 	}
 	return settingLine{setting, "?", "?"}
 }
 
-// showSettings lists every setting of st.
-func (h *Handler) showSettings(st *tttbot.Settings) string {
+// showSettings lists every setting of st in language l.
+func (h *Handler) showSettings(l *i18n.Language, st *tttbot.Settings) string {
 	var b strings.Builder
-	b.WriteString("⚙️ **This server's tic-tac-toe settings**\n")
+	b.WriteString(l.T("settings_title", nil) + "\n")
 	for _, s := range []string{settingChannels, settingRole, settingCooldown, settingDefaults, settingTimeouts,
 		settingSimultaneous, settingMarks, settingLanguage} {
-		fmt.Fprintf(&b, "• %s\n", h.settingLine(st, s))
+		fmt.Fprintf(&b, "• %s\n", h.settingLine(l, st, s).text(l))
 	}
-	b.WriteString("Change them with `/ttt-admin`; every change is logged with who made it.")
+	b.WriteString(l.T("settings_footer", nil))
 	return b.String()
 }
 
-func firstName(f tttbot.First) string {
+func firstName(l *i18n.Language, f tttbot.First) string {
 	switch f {
 	case tttbot.FirstMe:
-		return "the challenger"
+		return l.T("first_challenger", nil)
 	case tttbot.FirstThem:
-		return "the one challenged"
+		return l.T("first_challenged", nil)
 	}
-	return "random"
+	return l.T("first_random", nil)
 }
 
-func onOff(b bool) string {
+func onOff(l *i18n.Language, b bool) string {
 	if b {
-		return "allowed"
+		return l.T("value_allowed", nil)
 	}
-	return "one game at a time"
+	return l.T("value_one_at_a_time", nil)
 }
 
 func channelMention(id string) string { return "<#" + id + ">" }
@@ -526,17 +549,15 @@ func cmpOr[T comparable](v, def T) T {
 	return v
 }
 
-// clockDuration writes d as a player reads it: 90s, 2m, 1h30m.
-func clockDuration(d time.Duration) string {
-	s := d.Round(time.Second).String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
+// timeoutRange refuses a timeout out of its bounds, written in the
+// player's language once it is known.
+type timeoutRange struct {
+	err    *tttbot.Error
+	lo, hi time.Duration
 }
+
+func (e *timeoutRange) Error() string { return e.err.Error() }
+func (e *timeoutRange) Unwrap() error { return e.err }
 
 // forgetMe answers /ttt forget-me: it erases what the bot keeps about the
 // user, ends their open games first, and says what it erased.
@@ -548,7 +569,7 @@ func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts [
 		}
 	}
 	if !confirm {
-		return ephemeral("Nothing erased. To erase your name, ratings and records, run `/ttt forget-me confirm:true`: it cannot be undone."), nil
+		return ephemeral(h.userLang(i).T("forget_unconfirmed", nil)), nil
 	}
 	me := user(i).ID
 	e, err := h.store.ForgetPlayer(ctx, me, h.opts.Now())
@@ -557,7 +578,7 @@ func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts [
 	}
 	h.log.Info("player forgotten", "user", me, "games", e.Games, "ratings", e.Ratings, "records", e.Records, "closed", len(e.Closed))
 	h.editBoards(ctx, e.Closed)
-	return ephemeral(erasureText(e)), nil
+	return ephemeral(erasureText(h.userLang(i), e)), nil
 }
 
 // editBoards brings the boards of games up to date, those an erasure
@@ -567,26 +588,22 @@ func (h *Handler) editBoards(ctx context.Context, games []*tttbot.Game) {
 		if g.MessageID == "" {
 			continue
 		}
-		if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, h.render(ctx, g, nil).data()); err != nil {
+		if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, h.render(ctx, h.gameLang(g), g, nil).data()); err != nil {
 			h.log.Error("edit board", "game", g.ID, "err", err)
 		}
 	}
 }
 
-// erasureText says what an erasure erased, to the player.
-func erasureText(e *tttbot.Erasure) string {
-	var b strings.Builder
-	b.WriteString("🗑️ Done: I have forgotten you.\n")
+// erasureText says what an erasure erased, to the player, in language l.
+func erasureText(l *i18n.Language, e *tttbot.Erasure) string {
+	lines := []string{l.T("forget_done", nil)}
 	if e.Named {
-		b.WriteString("• Your name is erased.\n")
+		lines = append(lines, l.T("forget_name", nil))
 	}
-	fmt.Fprintf(&b, "• %d rating%s (per server, worldwide, per board) and %d record%s against me are deleted.\n",
-		e.Ratings, plural(e.Ratings), e.Records, plural(e.Records))
+	lines = append(lines, l.N("forget_ratings", e.Ratings, nil), l.N("forget_records", e.Records, nil))
 	if len(e.Closed) > 0 {
-		fmt.Fprintf(&b, "• %d open game%s or challenge%s ended first: games resigned, challenges withdrawn or declined.\n",
-			len(e.Closed), plural(len(e.Closed)), plural(len(e.Closed)))
+		lines = append(lines, l.N("forget_closed", len(e.Closed), nil))
 	}
-	fmt.Fprintf(&b, "• In %d stored game%s you are now %s, so your opponents can still replay them.\n", e.Games, plural(e.Games), forgottenName)
-	b.WriteString("Messages already posted in channels are Discord's: delete them there if you want them gone.")
-	return b.String()
+	lines = append(lines, l.N("forget_games", e.Games, map[string]any{"Name": l.T("forgotten_player", nil)}), l.T("forget_footer", nil))
+	return strings.Join(lines, "\n")
 }

@@ -23,9 +23,9 @@ func TestParseTimeout(t *testing.T) {
 		{"default", 0, ""},
 		{"24h", 24 * time.Hour, ""},
 		{"15s", 15 * time.Second, ""},
-		{"14s", 0, "15s to 24h"},
-		{"24h0m1s", 0, "15s to 24h"},
-		{"-1", 0, "15s to 24h"},
+		{"14s", 0, "15 seconds to 24 hours"},
+		{"24h0m1s", 0, "15 seconds to 24 hours"},
+		{"-1", 0, "15 seconds to 24 hours"},
 		{"99999999999999999999", 0, "not a duration"},
 		{"20.5s", 0, "whole seconds"},
 		{"soon", 0, "not a duration"},
@@ -36,7 +36,7 @@ func TestParseTimeout(t *testing.T) {
 		switch {
 		case tt.err == "" && (err != nil || got != tt.want):
 			t.Errorf("parseTimeout(%q): got %s, %v; want %s", tt.in, got, err, tt.want)
-		case tt.err != "" && (err == nil || !strings.Contains(errorText(err), tt.err)):
+		case tt.err != "" && (err == nil || !strings.Contains(errorText(mustCatalog().Source(), err), tt.err)):
 			t.Errorf("parseTimeout(%q): got %s, %v; want an error saying %q", tt.in, got, err, tt.err)
 		}
 	}
@@ -59,16 +59,6 @@ func FuzzParseTimeout(f *testing.F) {
 			t.Fatalf("parseTimeout(%q) = %s, out of bounds", s, d)
 		}
 	})
-}
-
-func TestClockDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		90 * time.Second: "1m30s", 2 * time.Minute: "2m", time.Hour: "1h", 90 * time.Minute: "1h30m", 45 * time.Second: "45s", 24 * time.Hour: "24h",
-	} {
-		if got := clockDuration(d); got != want {
-			t.Errorf("clockDuration(%s) = %q, want %q", d, got, want)
-		}
-	}
 }
 
 // TestUsableMark: a custom emoji must be one of this server's that the bot
@@ -97,7 +87,7 @@ func TestUsableMark(t *testing.T) {
 		switch {
 		case tt.err == "" && (err != nil || got != tt.want):
 			t.Errorf("%q: got %+v, %v; want %+v", tt.text, got, err, tt.want)
-		case tt.err != "" && (err == nil || !strings.Contains(errorText(err), tt.err)):
+		case tt.err != "" && (err == nil || !strings.Contains(errorText(mustCatalog().Source(), err), tt.err)):
 			t.Errorf("%q: got %+v, %v; want a refusal saying %q", tt.text, got, err, tt.err)
 		}
 	}
@@ -121,7 +111,7 @@ func TestAdminPermission(t *testing.T) {
 		i.Member.Permissions = tt.perms
 		r := h.Handle(t.Context(), i)
 		if tt.ok {
-			if r.Code != "" || !strings.Contains(r.Response.Data.Content, "Cooldown**: 1m") {
+			if r.Code != "" || !strings.Contains(r.Response.Data.Content, "Cooldown**: 1 minute") {
 				t.Errorf("permissions %b: got %q (code %q), want the change", tt.perms, r.Response.Data.Content, r.Code)
 			}
 			continue
@@ -144,10 +134,10 @@ func TestShowSettings(t *testing.T) {
 	for i := range tttbot.MaxChannels {
 		st.Channels = append(st.Channels, "1234567890123456"+string(rune('0'+i/10))+string(rune('0'+i%10)))
 	}
-	got := h.showSettings(st)
+	got := h.showSettings(mustCatalog().Source(), st)
 	t.Log(got)
 	for _, want := range []string{"Games may start in**: <#123456789012345600>", "members with <@&12345678901234567>",
-		"**Cooldown**: 1h between", "5×5, 4 in a row, the one challenged moves first, me at hard", "challenges 24h, turns 1m30s (default: challenges 2m, turns 5m)",
+		"**Cooldown**: 1 hour between", "5×5, 4 in a row, the one challenged moves first, me at hard", "challenges 24 hours, turns 90 seconds (default: challenges 2 minutes, turns 5 minutes)",
 		"allowed (default: as the bot is configured)", "X " + st.X.String() + ", O 🐶", "中文（繁體）"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("show lacks %q", want)
@@ -163,8 +153,8 @@ func TestSettingText(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range []string{tttbot.SettingChannels, tttbot.SettingRole, tttbot.SettingCooldown, tttbot.SettingChallengeTimeout,
 		tttbot.SettingTurnTimeout, tttbot.SettingLanguage, tttbot.SettingSize, tttbot.SettingFirst, tttbot.SettingMark, tttbot.SettingMarks} {
-		got := errorText(&tttbot.SettingsError{Setting: s, Reason: "the domain's words"})
-		if got == settingText("") || strings.Contains(got, "domain") || seen[got] {
+		got := errorText(mustCatalog().Source(), &tttbot.SettingsError{Setting: s, Reason: "the domain's words"})
+		if got == settingText(mustCatalog().Source(), "") || strings.Contains(got, "domain") || seen[got] {
 			t.Errorf("%s: got %q, want words of its own", s, got)
 		}
 		seen[got] = true

@@ -13,14 +13,14 @@ import (
 func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Interaction) (Reply, error) {
 	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That click arrived garbled. Try the button again.")
+		return Reply{}, refuse(tttbot.EINVALID, "error_garbled_click", nil)
 	}
 	if strings.HasPrefix(data.CustomID, "ttt:"+actLeaderboard+":") {
 		return h.leaderboardPage(ctx, i, data.CustomID)
 	}
 	c, err := ParseCustomID(data.CustomID)
 	if err != nil {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Start a new game with `/ttt challenge`.")
+		return Reply{}, refuse(tttbot.EINVALID, "error_unknown_button_start", nil)
 	}
 	me := user(i).ID
 	g, err := h.store.Game(ctx, c.GameID)
@@ -29,7 +29,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 	}
 	log.Debug("click", "game", g.ID, "action", c.Action, "user", me)
 	if playsGame(c.Action) && !inPlace(i, g) {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button belongs to game #%d in another channel; it does nothing here.", g.ID)
+		return Reply{}, refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
 	}
 	if i.Message != nil && g.MessageID == "" && c.Version > 0 && g.Status.Open() {
 		// The first click on a board tells us its message, for the timers.
@@ -95,7 +95,7 @@ func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *
 	if moves, err := h.store.Moves(ctx, id); err == nil && len(moves) > 0 {
 		last = &moves[len(moves)-1]
 	}
-	return &Edit{GameID: id, Version: g.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(ctx, g, last).data()}
+	return &Edit{GameID: id, Version: g.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(ctx, h.gameLang(g), g, last).data()}
 }
 
 func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (Reply, error) {
@@ -106,25 +106,25 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 		if err != nil {
 			return Reply{}, err
 		}
-		return updateMessage(h.render(ctx, r.Game, r.Last)), nil
+		return updateMessage(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last)), nil
 	case ActAccept:
 		g, err = h.play.Accept(ctx, g, me, roles(i), c.Version)
 		if err != nil {
 			return Reply{}, err
 		}
-		return updateMessage(h.render(ctx, g, nil)), nil
+		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 	case ActDecline:
 		g, err = h.play.Decline(ctx, g, me, c.Version)
 		if err != nil {
 			return Reply{}, err
 		}
-		return updateMessage(h.render(ctx, g, nil)), nil
+		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 	case ActRematch:
 		r, err := h.play.Rematch(ctx, g, me, roles(i), i.GuildID, i.ChannelID)
 		if err != nil {
 			return Reply{}, err
 		}
-		return newMessage(h.render(ctx, r.Game, r.Last), r.Game.ID), nil
+		return newMessage(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last), r.Game.ID), nil
 	case actReview, actReviewPage:
 		return h.reviewPage(ctx, i, g, c.Page, c.Action == actReview)
 	case actReplay:
@@ -132,5 +132,5 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 	case actReplayStep:
 		return h.replay(ctx, i, g, c.Page, false)
 	}
-	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know.")
+	return Reply{}, refuse(tttbot.EINVALID, "error_unknown_button", nil)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/play"
 )
 
@@ -49,6 +50,7 @@ type Handler struct {
 	msg   Messenger
 	botID string
 	defs  map[string]*discordgo.ApplicationCommand // by name, which checkOptions holds commands to
+	cat   *i18n.Catalog
 	opts  Options
 	log   *slog.Logger
 	play  *play.Service
@@ -59,12 +61,13 @@ type Handler struct {
 func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) *Handler {
 	p := play.New(store, engine, botID, opts)
 	opts = p.Options()
+	cat := mustCatalog()
 	defs := map[string]*discordgo.ApplicationCommand{}
-	for _, d := range Definitions() {
+	for _, d := range definitions(cat) {
 		defs[d.Name] = d
 	}
 	return &Handler{
-		store: store, ai: engine, msg: msg, botID: botID, defs: defs, opts: opts, log: opts.Logger,
+		store: store, ai: engine, msg: msg, botID: botID, defs: defs, cat: cat, opts: opts, log: opts.Logger,
 		play: p,
 	}
 }
@@ -73,10 +76,11 @@ func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Option
 // response: errors a player caused become an ephemeral explanation.
 func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply) {
 	log := h.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
+	l := h.userLang(i)
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			r = ephemeral(internalText)
+			r = ephemeral(l.T("error_internal", nil))
 			r.Code = tttbot.EINTERNAL
 		}
 	}()
@@ -99,12 +103,12 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 	case discordgo.InteractionMessageComponent:
 		r, err = h.click(ctx, log, i)
 	default:
-		err = tttbot.Errorf(tttbot.EINVALID, "I don't handle this kind of interaction.")
+		err = refuse(tttbot.EINVALID, "error_unknown_interaction", nil)
 	}
 	switch code := tttbot.ErrorCode(err); code {
 	case "":
 	case tttbot.EREPLAY:
-		return refuseReplay()
+		return refuseReplay(l)
 	default:
 		if code == tttbot.EINTERNAL {
 			log.Error("interaction failed", "err", err)
@@ -112,25 +116,25 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 			log.Debug("interaction refused", "code", code, "err", err)
 		}
 		// A refusal may still bring a board up to date.
-		e := ephemeral(errorText(err))
+		e := ephemeral(errorText(l, err))
 		e.Code, e.Edit = code, r.Edit
 		r = e
 	}
-	return h.remember(ctx, log, in, r)
+	return h.remember(ctx, log, l, in, r)
 }
 
 // remember records an interaction whose reply is followed by REST calls
 // (a board's refresh, a follow-up, fetching a new board's message) before
 // they run, when none of its transactions has: its replay must not run
 // them again.
-func (h *Handler) remember(ctx context.Context, log *slog.Logger, in *tttbot.Interaction, r Reply) Reply {
+func (h *Handler) remember(ctx context.Context, log *slog.Logger, l *i18n.Language, in *tttbot.Interaction, r Reply) Reply {
 	if in == nil || in.Recorded() || (r.TrackGame == 0 && r.Followup == nil && r.Edit == nil) {
 		return r
 	}
 	switch err := h.store.Remember(ctx); tttbot.ErrorCode(err) {
 	case "":
 	case tttbot.EREPLAY:
-		return refuseReplay()
+		return refuseReplay(l)
 	default:
 		log.Error("remember interaction", "err", err)
 		r.TrackGame, r.Followup, r.Edit = 0, nil, nil

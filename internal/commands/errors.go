@@ -8,127 +8,161 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/play"
 )
 
-// internalText is what a player reads of a failure on the bot's side: no
-// detail (or secret) of it reaches Discord.
-const internalText = "Something went wrong on our side. Please try again."
+// refusal is a refusal this package finds: the *tttbot.Error that callers
+// act on by its code, and the catalog message that words it for the player
+// in their own language.
+type refusal struct {
+	err  *tttbot.Error
+	id   string
+	data map[string]any
+}
 
-// errorText is what a player reads of err: the domain's refusals worded
-// here, the *tttbot.Error this package makes as it is written, and
-// internalText for anything else.
-func errorText(err error) string {
+func (r *refusal) Error() string { return r.err.Error() }
+func (r *refusal) Unwrap() error { return r.err }
+
+// refuse returns a refusal with code, said by catalog message id filled
+// with data.
+func refuse(code, id string, data map[string]any) error {
+	msg := id
+	if len(data) > 0 {
+		msg = fmt.Sprintf("%s %v", id, data)
+	}
+	return &refusal{err: &tttbot.Error{Code: code, Message: msg}, id: id, data: data}
+}
+
+// errorText is what a player reads of err in language l: the refusals of
+// this package as they were made, the domain's worded here, and
+// error_internal for anything else, so no detail (or secret) of a failure
+// reaches Discord.
+func errorText(l *i18n.Language, err error) string {
+	var r *refusal
+	if errors.As(err, &r) {
+		return l.T(r.id, r.data)
+	}
+	var timeout *timeoutRange
 	var channel *tttbot.ChannelError
 	var cooldown *tttbot.CooldownError
 	var setting *tttbot.SettingsError
 	switch {
+	case errors.As(err, &timeout):
+		return l.T("admin_timeout_range", map[string]any{"Min": duration(l, timeout.lo), "Max": duration(l, timeout.hi)})
 	case errors.As(err, &channel):
 		ms := make([]string, len(channel.Allowed))
 		for i, c := range channel.Allowed {
 			ms[i] = channelMention(c)
 		}
-		return "Games can't be started in this channel on this server. Try " + strings.Join(ms, ", ") + "."
+		return l.T("error_channel_not_allowed", map[string]any{"Channels": strings.Join(ms, l.T("cells_separator", nil))})
 	case errors.As(err, &cooldown):
 		left := cooldown.Left.Truncate(time.Second)
 		if left < cooldown.Left {
 			left += time.Second
 		}
-		return fmt.Sprintf("This server has a cooldown between games: you can start another in %s.", clockDuration(left))
+		return l.T("error_cooldown", map[string]any{"Left": duration(l, left)})
 	case errors.As(err, &setting):
-		return settingText(setting.Setting)
+		return settingText(l, setting.Setting)
 	}
 	var e *tttbot.Error
-	if !errors.As(err, &e) {
-		return internalText
+	if !errors.As(err, &e) || e.Code == tttbot.EINTERNAL {
+		return l.T("error_internal", nil)
 	}
+	if e == tttbot.ErrBadShape {
+		return l.T("error_bad_shape", map[string]any{"Min": game.MinSize, "Max": game.MaxSize, "K": game.MinK})
+	}
+	if id := refusalID(e); id != "" {
+		return l.T(id, nil)
+	}
+	return l.T("error_refused", nil)
+}
+
+// refusalID is the catalog message that words a refusal of the domain or
+// of internal/play, or "" for one it does not know.
+func refusalID(e *tttbot.Error) string {
 	switch e {
 	case tttbot.ErrRoleNeeded:
-		return "On this server only members with a certain role can start or accept a game: ask its admins."
+		return "error_role_needed"
 	case tttbot.ErrSettingsOutOfGuild:
-		return "Settings belong to a server; there are none in direct messages."
+		return "settings_dm"
 	case play.ErrForgotten:
-		return "Your opponent asked me to forget them, so there's no rematch. Start a new game with `/ttt challenge`."
+		return "error_forgotten_opponent"
 	case tttbot.ErrNotFound:
-		return "That game doesn't exist."
-	case tttbot.ErrBadShape:
-		return fmt.Sprintf("Boards are %d×%d to %d×%d, with %d up to the longer side in a row.",
-			game.MinSize, game.MinSize, game.MaxSize, game.MaxSize, game.MinK)
+		return "error_not_found"
 	case tttbot.ErrSelfChallenge:
-		return "You can't challenge yourself."
+		return "error_self_challenge"
 	case tttbot.ErrPlayerBusy:
-		return "You already have a game in this channel."
+		return "error_player_busy"
 	case tttbot.ErrOpponentBusy:
-		return "Your opponent already has a game in this channel."
+		return "error_opponent_busy"
 	case tttbot.ErrChannelBusy:
-		return "There's already a game in this channel."
+		return "error_channel_busy"
 	case tttbot.ErrNotForYou:
-		return "This challenge isn't for you."
+		return "error_not_for_you"
 	case tttbot.ErrClosed:
-		return "This challenge is no longer open."
+		return "error_closed"
 	case tttbot.ErrExpired:
-		return "This challenge has expired."
+		return "error_expired"
 	case tttbot.ErrBadX:
-		return "X must be one of the two players."
+		return "error_bad_x"
 	case tttbot.ErrStale:
-		return "This board was out of date — the game had moved on. It shows the current game now."
+		return "error_stale"
 	case tttbot.ErrNotAPlayer:
-		return "You're not playing in this game."
+		return "error_not_a_player"
 	case tttbot.ErrNotStarted:
-		return "This game hasn't started yet."
+		return "error_not_started"
 	case tttbot.ErrNotYourTurn:
-		return "It's not your turn."
+		return "error_not_your_turn"
 	case tttbot.ErrGameOver:
-		return "This game is over."
+		return "error_game_over"
 	case tttbot.ErrOffBoard:
-		return "That cell is not on the board."
+		return "error_off_board"
 	case tttbot.ErrCellTaken:
-		return "That cell is already taken."
+		return "error_cell_taken"
 	case tttbot.ErrReplay:
-		return "I've handled this interaction already."
+		return "error_replay"
 	case tttbot.ErrNotDue:
-		return "This game's time has not run out yet."
+		return "error_not_due"
 	case play.ErrNotYourGame:
-		return "This isn't your game — start your own with `/ttt challenge`."
+		return "error_not_your_game"
 	case play.ErrNotInGame:
-		return "Only the players of this game can ask for a rematch."
+		return "error_not_in_game"
 	case play.ErrNotOver:
-		return "This game is not over yet."
+		return "error_not_over"
 	case play.ErrNoOpenGame:
-		return "You have no game or challenge in this channel."
+		return "error_no_open_game"
 	case play.ErrBadFirst:
-		return "First must be me, them or random."
+		return "error_bad_first"
 	}
-	return e.Message
+	return ""
 }
 
-// settingText says what a setting out of bounds must be.
-func settingText(setting string) string {
+// settingText says in language l what a setting out of bounds must be.
+func settingText(l *i18n.Language, setting string) string {
 	switch setting {
 	case tttbot.SettingChannels:
-		return fmt.Sprintf("The list holds at most %d channels, each once.", tttbot.MaxChannels)
+		return l.T("setting_error_channels", map[string]any{"Max": tttbot.MaxChannels})
 	case tttbot.SettingRole:
-		return "Pick the role from the list."
+		return l.T("setting_error_role", nil)
 	case tttbot.SettingCooldown:
-		return fmt.Sprintf("The cooldown is 0 to %d seconds.", int(tttbot.MaxCooldown/time.Second))
+		return l.T("admin_cooldown_range", map[string]any{"Max": int(tttbot.MaxCooldown / time.Second)})
 	case tttbot.SettingChallengeTimeout:
-		return fmt.Sprintf("A challenge waits %s to %s.", clockDuration(tttbot.MinChallengeTimeout), clockDuration(tttbot.MaxChallengeTimeout))
+		return l.T("setting_error_challenge_timeout", map[string]any{
+			"Min": duration(l, tttbot.MinChallengeTimeout), "Max": duration(l, tttbot.MaxChallengeTimeout)})
 	case tttbot.SettingTurnTimeout:
-		return fmt.Sprintf("A turn lasts %s to %s.", clockDuration(tttbot.MinTurnTimeout), clockDuration(tttbot.MaxTurnTimeout))
+		return l.T("setting_error_turn_timeout", map[string]any{
+			"Min": duration(l, tttbot.MinTurnTimeout), "Max": duration(l, tttbot.MaxTurnTimeout)})
 	case tttbot.SettingLanguage:
-		return "Pick a language from the list."
+		return l.T("setting_error_language", nil)
 	case tttbot.SettingSize, tttbot.SettingWin:
-		return fmt.Sprintf("The default board is %d×%d to %d×%d, and its win length fits it: set the size, or the size and win together.",
-			game.MinSize, game.MinSize, game.MaxSize, game.MaxSize)
+		return l.T("setting_error_size", map[string]any{"Min": game.MinSize, "Max": game.MaxSize})
 	case tttbot.SettingFirst:
-		return "First must be me, them or random."
+		return l.T("error_bad_first", nil)
 	case tttbot.SettingMark:
-		return markText
+		return l.T("setting_error_mark", nil)
 	case tttbot.SettingMarks:
-		return "X and O need different marks."
+		return l.T("admin_marks_same", nil)
 	}
-	return "That setting is out of bounds."
+	return l.T("setting_error", nil)
 }
-
-// markText says what a mark must be.
-const markText = "A mark is one emoji, such as 🐱, or one of this server's custom emojis, which Discord writes <:name:id>."

@@ -32,12 +32,18 @@ func TestErrorText(t *testing.T) {
 		{tttbot.ErrCellTaken, "That cell is already taken."},
 		{tttbot.ErrNotDue, "This game's time has not run out yet."},
 		{fmt.Errorf("play: %w", tttbot.ErrCellTaken), "That cell is already taken."},
-		{tttbot.Errorf(tttbot.EINVALID, "Pick a user."), "Pick a user."},
+		{refuse(tttbot.EINVALID, "pick_user", nil), "Pick a user."},
+		{fmt.Errorf("stats: %w", refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": "colour"})),
+			"I don't know the option colour. Try `/ttt help`."},
+		// A refusal worded nowhere in the catalogs: no English of another
+		// layer reaches the player.
+		{tttbot.Errorf(tttbot.EINVALID, "a new game starts from the empty board"), "That can't be done right now."},
 		// A failure on the bot's side: the player sees a generic text, no detail.
-		{fmt.Errorf("begin transaction: %w", context.Canceled), internalText},
+		{fmt.Errorf("begin transaction: %w", context.Canceled), "Something went wrong on our side. Please try again."},
 	}
+	en := mustCatalog().Source()
 	for _, tt := range tests {
-		if got := errorText(tt.err); got != tt.want {
+		if got := errorText(en, tt.err); got != tt.want {
 			t.Errorf("%v: got %q, want %q", tt.err, got, tt.want)
 		}
 	}

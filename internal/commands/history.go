@@ -3,12 +3,14 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/i18n"
 )
 
 // historySize is how many games /ttt history lists: two rows of five
@@ -27,53 +29,57 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts []
 	if err != nil {
 		return Reply{}, err
 	}
-	where := "on this server"
+	l := h.userLang(i)
+	empty, header := "history_empty_server", "history_header_server"
 	if i.GuildID == "" {
-		where = "in direct messages"
+		empty, header = "history_empty_dm", "history_header_dm"
 	}
 	if len(games) == 0 {
-		return post(message{content: fmt.Sprintf("%s has no finished games %s yet.", mention(who), where)}, true), nil
+		return post(message{content: l.T(empty, map[string]any{"Player": mention(l, who)})}, true), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "📜 **Last games of %s** %s\n", mention(who), where)
+	b.WriteString(l.T(header, map[string]any{"Player": mention(l, who)}) + "\n")
 	var rows []discordgo.MessageComponent
 	for n, e := range games {
-		opponent := mention(e.Opponent)
+		opponent := mention(l, e.Opponent)
 		switch {
 		case who == h.botID:
 			// The bot's own games: the opponent is the person, the level
 			// the bot's.
-			opponent += fmt.Sprintf(" (I played %s)", e.BotLevel)
-		case e.BotLevel != "":
-			opponent = fmt.Sprintf("me (%s)", e.BotLevel)
+			opponent = l.T("history_bot_level", map[string]any{"Player": opponent, "Level": levelText(l, e.BotLevel)})
 		}
-		var how string
+		result := "history_drew"
 		switch e.Outcome {
 		case tttbot.Win:
-			how = "✅ won against " + opponent
+			result = "history_won"
 		case tttbot.Loss:
-			how = "❌ lost to " + opponent
-		default:
-			how = "🤝 drew with " + opponent
+			result = "history_lost"
+		}
+		how := l.T(result, map[string]any{"Opponent": opponent})
+		if e.BotLevel != "" && who != h.botID {
+			// Against the bot: "me", which languages decline as they
+			// cannot a mention.
+			how = l.T(result+"_vs_me", map[string]any{"Level": levelText(l, e.BotLevel)})
 		}
 		switch e.Reason {
 		case tttbot.ReasonResign:
-			how += " by resignation"
+			how += " · " + l.T("history_by_resignation", nil)
 		case tttbot.ReasonTimeout:
-			how += " on time"
+			how += " · " + l.T("history_on_time", nil)
 		}
-		fmt.Fprintf(&b, "**%d.** %s · %s · game #%d · %s\n", n+1, how, e.Shape, e.GameID, relTime(e.FinishedAt))
+		b.WriteString(l.T("history_line", map[string]any{
+			"N": n + 1, "Result": how, "Shape": shapeText(l, e.Shape), "Game": gameNumber(e.GameID), "When": relTime(e.FinishedAt)}) + "\n")
 		if n%5 == 0 {
 			rows = append(rows, discordgo.ActionsRow{})
 		}
 		row := rows[len(rows)-1].(discordgo.ActionsRow)
 		row.Components = append(row.Components, discordgo.Button{
-			Label: fmt.Sprintf("Replay %d", n+1), Style: discordgo.SecondaryButton,
+			Label: l.T("button_replay_n", map[string]any{"N": n + 1}), Style: discordgo.SecondaryButton,
 			CustomID: CustomID{Action: actReplay, GameID: e.GameID}.String(),
 		})
 		rows[len(rows)-1] = row
 	}
-	b.WriteString("Open a game to replay it move by move.")
+	b.WriteString(l.T("history_footer", nil))
 	return post(message{content: b.String(), components: rows}, true), nil
 }
 
@@ -81,13 +87,14 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts []
 // it: it must be over, and they played in it or it was played on this
 // server.
 func lookBack(i *discordgo.Interaction, g *tttbot.Game) error {
+	number := map[string]any{"Game": gameNumber(g.ID)}
 	switch {
 	case g.Status.Open():
-		return tttbot.Errorf(tttbot.EINVALID, "Game #%d isn't over yet: replays and reviews come after the last move.", g.ID)
+		return refuse(tttbot.EINVALID, "lookback_open", number)
 	case g.Status != tttbot.StatusFinished:
-		return tttbot.Errorf(tttbot.EINVALID, "Game #%d was a challenge that was never played.", g.ID)
+		return refuse(tttbot.EINVALID, "lookback_unplayed", number)
 	case !g.HasPlayer(user(i).ID) && (g.GuildID == "" || g.GuildID != i.GuildID):
-		return tttbot.Errorf(tttbot.ENOTYOURS, "Game #%d was played elsewhere; only its players can look back on it.", g.ID)
+		return refuse(tttbot.ENOTYOURS, "lookback_elsewhere", number)
 	}
 	return nil
 }
@@ -135,19 +142,22 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 	if ply < 0 || ply > n {
 		ply = n
 	}
+	l := h.userLang(i)
 	var b strings.Builder
-	fmt.Fprintf(&b, "🎞️ **Replay of game #%d** · %s · %s\n❌ %s vs ⭕ %s\n",
-		g.ID, g.Shape(), relTime(g.FinishedAt), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer))
+	b.WriteString(l.T("replay_header", map[string]any{
+		"Game": gameNumber(g.ID), "Shape": shapeText(l, g.Shape()), "When": relTime(g.FinishedAt),
+		"XMark": mark(&tttbot.Settings{}, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer), "OMark": mark(&tttbot.Settings{}, g, g.OPlayer), "O": h.playerName(l, g, g.OPlayer)}) + "\n")
 	last := -1
 	if ply == 0 {
-		fmt.Fprintf(&b, "The empty board; %d move%s to go.", n, plural(n))
+		b.WriteString(l.N("replay_start", n, nil))
 	} else {
 		m := r.moves[ply-1]
 		last = m.Cell
-		fmt.Fprintf(&b, "Move %d of %d: %s %s played %s.", ply, n, mark(&tttbot.Settings{}, g, m.Player), h.playerName(g, m.Player), cellName(r.geo, m.Cell))
+		b.WriteString(l.T("replay_move", map[string]any{
+			"Ply": ply, "Total": n, "Mark": mark(&tttbot.Settings{}, g, m.Player), "Player": h.playerName(l, g, m.Player), "Cell": cellName(r.geo, m.Cell)}))
 	}
 	if ply == n {
-		b.WriteString(" " + h.outcome(g))
+		b.WriteString(" " + h.outcome(l, g))
 	}
 	b.WriteString("\n" + textBoard(r.geo, r.positions[ply], last))
 	step := func(label string, to, slot int, disabled bool) discordgo.Button {
@@ -161,7 +171,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 		step("⏭", n, 3, ply == n),
 	}}
 	if n > 0 {
-		row.Components = append(row.Components, reviewButton(g.ID))
+		row.Components = append(row.Components, reviewButton(l, g.ID))
 	}
 	m := message{content: b.String(), components: []discordgo.MessageComponent{row}}
 	if open {
@@ -170,9 +180,13 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 	return update(m), nil
 }
 
-func reviewButton(id int64) discordgo.Button {
-	return discordgo.Button{Label: "Review", Style: discordgo.SecondaryButton, CustomID: CustomID{Action: actReview, GameID: id}.String()}
+func reviewButton(l *i18n.Language, id int64) discordgo.Button {
+	return discordgo.Button{Label: l.T("button_review", nil), Style: discordgo.SecondaryButton, CustomID: CustomID{Action: actReview, GameID: id}.String()}
 }
+
+// gameNumber is a game's ID as players type it into /ttt review: digits
+// alone, never grouped.
+func gameNumber(id int64) string { return strconv.FormatInt(id, 10) }
 
 // textBoard draws a position in a code block, with column letters and row
 // numbers to read cell names by, and the cell mark in brackets.

@@ -26,8 +26,8 @@ func TestHistoryOfTheBot(t *testing.T) {
 	tests := []struct {
 		name, who, want, notWant string
 	}{
-		{"the bot's", botUser, "won against <@10> (I played perfect) by resignation", "me ("},
-		{"alice's", alice, "lost to me (perfect) by resignation", "<@1>"},
+		{"the bot's", botUser, "won against <@10> (I played perfect) · by resignation", "me ("},
+		{"alice's", alice, "lost to me (perfect) · by resignation", "<@1>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

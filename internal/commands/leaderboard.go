@@ -3,12 +3,15 @@ package commands
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/i18n"
 )
 
 // leaderboardSize is how many players a leaderboard page lists.
@@ -25,13 +28,13 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 			switch v, _ := o.Value.(string); v {
 			case "server":
 				if i.GuildID == "" {
-					return Reply{}, tttbot.Errorf(tttbot.EINVALID, "There's no server here: use `scope:global` in direct messages.")
+					return Reply{}, refuse(tttbot.EINVALID, "leaderboard_no_server", nil)
 				}
 				b.Global = false
 			case "global":
 				b.Global = true
 			default:
-				return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Scope must be server or global.")
+				return Reply{}, refuse(tttbot.EINVALID, "leaderboard_bad_scope", nil)
 			}
 		case "size":
 			v, _ := o.Value.(float64) // JSON numbers
@@ -40,7 +43,7 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 			v, _ := o.Value.(float64)
 			k = int(v)
 		default:
-			return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q.", o.Name)
+			return Reply{}, refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
 		}
 	}
 	s, err := boardShape(size, k)
@@ -48,7 +51,7 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 		return Reply{}, err
 	}
 	b.Rows, b.Cols, b.K = s.Rows, s.Cols, s.K
-	m, err := h.renderLeaderboard(ctx, i.GuildID, b)
+	m, err := h.renderLeaderboard(ctx, h.publicLang(ctx, i), i.GuildID, b)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -59,12 +62,12 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 func (h *Handler) leaderboardPage(ctx context.Context, i *discordgo.Interaction, customID string) (Reply, error) {
 	b, err := parseLeaderboardID(customID)
 	if err != nil {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Try `/ttt leaderboard`.")
+		return Reply{}, refuse(tttbot.EINVALID, "leaderboard_unknown_button", nil)
 	}
 	if _, err := boardShape(b.Rows, b.K); err != nil || b.K == 0 || b.Rows != b.Cols || !b.Global && i.GuildID == "" {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "That button isn't one I know. Try `/ttt leaderboard`.")
+		return Reply{}, refuse(tttbot.EINVALID, "leaderboard_unknown_button", nil)
 	}
-	m, err := h.renderLeaderboard(ctx, i.GuildID, b)
+	m, err := h.renderLeaderboard(ctx, h.publicLang(ctx, i), i.GuildID, b)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -82,19 +85,19 @@ func boardShape(size, k int) (tttbot.Shape, error) {
 	case s.Validate() == nil:
 		return s, nil
 	case tttbot.Shape{Rows: size, Cols: size, K: game.MinK}.Validate() != nil: // no K fits: the size is wrong
-		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "The board can be 3×3, 4×4 or 5×5.")
+		return tttbot.Shape{}, refuse(tttbot.EINVALID, "shape_bad_size", nil)
 	case size == game.MinK:
-		return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: its win length is %d.", k, size, size, size)
+		return tttbot.Shape{}, refuse(tttbot.EINVALID, "shape_k_fixed", map[string]any{"K": k, "Size": size})
 	}
-	return tttbot.Shape{}, tttbot.Errorf(tttbot.EINVALID, "%d in a row does not fit on a %d×%d board: pick a win length from %d to %d.", k, size, size, game.MinK, size)
+	return tttbot.Shape{}, refuse(tttbot.EINVALID, "shape_k_range", map[string]any{"K": k, "Size": size, "Min": game.MinK})
 }
 
 // renderLeaderboard draws page b.Page of a leaderboard, or its last page
 // when the leaderboard has shrunk since the button was drawn.
-func (h *Handler) renderLeaderboard(ctx context.Context, guildID string, b leaderboardID) (message, error) {
-	scope, where := guildID, "this server"
+func (h *Handler) renderLeaderboard(ctx context.Context, l *i18n.Language, guildID string, b leaderboardID) (message, error) {
+	scope, header := guildID, "leaderboard_header_server"
 	if b.Global {
-		scope, where = "", "everyone"
+		scope, header = "", "leaderboard_header_global"
 	}
 	shape := tttbot.Shape{Rows: b.Rows, Cols: b.Cols, K: b.K}
 	page, err := h.store.Leaderboard(ctx, scope, shape, b.Page*leaderboardSize, leaderboardSize)
@@ -109,34 +112,39 @@ func (h *Handler) renderLeaderboard(ctx context.Context, guildID string, b leade
 		}
 	}
 	var s strings.Builder
-	fmt.Fprintf(&s, "🏆 **Leaderboard** · %s · %s\n", where, shape)
+	s.WriteString(l.T(header, map[string]any{"Shape": shapeText(l, shape)}) + "\n")
+	ranked := map[string]any{"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)}
 	if page.Total == 0 {
-		fmt.Fprintf(&s, "Nobody is ranked here yet: a player shows up after %d rated games against people.", tttbot.MinRatedGames)
+		s.WriteString(l.T("leaderboard_empty", ranked))
 		return message{content: s.String()}, nil
 	}
-	fmt.Fprintf(&s, "Ranked by rating − 2×deviation, after %d rated games.\n", tttbot.MinRatedGames)
+	s.WriteString(l.T("leaderboard_ranked_by", ranked) + "\n")
 	for _, st := range page.Standings {
-		who := mention(st.Player)
+		who := mention(l, st.Player)
 		if b.Global && st.Name != "" {
 			// A mention of someone the reader shares no server with shows
 			// as "unknown user"; the name seen last does better.
 			who = escape(st.Name)
 		}
-		fmt.Fprintf(&s, "**%d.** %s — **%.0f** · %.0f ± %.0f · %d–%d–%d\n",
-			st.Rank, who, st.Conservative(), st.R, st.RD, st.Wins, st.Losses, st.Draws)
+		fmt.Fprintf(&s, "**%s.** %s — **%s** · %s ± %s · %s–%s–%s\n",
+			l.Int(st.Rank), who, rating(l, st.Conservative()), rating(l, st.R), rating(l, st.RD),
+			l.Int(st.Wins), l.Int(st.Losses), l.Int(st.Draws))
 	}
-	fmt.Fprintf(&s, "Page %d of %d · %d players · won–lost–drawn", b.Page+1, pages, page.Total)
+	s.WriteString(l.N("leaderboard_footer", page.Total, map[string]any{"Page": b.Page + 1, "Pages": pages}))
 	m := message{content: s.String()}
 	if pages > 1 {
 		prev, next := b, b
 		prev.Page, next.Page = max(b.Page-1, 0), min(b.Page+1, pages-1)
 		m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, CustomID: prev.String(), Disabled: b.Page == 0},
-			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: next.String(), Disabled: b.Page == pages-1},
+			discordgo.Button{Label: l.T("button_previous", nil), Style: discordgo.SecondaryButton, CustomID: prev.String(), Disabled: b.Page == 0},
+			discordgo.Button{Label: l.T("button_next", nil), Style: discordgo.SecondaryButton, CustomID: next.String(), Disabled: b.Page == pages-1},
 		}}}
 	}
 	return m, nil
 }
+
+// rating writes a rating or deviation rounded to a whole number.
+func rating(l *i18n.Language, r float64) string { return l.Int(int(math.Round(r))) }
 
 // escape makes user-chosen text show as typed: no markdown, no mentions.
 func escape(s string) string {

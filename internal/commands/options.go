@@ -3,6 +3,7 @@ package commands
 import (
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -19,14 +20,14 @@ const maxInteger = 1<<53 - 1
 // that Discord did not resolve. Discord's client never sends such options;
 // once they pass, the handlers read values by their types without checks.
 func checkOptions(defs []*discordgo.ApplicationCommandOption, opts []*discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) error {
-	malformed := tttbot.Errorf(tttbot.EINVALID, "That command arrived garbled. Run it again from the command menu.")
+	malformed := refuse(tttbot.EINVALID, "error_garbled_command", nil)
 	for _, o := range opts {
 		if o == nil {
 			return malformed
 		}
 		n := slices.IndexFunc(defs, func(d *discordgo.ApplicationCommandOption) bool { return d.Name == o.Name })
 		if n < 0 {
-			return tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q. Try `/ttt help`.", o.Name)
+			return refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
 		}
 		d := defs[n]
 		if o.Type != d.Type {
@@ -53,19 +54,19 @@ func checkOptions(defs []*discordgo.ApplicationCommandOption, opts []*discordgo.
 		case discordgo.ApplicationCommandOptionInteger:
 			v, isNumber := o.Value.(float64) // JSON numbers
 			if isNumber && (v != math.Trunc(v) || math.Abs(v) > maxInteger) {
-				return tttbot.Errorf(tttbot.EINVALID, "The %s must be a whole number.", o.Name)
+				return refuse(tttbot.EINVALID, "error_not_whole", map[string]any{"Name": o.Name})
 			}
 			ok = isNumber
 		case discordgo.ApplicationCommandOptionChannel:
 			id, isString := o.Value.(string)
 			if isString && (resolved == nil || resolved.Channels[id] == nil) {
-				return tttbot.Errorf(tttbot.EINVALID, "Discord didn't tell me which channel the %s is. Pick it from the list again.", o.Name)
+				return refuse(tttbot.EINVALID, "error_unresolved_channel", map[string]any{"Name": o.Name})
 			}
 			ok = isString
 		case discordgo.ApplicationCommandOptionRole:
 			id, isString := o.Value.(string)
 			if isString && (resolved == nil || resolved.Roles[id] == nil) {
-				return tttbot.Errorf(tttbot.EINVALID, "Discord didn't tell me which role the %s is. Pick it from the list again.", o.Name)
+				return refuse(tttbot.EINVALID, "error_unresolved_role", map[string]any{"Name": o.Name})
 			}
 			ok = isString
 		case discordgo.ApplicationCommandOptionUser:
@@ -73,7 +74,7 @@ func checkOptions(defs []*discordgo.ApplicationCommandOption, opts []*discordgo.
 			// resolved user; without it a bot would pass for a person.
 			id, isString := o.Value.(string)
 			if isString && (resolved == nil || resolved.Users[id] == nil || resolved.Users[id].ID != id) {
-				return tttbot.Errorf(tttbot.EINVALID, "Discord didn't tell me who the %s is. Pick them from the list again.", o.Name)
+				return refuse(tttbot.EINVALID, "error_unresolved_user", map[string]any{"Name": o.Name})
 			}
 			ok = isString
 		}

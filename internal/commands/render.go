@@ -9,7 +9,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/i18n"
 )
 
 // blank is the label of an empty cell: Discord needs a label or an emoji, and
@@ -43,16 +45,13 @@ func nonNil(c []discordgo.MessageComponent) []discordgo.MessageComponent {
 }
 
 // mention names a user: a mention Discord shows as their name, or, for a
-// player who asked to be forgotten, forgottenName.
-func mention(id string) string {
+// player who asked to be forgotten, forgotten_player in language l.
+func mention(l *i18n.Language, id string) string {
 	if tttbot.Forgotten(id) {
-		return forgottenName
+		return l.T("forgotten_player", nil)
 	}
 	return "<@" + id + ">"
 }
-
-// forgottenName stands for a player who asked to be forgotten.
-const forgottenName = "*a forgotten player*"
 
 // cellName is a cell in chess style: column letter, row number ("B2").
 func cellName(g *game.Geometry, cell int) string {
@@ -61,61 +60,81 @@ func cellName(g *game.Geometry, cell int) string {
 
 func relTime(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
 
-func (h *Handler) playerName(g *tttbot.Game, id string) string {
-	if g.VsBot() && id == h.botID {
-		return fmt.Sprintf("%s (%s)", mention(id), g.BotLevel)
-	}
-	return mention(id)
+// shapeText names a board's shape: "3×3, 3 in a row".
+func shapeText(l *i18n.Language, s tttbot.Shape) string {
+	return l.T("shape", map[string]any{"Rows": s.Rows, "Cols": s.Cols, "K": s.K})
 }
 
-// render draws a game in any state, with last, when not nil, named as the
-// move just played, in its guild's look.
-func (h *Handler) render(ctx context.Context, g *tttbot.Game, last *tttbot.Move) message {
+// levelText names one of the bot's difficulties.
+func levelText(l *i18n.Language, level string) string {
+	switch ai.Level(level) {
+	case ai.Easy, ai.Medium, ai.Hard, ai.Perfect:
+		return l.T("level_"+level, nil)
+	}
+	return level
+}
+
+func (h *Handler) playerName(l *i18n.Language, g *tttbot.Game, id string) string {
+	if g.VsBot() && id == h.botID {
+		return l.T("bot_player", map[string]any{"Player": mention(l, id), "Level": levelText(l, g.BotLevel)})
+	}
+	return mention(l, id)
+}
+
+// render draws a game in any state in language l and its guild's look, with
+// last, when not nil, named as the move just played.
+func (h *Handler) render(ctx context.Context, l *i18n.Language, g *tttbot.Game, last *tttbot.Move) message {
 	st := h.look(ctx, g.GuildID)
+	players := map[string]any{"Challenger": mention(l, g.Challenger), "Opponent": mention(l, g.Opponent)}
 	switch g.Status {
 	case tttbot.StatusPending:
-		return h.renderChallenge(st, g)
+		return h.renderChallenge(l, st, g)
 	case tttbot.StatusDeclined:
-		return message{content: fmt.Sprintf("%s declined the challenge from %s.", mention(g.Opponent), mention(g.Challenger))}
+		return message{content: l.T("challenge_declined", players)}
 	case tttbot.StatusCancelled:
-		return message{content: fmt.Sprintf("%s withdrew the challenge to %s.", mention(g.Challenger), mention(g.Opponent))}
+		return message{content: l.T("challenge_withdrawn", players)}
 	case tttbot.StatusExpired:
-		return message{content: fmt.Sprintf("The challenge from %s to %s expired unanswered.", mention(g.Challenger), mention(g.Opponent))}
+		return message{content: l.T("challenge_expired", players)}
 	}
 	pos, err := g.Position()
 	if err != nil {
-		return message{content: "This game's board could not be read."}
+		return message{content: l.T("board_unreadable", nil)}
 	}
 	geo := pos.Geometry()
 	var b strings.Builder
-	x, o := st.Marks()
-	fmt.Fprintf(&b, "**Tic-tac-toe** · %s\n%s %s vs %s %s\n", g.Shape(), x, h.playerName(g, g.XPlayer), o, h.playerName(g, g.OPlayer))
+	b.WriteString(l.T("board_header", map[string]any{
+		"Shape": shapeText(l, g.Shape()), "XMark": mark(st, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer),
+		"OMark": mark(st, g, g.OPlayer), "O": h.playerName(l, g, g.OPlayer)}))
+	b.WriteByte('\n')
 	if last != nil {
-		fmt.Fprintf(&b, "Last move: %s played %s.\n", h.playerName(g, last.Player), cellName(geo, last.Cell))
+		b.WriteString(l.T("board_last_move", map[string]any{"Player": h.playerName(l, g, last.Player), "Cell": cellName(geo, last.Cell)}))
+		b.WriteByte('\n')
 	}
 	var win game.Mask
 	if g.Status == tttbot.StatusActive {
-		fmt.Fprintf(&b, "%s %s, your turn", mark(st, g, g.Turn), mention(g.Turn))
-		if !g.Deadline.IsZero() {
-			fmt.Fprintf(&b, " — move %s", relTime(g.Deadline))
+		turn := map[string]any{"Mark": mark(st, g, g.Turn), "Player": mention(l, g.Turn)}
+		if g.Deadline.IsZero() {
+			b.WriteString(l.T("board_turn", turn))
+		} else {
+			turn["Deadline"] = relTime(g.Deadline)
+			b.WriteString(l.T("board_turn_deadline", turn))
 		}
-		b.WriteString(".")
 	} else {
-		for _, l := range pos.Result().Lines {
-			win |= l
+		for _, line := range pos.Result().Lines {
+			win |= line
 		}
-		b.WriteString(h.outcome(g))
+		b.WriteString(h.outcome(l, g))
 	}
 	m := message{content: b.String(), components: h.board(st, g, geo, pos, win)}
 	if g.Status == tttbot.StatusFinished {
 		after := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
-			Label: "Rematch", Style: discordgo.PrimaryButton,
+			Label: l.T("button_rematch", nil), Style: discordgo.PrimaryButton,
 			CustomID: CustomID{Action: ActRematch, GameID: g.ID}.String(),
 		}}}
-		text := "Play again? Sides swap."
+		text := l.T("rematch_prompt", nil)
 		if pos.Ply() > 0 {
-			after.Components = append(after.Components, reviewButton(g.ID))
-			text = "Play again? Sides swap. Or review the game, move by move."
+			after.Components = append(after.Components, reviewButton(l, g.ID))
+			text = l.T("rematch_prompt_review", nil)
 		}
 		if len(m.components) < 5 {
 			m.components = append(m.components, after)
@@ -135,19 +154,19 @@ func mark(st *tttbot.Settings, g *tttbot.Game, user string) string {
 	return o.String()
 }
 
-func (h *Handler) outcome(g *tttbot.Game) string {
-	loser := g.Other(g.Winner)
+func (h *Handler) outcome(l *i18n.Language, g *tttbot.Game) string {
+	players := map[string]any{"Winner": h.playerName(l, g, g.Winner), "Loser": h.playerName(l, g, g.Other(g.Winner))}
 	switch g.Reason {
 	case tttbot.ReasonLine:
-		return fmt.Sprintf("🏆 %s wins with %d in a row!", h.playerName(g, g.Winner), g.K)
+		return l.T("outcome_line", map[string]any{"Player": h.playerName(l, g, g.Winner), "K": g.K})
 	case tttbot.ReasonDraw:
-		return "🤝 Draw — the board is full."
+		return l.T("outcome_draw", nil)
 	case tttbot.ReasonResign:
-		return fmt.Sprintf("🏳️ %s resigned. %s wins.", h.playerName(g, loser), h.playerName(g, g.Winner))
+		return l.T("outcome_resign", players)
 	case tttbot.ReasonTimeout:
-		return fmt.Sprintf("⏰ %s ran out of time. %s wins.", h.playerName(g, loser), h.playerName(g, g.Winner))
+		return l.T("outcome_timeout", players)
 	}
-	return "The game is over."
+	return l.T("outcome_over", nil)
 }
 
 // board draws the cells as rows of buttons. Only the free cells of an active
@@ -185,13 +204,13 @@ func (h *Handler) board(st *tttbot.Settings, g *tttbot.Game, geo *game.Geometry,
 	return rows
 }
 
-func (h *Handler) renderChallenge(st *tttbot.Settings, g *tttbot.Game) message {
-	x, _ := st.Marks()
-	content := fmt.Sprintf("⚔️ %s challenges %s to tic-tac-toe (%s). %s plays %s and moves first.\n%s, do you accept? The challenge expires %s.",
-		mention(g.Challenger), mention(g.Opponent), g.Shape(), mention(g.XPlayer), x, mention(g.Opponent), relTime(g.Deadline))
+func (h *Handler) renderChallenge(l *i18n.Language, st *tttbot.Settings, g *tttbot.Game) message {
+	content := l.T("challenge", map[string]any{
+		"Challenger": mention(l, g.Challenger), "Opponent": mention(l, g.Opponent), "Shape": shapeText(l, g.Shape()),
+		"X": mention(l, g.XPlayer), "XMark": mark(st, g, g.XPlayer), "Deadline": relTime(g.Deadline)})
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: CustomID{Action: ActAccept, GameID: g.ID, Version: g.Version}.String()},
-		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: CustomID{Action: ActDecline, GameID: g.ID, Version: g.Version}.String()},
+		discordgo.Button{Label: l.T("button_accept", nil), Style: discordgo.SuccessButton, CustomID: CustomID{Action: ActAccept, GameID: g.ID, Version: g.Version}.String()},
+		discordgo.Button{Label: l.T("button_decline", nil), Style: discordgo.DangerButton, CustomID: CustomID{Action: ActDecline, GameID: g.ID, Version: g.Version}.String()},
 	}}
 	return message{content: content, components: []discordgo.MessageComponent{row}}
 }

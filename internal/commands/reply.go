@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/i18n"
 )
 
 // Reply is the answer to one interaction.
@@ -42,8 +43,8 @@ type Edit struct {
 
 // refuseReplay is the answer to an interaction handled before: it changes
 // nothing, and the adapters send nothing for it.
-func refuseReplay() Reply {
-	r := ephemeral(errorText(tttbot.ErrReplay))
+func refuseReplay(l *i18n.Language) Reply {
+	r := ephemeral(errorText(l, tttbot.ErrReplay))
 	r.Code = tttbot.EREPLAY
 	return r
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/i18n"
 )
 
 // reviewMoves is how many moves a review page judges: nine lines and a 5×5
@@ -28,13 +30,13 @@ func (h *Handler) review(ctx context.Context, i *discordgo.Interaction, opts []*
 	var id int64
 	for _, o := range opts {
 		if o.Name != "game" {
-			return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q.", o.Name)
+			return Reply{}, refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
 		}
 		v, _ := o.Value.(float64) // JSON numbers
 		id = int64(v)
 	}
 	if id <= 0 {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Give the game's number, as `/ttt history` shows it.")
+		return Reply{}, refuse(tttbot.EINVALID, "review_need_game", nil)
 	}
 	g, err := h.store.Game(ctx, id)
 	if err != nil {
@@ -52,7 +54,7 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 	}
 	n := len(r.moves)
 	if n == 0 {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Game #%d ended before anyone moved: there is nothing to review.", g.ID)
+		return Reply{}, refuse(tttbot.EINVALID, "review_nothing", map[string]any{"Game": gameNumber(g.ID)})
 	}
 	pages := (n + reviewMoves - 1) / reviewMoves
 	page = min(max(page, 0), pages-1)
@@ -62,30 +64,33 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 		return Reply{}, err
 	}
 
+	l := h.userLang(i)
 	var b strings.Builder
-	fmt.Fprintf(&b, "🔍 **Review of game #%d** · %s\n❌ %s vs ⭕ %s · %s\n%s\n",
-		g.ID, g.Shape(), h.playerName(g, g.XPlayer), h.playerName(g, g.OPlayer), h.outcome(g),
-		textBoard(r.geo, r.positions[n], r.moves[n-1].Cell))
+	b.WriteString(l.T("review_header", map[string]any{
+		"Game": gameNumber(g.ID), "Shape": shapeText(l, g.Shape()),
+		"XMark": mark(&tttbot.Settings{}, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer), "OMark": mark(&tttbot.Settings{}, g, g.OPlayer), "O": h.playerName(l, g, g.OPlayer),
+		"Outcome": h.outcome(l, g)}))
+	b.WriteString("\n" + textBoard(r.geo, r.positions[n], r.moves[n-1].Cell) + "\n")
 	unproven := false
 	for k, j := range js {
 		m := r.moves[lo+k]
-		fmt.Fprintf(&b, "**%d.** %s %s — %s\n", m.Ply, mark(&tttbot.Settings{}, g, m.Player), cellName(r.geo, m.Cell), j.text(r.geo))
+		fmt.Fprintf(&b, "**%s.** %s %s — %s\n", l.Int(m.Ply), mark(&tttbot.Settings{}, g, m.Player), cellName(r.geo, m.Cell), j.text(l, r.geo))
 		unproven = unproven || j.verdict == unsolved
 	}
 	if unproven {
-		b.WriteString("❔ The solver could not settle these positions in the time a review gets: big boards run deep.\n")
+		b.WriteString(l.T("review_unsolved", nil) + "\n")
 	}
-	fmt.Fprintf(&b, "Page %d of %d · best, inaccuracy (same result, slower), mistake (gives away a win or a draw)", page+1, pages)
+	b.WriteString(l.T("review_footer", map[string]any{"Page": page + 1, "Pages": pages}))
 
 	row := discordgo.ActionsRow{}
 	if pages > 1 {
 		row.Components = append(row.Components,
-			discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, Disabled: page == 0,
+			discordgo.Button{Label: l.T("button_previous", nil), Style: discordgo.SecondaryButton, Disabled: page == 0,
 				CustomID: CustomID{Action: actReviewPage, GameID: g.ID, Page: max(page-1, 0)}.String()},
-			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, Disabled: page == pages-1,
+			discordgo.Button{Label: l.T("button_next", nil), Style: discordgo.SecondaryButton, Disabled: page == pages-1,
 				CustomID: CustomID{Action: actReviewPage, GameID: g.ID, Page: min(page+1, pages-1)}.String()})
 	}
-	row.Components = append(row.Components, discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton,
+	row.Components = append(row.Components, discordgo.Button{Label: l.T("button_replay", nil), Style: discordgo.SecondaryButton,
 		CustomID: CustomID{Action: actReplay, GameID: g.ID}.String()})
 	m := message{content: b.String(), components: []discordgo.MessageComponent{row}}
 	if open {
@@ -154,47 +159,47 @@ func judge(a ai.Analysis, cell int) judgement {
 	return j
 }
 
-func (j judgement) text(geo *game.Geometry) string {
-	better := cellList(geo, j.better)
+func (j judgement) text(l *i18n.Language, geo *game.Geometry) string {
+	better := map[string]any{"Better": cellList(l, geo, j.better)}
 	switch j.verdict {
 	case best:
 		switch j.played.Value {
 		case 1:
-			return "✅ best: wins by force"
+			return l.T("verdict_best_wins", nil)
 		case -1:
-			return "✅ best: the game was lost already"
+			return l.T("verdict_best_lost", nil)
 		}
-		return "✅ best"
+		return l.T("verdict_best", nil)
 	case inaccuracy:
 		if j.best.Value > 0 {
-			return fmt.Sprintf("⚠️ inaccuracy: still wins, but %s wins sooner", better)
+			return l.T("verdict_inaccuracy_wins", better)
 		}
-		return fmt.Sprintf("⚠️ inaccuracy: lost anyway, but %s holds out longer", better)
+		return l.T("verdict_inaccuracy_loses", better)
 	case mistake:
-		now := "a draw now"
-		if j.played.Value < 0 {
-			now = "lost now"
+		switch {
+		case j.best.Value > 0 && j.played.Value < 0:
+			return l.T("verdict_mistake_win_lost", better)
+		case j.best.Value > 0:
+			return l.T("verdict_mistake_win_draw", better)
 		}
-		if j.best.Value > 0 {
-			return fmt.Sprintf("❗ mistake: gives away the win (%s); %s wins", now, better)
-		}
-		return fmt.Sprintf("❗ mistake: gives away the draw; %s holds it", better)
+		return l.T("verdict_mistake_draw", better)
 	}
-	return "❔ not solved in time"
+	return l.T("verdict_unsolved", nil)
 }
 
 // cellList names up to three cells: "B2", "B2 or C3", "A1, B2 or C3",
 // "A1, B2, C3 or 2 more".
-func cellList(geo *game.Geometry, cells []int) string {
+func cellList(l *i18n.Language, geo *game.Geometry, cells []int) string {
 	var names []string
 	for _, c := range cells[:min(len(cells), 3)] {
 		names = append(names, cellName(geo, c))
 	}
 	if more := len(cells) - len(names); more > 0 {
-		names = append(names, fmt.Sprintf("%d more", more))
+		names = append(names, l.N("cells_more", more, nil))
 	}
 	if len(names) <= 1 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return l.T("cells_or", map[string]any{
+		"List": strings.Join(names[:len(names)-1], l.T("cells_separator", nil)), "Last": names[len(names)-1]})
 }

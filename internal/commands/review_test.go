@@ -44,16 +44,18 @@ func TestJudge(t *testing.T) {
 				t.Fatal(err)
 			}
 			j := judge(a, tt.cell)
+			en := mustCatalog().Source()
 			if j.verdict != tt.verdict || !slices.Equal(j.better, tt.better) {
 				t.Errorf("got verdict %d, better %v; want %d, %v", j.verdict, j.better, tt.verdict, tt.better)
 			}
-			if got := j.text(p.Geometry()); !strings.Contains(got, tt.says) {
+			if got := j.text(en, p.Geometry()); !strings.Contains(got, tt.says) {
 				t.Errorf("got %q, want it to say %q", got, tt.says)
 			}
 		})
 	}
 	// An analysis cut short judges nothing.
-	if j := judge(ai.Analysis{Moves: []ai.MoveValue{{Cell: 1}}, Best: []int{1}}, 1); j.verdict != unsolved || !strings.Contains(j.text(nil), "not solved") {
+	en := mustCatalog().Source()
+	if j := judge(ai.Analysis{Moves: []ai.MoveValue{{Cell: 1}}, Best: []int{1}}, 1); j.verdict != unsolved || !strings.Contains(j.text(en, nil), "not solved") {
 		t.Errorf("unproven analysis: got %+v", j)
 	}
 }
@@ -76,9 +78,10 @@ func TestJudgeMovesUnsolved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	en := mustCatalog().Source()
 	for n, j := range js[:2] {
-		if j.verdict != unsolved || j.text(geo) != "❔ not solved in time" {
-			t.Errorf("move %d: got %+v (%q), want unsolved", n+1, j, j.text(geo))
+		if j.verdict != unsolved || j.text(en, geo) != "❔ not solved in time" {
+			t.Errorf("move %d: got %+v (%q), want unsolved", n+1, j, j.text(en, geo))
 		}
 	}
 }

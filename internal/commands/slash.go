@@ -2,111 +2,111 @@ package commands
 
 import (
 	"context"
-	"fmt"
+	"maps"
+	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/play"
 )
 
 // Definitions are the slash commands the bot registers: one /ttt command
-// with a subcommand per action, so new actions slot in as subcommands.
-func Definitions() []*discordgo.ApplicationCommand {
+// with a subcommand per action, so new actions slot in as subcommands. Its
+// descriptions and choice names are in English, with their translations
+// for every other language of the catalogs.
+func Definitions() []*discordgo.ApplicationCommand { return definitions(mustCatalog()) }
+
+func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
+	loc := localizer{cat}
 	sizes := []*discordgo.ApplicationCommandOptionChoice{{Name: "3×3", Value: 3}, {Name: "4×4", Value: 4}, {Name: "5×5", Value: 5}}
-	wins := []*discordgo.ApplicationCommandOptionChoice{{Name: "3 in a row", Value: 3}, {Name: "4 in a row", Value: 4}, {Name: "5 in a row", Value: 5}}
+	var wins []*discordgo.ApplicationCommandOptionChoice
+	for k := 3; k <= 5; k++ {
+		wins = append(wins, loc.choice("choice_win", map[string]any{"K": k}, k))
+	}
+	var levels []*discordgo.ApplicationCommandOptionChoice
+	for _, l := range ai.Levels() {
+		levels = append(levels, loc.choice("level_"+string(l), nil, string(l)))
+	}
+	option := func(typ discordgo.ApplicationCommandOptionType, name, id string, choices ...*discordgo.ApplicationCommandOptionChoice) *discordgo.ApplicationCommandOption {
+		d, ds := loc.text(id, nil)
+		return &discordgo.ApplicationCommandOption{Type: typ, Name: name, Description: d, DescriptionLocalizations: ds, Choices: choices}
+	}
+	sub := func(name, id string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		o := option(discordgo.ApplicationCommandOptionSubCommand, name, id)
+		o.Options = opts
+		return o
+	}
+	review := option(discordgo.ApplicationCommandOptionInteger, "game", "opt_game")
+	review.Required, review.MinValue = true, new(1.0)
+	simultaneous := option(discordgo.ApplicationCommandOptionBoolean, "simultaneous_games", "opt_settings_moved")
+	simultaneous.Required = true
+	confirm := option(discordgo.ApplicationCommandOptionBoolean, "confirm", "opt_forget_confirm")
+	confirm.Required = true
+	description, descriptions := loc.text("cmd_ttt", nil)
 	return []*discordgo.ApplicationCommand{{
-		Name:        "ttt",
-		Description: "Play tic-tac-toe",
+		Name:                     "ttt",
+		Description:              description,
+		DescriptionLocalizations: &descriptions,
 		Options: []*discordgo.ApplicationCommandOption{
-			{
-				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "challenge",
-				Description: "Challenge someone, or me, to a game",
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who to play (me, if you leave it out)"},
-					{Type: discordgo.ApplicationCommandOptionInteger, Name: "size", Description: "Board size (default 3×3)", Choices: sizes},
-					{Type: discordgo.ApplicationCommandOptionInteger, Name: "win", Description: "How many in a row win (default: 3 on 3×3, else 4)", Choices: wins},
-					{Type: discordgo.ApplicationCommandOptionString, Name: "first", Description: "Who moves first (default random)", Choices: []*discordgo.ApplicationCommandOptionChoice{
-						{Name: "me", Value: "me"}, {Name: "them", Value: "them"}, {Name: "random", Value: "random"},
-					}},
-					{Type: discordgo.ApplicationCommandOptionString, Name: "difficulty", Description: "How well I play (default perfect)", Choices: []*discordgo.ApplicationCommandOptionChoice{
-						{Name: "easy", Value: string(ai.Easy)}, {Name: "medium", Value: string(ai.Medium)},
-						{Name: "hard", Value: string(ai.Hard)}, {Name: "perfect", Value: string(ai.Perfect)},
-					}},
-				},
-			},
-			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "resign", Description: "Resign your game in this channel, or withdraw your challenge"},
-			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "help", Description: "How to play"},
-			{
-				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "leaderboard",
-				Description: "Top players by rating",
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionString, Name: "scope", Description: "This server's players or everyone's (default: this server)", Choices: []*discordgo.ApplicationCommandOptionChoice{
-						{Name: "server", Value: "server"}, {Name: "global", Value: "global"},
-					}},
-					{Type: discordgo.ApplicationCommandOptionInteger, Name: "size", Description: "Board size (default 3×3)", Choices: sizes},
-					{Type: discordgo.ApplicationCommandOptionInteger, Name: "win", Description: "How many in a row win (default: 3 on 3×3, else 4)", Choices: wins},
-				},
-			},
-			{
-				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "stats",
-				Description: "Rating, rank, record and streaks",
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose (default: yours)"},
-				},
-			},
-			{
-				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "history",
-				Description: "The last games, each to replay move by move",
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose (default: yours)"},
-				},
-			},
-			{
-				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "review",
-				Description: "Every move of a finished game, judged by the solver",
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionInteger, Name: "game", Required: true, MinValue: new(1.0), Description: "The game's number (see /ttt history)"},
-				},
-			},
-			{
-				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "settings",
-				Description: "Server settings moved to /ttt-admin",
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionBoolean, Name: "simultaneous_games", Required: true, Description: "Now /ttt-admin simultaneous"},
-				},
-			},
-			{
-				Type: discordgo.ApplicationCommandOptionSubCommand, Name: "forget-me",
-				Description: "Erase your name, ratings and records; your games stay, anonymous",
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionBoolean, Name: "confirm", Required: true, Description: "true to erase: it cannot be undone"},
-				},
-			},
+			sub("challenge", "cmd_challenge",
+				option(discordgo.ApplicationCommandOptionUser, "opponent", "opt_opponent"),
+				option(discordgo.ApplicationCommandOptionInteger, "size", "opt_size", sizes...),
+				option(discordgo.ApplicationCommandOptionInteger, "win", "opt_win", wins...),
+				option(discordgo.ApplicationCommandOptionString, "first", "opt_first",
+					loc.choice("choice_first_me", nil, string(play.FirstMe)),
+					loc.choice("choice_first_them", nil, string(play.FirstThem)),
+					loc.choice("choice_first_random", nil, string(play.FirstRandom))),
+				option(discordgo.ApplicationCommandOptionString, "difficulty", "opt_difficulty", levels...),
+			),
+			sub("resign", "cmd_resign"),
+			sub("help", "cmd_help"),
+			sub("leaderboard", "cmd_leaderboard",
+				option(discordgo.ApplicationCommandOptionString, "scope", "opt_scope",
+					loc.choice("choice_scope_server", nil, "server"), loc.choice("choice_scope_global", nil, "global")),
+				option(discordgo.ApplicationCommandOptionInteger, "size", "opt_size", sizes...),
+				option(discordgo.ApplicationCommandOptionInteger, "win", "opt_win", wins...),
+			),
+			sub("stats", "cmd_stats", option(discordgo.ApplicationCommandOptionUser, "user", "opt_user")),
+			sub("history", "cmd_history", option(discordgo.ApplicationCommandOptionUser, "user", "opt_user")),
+			sub("review", "cmd_review", review),
+			sub("settings", "cmd_settings_moved", simultaneous),
+			sub("forget-me", "cmd_forget_me", confirm),
 		},
-	}, adminDefinition()}
+	}, adminDefinition(loc)}
 }
 
-const helpText = "**Tic-tac-toe** — get K in a row before your opponent.\n" +
-	"• `/ttt challenge` — play me right away (I never lose at `perfect`).\n" +
-	"• `/ttt challenge opponent:@friend` — challenge a friend; they accept or decline with the buttons.\n" +
-	"• `/ttt challenge size:5 win:4 first:me difficulty:hard` — a 5×5 board, four in a row, you move first, me at hard.\n" +
-	"• `/ttt resign` — give up your game in this channel (or withdraw your challenge).\n" +
-	"• `/ttt leaderboard scope:global size:4` — the top players; `/ttt stats`, `/ttt history` — yours or anyone's.\n" +
-	"• `/ttt review game:42` — every move of a finished game judged: best, inaccuracy or mistake.\n" +
-	"• `/ttt forget-me confirm:true` — erase what I keep about you: your name, ratings and records.\n" +
-	"• `/ttt-admin` — (Manage Server) this server's channels, role, cooldown, defaults, timeouts and marks.\n" +
-	"Click a cell to move. A challenge expires after %s unanswered; a player who does not move within %s loses on time. " +
-	"Boards go from 3×3 to 5×5; after a game, **Rematch** plays again with sides swapped and **Review** shows where it was won or lost. " +
-	"Games between people are rated (Glicko-2, per server, globally, and per board); leaderboards rank by rating − 2×deviation " +
-	"and list a player after %d rated games. Games against me are counted, not rated."
+// localizer words the command definitions in every language of a catalog.
+type localizer struct{ cat *i18n.Catalog }
+
+// text is message id in the source language, and its translations keyed
+// by Discord locale.
+func (z localizer) text(id string, data map[string]any) (string, map[discordgo.Locale]string) {
+	src := z.cat.Source()
+	ls := map[discordgo.Locale]string{}
+	for _, code := range z.cat.Codes() {
+		if code == src.Code() {
+			continue
+		}
+		l, _ := z.cat.Lookup(code)
+		ls[discordgo.Locale(code)] = l.T(id, maps.Clone(data))
+	}
+	return src.T(id, maps.Clone(data)), ls
+}
+
+// choice is a choice named by message id, with its translations.
+func (z localizer) choice(id string, data map[string]any, value any) *discordgo.ApplicationCommandOptionChoice {
+	name, names := z.text(id, data)
+	return &discordgo.ApplicationCommandOptionChoice{Name: name, NameLocalizations: names, Value: value}
+}
 
 func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
 	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
 	def := h.defs[data.Name]
 	if !ok || def == nil || len(data.Options) != 1 {
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know that command.")
+		return Reply{}, refuse(tttbot.EINVALID, "error_unknown_command", nil)
 	}
 	if err := checkOptions(def.Options, data.Options, data.Resolved); err != nil {
 		return Reply{}, err
@@ -121,9 +121,12 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 	case "resign":
 		return h.resign(ctx, i)
 	case "help":
-		return ephemeral(fmt.Sprintf(helpText, h.opts.ChallengeTimeout, h.opts.TurnTimeout, tttbot.MinRatedGames)), nil
+		l := h.userLang(i)
+		return ephemeral(l.T("help", map[string]any{
+			"ChallengeTimeout": duration(l, h.opts.ChallengeTimeout), "TurnTimeout": duration(l, h.opts.TurnTimeout),
+			"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)})), nil
 	case "settings":
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "Server settings moved: use `/ttt-admin simultaneous allow:true` (or `/ttt-admin show` for them all).")
+		return Reply{}, refuse(tttbot.EINVALID, "settings_moved", nil)
 	case "forget-me":
 		return h.forgetMe(ctx, i, sub.Options)
 	case "leaderboard":
@@ -135,7 +138,7 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 	case "review":
 		return h.review(ctx, i, sub.Options)
 	}
-	return Reply{}, tttbot.Errorf(tttbot.EINVALID, "I don't know the subcommand %q. Try `/ttt help`.", sub.Name)
+	return Reply{}, refuse(tttbot.EINVALID, "error_unknown_subcommand", map[string]any{"Name": strconv.Quote(sub.Name)})
 }
 
 // challengeOptions are the checked options of /ttt challenge.
@@ -171,11 +174,11 @@ func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, r
 			s, _ := o.Value.(string)
 			level, err := ai.ParseLevel(s)
 			if err != nil {
-				return c, tttbot.Errorf(tttbot.EINVALID, "Difficulty must be easy, medium, hard or perfect.")
+				return c, refuse(tttbot.EINVALID, "error_bad_difficulty", nil)
 			}
 			c.difficulty = level
 		default:
-			return c, tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q.", o.Name)
+			return c, refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
 		}
 	}
 	if c.size != 0 {
@@ -198,12 +201,13 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	vsBot := c.opponent == nil || c.opponent.ID == h.botID
 	switch {
 	case !vsBot && c.opponent.ID == me.ID:
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "You can't challenge yourself. Challenge a friend, or leave the opponent out to play me.")
+		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_self", nil)
 	case !vsBot && c.opponent.Bot:
-		return Reply{}, tttbot.Errorf(tttbot.EINVALID, "%s is a bot and can't play. Challenge a person, or leave the opponent out to play me.", mention(c.opponent.ID))
+		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_bot", map[string]any{"Player": "<@" + c.opponent.ID + ">"})
 	}
+	l := h.publicLang(ctx, i)
 	req := play.Challenge{
-		GuildID: i.GuildID, ChannelID: i.ChannelID,
+		GuildID: i.GuildID, ChannelID: i.ChannelID, Language: l.Code(),
 		Challenger: me.ID, Roles: roles(i),
 		Rows: c.size, Cols: c.size, K: c.k,
 		First: c.first, Level: c.difficulty,
@@ -220,20 +224,21 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	if err != nil {
 		return Reply{}, err
 	}
-	return newMessage(h.render(ctx, r.Game, r.Last), r.Game.ID), nil
+	return newMessage(h.render(ctx, l, r.Game, r.Last), r.Game.ID), nil
 }
 
 func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
 	g, err := h.play.Resign(ctx, i.ChannelID, user(i).ID)
 	if tttbot.ErrorCode(err) == tttbot.ESTALE {
-		return Reply{}, tttbot.Errorf(tttbot.ESTALE, "Your game changed just now — try `/ttt resign` again.")
+		return Reply{}, refuse(tttbot.ESTALE, "resign_stale", nil)
 	} else if err != nil {
 		return Reply{}, err
 	}
-	m := h.render(ctx, g, nil)
+	l := h.gameLang(g)
+	m := h.render(ctx, l, g, nil)
 	if g.MessageID != "" {
 		// The board is updated in place; the reply tells the channel what happened.
-		text := h.outcome(g)
+		text := h.outcome(l, g)
 		if g.Status != tttbot.StatusFinished {
 			text = m.content
 		}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/i18n"
 )
 
 // stats answers /ttt stats: a player's rating on each board they played on
@@ -23,30 +25,29 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts []*d
 	if who == h.botID {
 		// The bot has no rating (its games are not rated) and no record
 		// against itself: its games are the players' records against it.
-		return ephemeral("I'm not rated: games against me count in each player's record against me, which `/ttt stats` shows for them. " +
-			"`/ttt history user:` with me lists the games I played."), nil
+		return ephemeral(h.userLang(i).T("stats_bot", nil)), nil
 	}
 	st, err := h.store.Stats(ctx, i.GuildID, who)
 	if err != nil {
 		return Reply{}, err
 	}
-	where, rank := "on this server", "on this server"
+	l := h.publicLang(ctx, i)
+	header, rank := "stats_header_server", "stats_rank_server"
 	if i.GuildID == "" {
-		where, rank = "everywhere", "worldwide"
+		header, rank = "stats_header_everywhere", "stats_rank_global"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "📊 **Stats of %s** %s\n", mention(who), where)
+	b.WriteString(l.T(header, map[string]any{"Player": mention(l, who)}) + "\n")
 	if len(st.Ratings) == 0 {
-		fmt.Fprintf(&b, "No rated games yet: games against people count.\n")
+		b.WriteString(l.T("stats_none", nil) + "\n")
 	}
 	for _, s := range st.Ratings {
-		fmt.Fprintf(&b, "**%s** — **%.0f** ± %.0f · ", s.Shape, s.R, s.RD)
+		place := l.N("stats_unranked", tttbot.MinRatedGames-s.Games, nil)
 		if s.Rank > 0 {
-			fmt.Fprintf(&b, "#%d %s", s.Rank, rank)
-		} else {
-			fmt.Fprintf(&b, "ranked after %d more game%s", tttbot.MinRatedGames-s.Games, plural(tttbot.MinRatedGames-s.Games))
+			place = l.T(rank, map[string]any{"Rank": s.Rank})
 		}
-		fmt.Fprintf(&b, " · %d won, %d lost, %d drawn · %s\n", s.Wins, s.Losses, s.Draws, streak(s))
+		fmt.Fprintf(&b, "**%s** — **%s** ± %s · %s · %s · %s\n", shapeText(l, s.Shape), rating(l, s.R), rating(l, s.RD), place,
+			l.T("stats_record", map[string]any{"Wins": s.Wins, "Losses": s.Losses, "Draws": s.Draws}), streak(l, s))
 	}
 	if len(st.VsBot) > 0 {
 		levels := ai.Levels()
@@ -55,31 +56,24 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts []*d
 		})
 		var parts []string
 		for _, r := range st.VsBot {
-			parts = append(parts, fmt.Sprintf("%s %d–%d–%d", r.Level, r.Wins, r.Losses, r.Draws))
+			parts = append(parts, fmt.Sprintf("%s %s–%s–%s", levelText(l, r.Level), l.Int(r.Wins), l.Int(r.Losses), l.Int(r.Draws)))
 		}
-		fmt.Fprintf(&b, "Against me, everywhere (won–lost–drawn, unrated): %s\n", strings.Join(parts, " · "))
+		b.WriteString(l.T("stats_vs_bot", map[string]any{"Records": strings.Join(parts, " · ")}) + "\n")
 	}
 	return post(message{content: strings.TrimSuffix(b.String(), "\n")}, false), nil
 }
 
-func streak(s tttbot.Standing) string {
+func streak(l *i18n.Language, s tttbot.Standing) string {
 	var now string
 	switch {
 	case s.Streak > 0:
-		now = fmt.Sprintf("%d win%s in a row", s.Streak, plural(s.Streak))
+		now = l.N("streak_wins", s.Streak, nil)
 	case s.Streak < 0:
-		now = fmt.Sprintf("%d loss%s in a row", -s.Streak, map[bool]string{true: "es"}[-s.Streak != 1])
+		now = l.N("streak_losses", -s.Streak, nil)
 	default:
-		now = "no streak"
+		now = l.T("streak_none", nil)
 	}
-	return fmt.Sprintf("%s (best: %d win%s)", now, s.Best, plural(s.Best))
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return l.N("streak_best", s.Best, map[string]any{"Now": now})
 }
 
 // targetUser is the "user" option of a command, or whoever ran it.
@@ -87,11 +81,11 @@ func targetUser(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandIn
 	who := user(i).ID
 	for _, o := range opts {
 		if o.Name != "user" {
-			return "", tttbot.Errorf(tttbot.EINVALID, "I don't know the option %q.", o.Name)
+			return "", refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
 		}
 		id, _ := o.Value.(string)
 		if id == "" {
-			return "", tttbot.Errorf(tttbot.EINVALID, "Pick a user.")
+			return "", refuse(tttbot.EINVALID, "pick_user", nil)
 		}
 		who = id
 	}

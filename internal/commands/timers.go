@@ -87,7 +87,7 @@ func (h *Handler) fire(ctx context.Context, g *tttbot.Game) error {
 	if g.MessageID == "" {
 		return nil
 	}
-	m := h.render(ctx, g, r.Last)
+	m := h.render(ctx, h.gameLang(g), g, r.Last)
 	if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, m.data()); err != nil {
 		return err
 	}

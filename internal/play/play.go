@@ -131,6 +131,7 @@ type Challenge struct {
 	First              First
 	Level              ai.Level        // the bot's, in a game against it
 	Players            []tttbot.Player // display names to record with the game
+	Language           string          // the locale code its messages in the channel speak
 }
 
 // Challenge creates a pending challenge between people or, against the
@@ -148,6 +149,7 @@ func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
 	g := &tttbot.Game{
 		GuildID: c.GuildID, ChannelID: c.ChannelID,
 		Challenger: c.Challenger, Opponent: opponent,
+		Language: c.Language,
 	}
 	return s.start(ctx, g, c.Roles, func(g *tttbot.Game, st *tttbot.Settings) error {
 		rows, cols, k := c.Rows, c.Cols, c.K
@@ -367,6 +369,7 @@ func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user string, ro
 		Rows: old.Rows, Cols: old.Cols, K: old.K,
 		Challenger: user, Opponent: old.Other(user), BotLevel: old.BotLevel,
 		XPlayer: old.OPlayer, OPlayer: old.XPlayer,
+		Language: old.Language,
 	}
 	return s.start(ctx, g, roles, func(*tttbot.Game, *tttbot.Settings) error { return nil })
 }

@@ -22,7 +22,7 @@ const gameColumns = `id, coalesce(guild_id, ''), channel_id, coalesce(message_id
 	board_rows, board_cols, k, challenger_id, opponent_id, coalesce(bot_level, ''),
 	coalesce(x_player_id, ''), coalesce(o_player_id, ''), status, board, coalesce(turn_id, ''),
 	version, coalesce(deadline, 0), coalesce(winner_id, ''), coalesce(reason, ''),
-	created_at, updated_at, coalesce(finished_at, 0)`
+	created_at, updated_at, coalesce(finished_at, 0), language`
 
 // The queries that must stay on an index as games pile up (see TestQueryPlans).
 const (
@@ -56,8 +56,8 @@ const (
 	querySaveGuild  = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
 	queryInsertGame = `INSERT INTO games (guild_id, channel_id, message_id,
 		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
-		status, board, turn_id, version, deadline, created_at, updated_at, exclusive)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`
+		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING id`
 	// Any change ends a timer's claim (see Due).
 	queryUpdateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
@@ -73,7 +73,7 @@ func scanGame(row pgx.Row, extra ...any) (*tttbot.Game, error) {
 		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
 		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
 		&g.Version, &deadline, &g.Winner, &g.Reason,
-		&created, &updated, &finished}, extra...)...)
+		&created, &updated, &finished, &g.Language}, extra...)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, tttbot.ErrNotFound
 	}
@@ -176,7 +176,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
 			nullString(n.XPlayer), nullString(n.OPlayer),
 			string(n.Status), n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-			n.CreatedAt.UnixMilli(), n.UpdatedAt.UnixMilli(), exclusive).QueryRow(func(row pgx.Row) error {
+			n.CreatedAt.UnixMilli(), n.UpdatedAt.UnixMilli(), exclusive, n.Language).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&n.ID)
 		})
 		err = t.commit(ctx, w)

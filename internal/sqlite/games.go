@@ -23,7 +23,7 @@ const gameColumns = `id, ifnull(guild_id, ''), channel_id, ifnull(message_id, ''
 	board_rows, board_cols, k, challenger_id, opponent_id, ifnull(bot_level, ''),
 	ifnull(x_player_id, ''), ifnull(o_player_id, ''), status, board, ifnull(turn_id, ''),
 	version, ifnull(deadline, 0), ifnull(winner_id, ''), ifnull(reason, ''),
-	created_at, updated_at, ifnull(finished_at, 0)`
+	created_at, updated_at, ifnull(finished_at, 0), language`
 
 // The queries that must stay on an index as games pile up (see TestQueryPlans).
 const (
@@ -58,7 +58,7 @@ func scanGame(row scanner, extra ...any) (*tttbot.Game, error) {
 		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
 		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
 		&g.Version, &deadline, &g.Winner, &g.Reason,
-		&created, &updated, &finished}, extra...)...)
+		&created, &updated, &finished, &g.Language}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, tttbot.ErrNotFound
 	}
@@ -145,13 +145,13 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
 			board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
-			status, board, turn_id, version, deadline, created_at, updated_at, exclusive)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
 			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
 			nullString(n.XPlayer), nullString(n.OPlayer),
 			n.Status, n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-			toMS(n.CreatedAt), toMS(n.UpdatedAt), exclusive)
+			toMS(n.CreatedAt), toMS(n.UpdatedAt), exclusive, n.Language)
 		if channelTaken(err) {
 			return tttbot.ErrChannelBusy
 		}

@@ -98,9 +98,10 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	}
 
 	// Against the bot the game starts active; the bot as X has a deadline
-	// of now so that a crash before its reply leaves it due.
+	// of now so that a crash before its reply leaves it due. The language
+	// its messages speak is kept for the timers, which find it due.
 	bot := &tttbot.Game{ChannelID: "dm", Rows: 5, Cols: 5, K: 4, Challenger: "carol", Opponent: "bot",
-		BotLevel: "hard", XPlayer: "bot", OPlayer: "carol", Status: tttbot.StatusActive, Deadline: t0}
+		BotLevel: "hard", XPlayer: "bot", OPlayer: "carol", Status: tttbot.StatusActive, Deadline: t0, Language: "pt-BR"}
 	if err := db.CreateGame(t.Context(), bot); err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +109,11 @@ func testCreateGame(t *testing.T, newDB Opener) {
 		t.Errorf("got turn %q board %q guild %q, want bot, the empty 5×5 board and no guild", bot.Turn, bot.Board, bot.GuildID)
 	}
 	due := must[[]*tttbot.Game](t)(db.Due(t.Context(), t0, 0))
-	if len(due) != 1 || due[0].ID != bot.ID {
-		t.Errorf("due at t0: got %d games, want the bot's game", len(due))
+	if len(due) != 1 || due[0].ID != bot.ID || due[0].Language != "pt-BR" {
+		t.Errorf("due at t0: got %d games, want the bot's game in pt-BR", len(due))
+	}
+	if got := must[*tttbot.Game](t)(db.Game(t.Context(), bot.ID)); got.Language != "pt-BR" {
+		t.Errorf("stored game: language %q, want pt-BR", got.Language)
 	}
 }
 

@@ -3,6 +3,7 @@ package discordtest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -64,8 +65,10 @@ func checkMessage(payload []byte, flags int) []Violation {
 // CheckCommands reports how the body of a bulk overwrite of application
 // commands breaks Discord's limits: names of 1–32 lower-case letters, digits,
 // '-' or '_'; descriptions of 1–100 characters; at most 25 options and 25
-// choices; required options first; at most 4000 characters in all; and
-// well-formed default_member_permissions, dm_permission, contexts and
+// choices; required options first; at most 4000 characters in all, in each
+// language; localizations keyed by Discord's locales, each within the
+// limits of what it translates; and well-formed
+// default_member_permissions, dm_permission, contexts and
 // integration_types.
 func CheckCommands(payload []byte) []Violation {
 	var v any
@@ -77,7 +80,72 @@ func CheckCommands(payload []byte) []Violation {
 	return c.vs
 }
 
-type checker struct{ vs []Violation }
+type checker struct {
+	vs      []Violation
+	locales map[string]bool // the locales the commands are localized in
+}
+
+// Locales are the languages Discord knows, by the codes it sends as a
+// user's or a guild's locale; they alone may key localizations
+// (https://discord.com/developers/docs/reference#locales).
+func Locales() []string {
+	return []string{
+		"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl",
+		"pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
+	}
+}
+
+// localizations checks a map of translations at path: keys that are
+// Discord locales, each value checked by check.
+func (c *checker) localizations(path string, v any, check func(path string, v any)) {
+	if v == nil {
+		return
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		c.add(path, "must be an object of locale to text")
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !slices.Contains(Locales(), k) {
+			c.add(join(path, k), "%q is not a Discord locale", k)
+			continue
+		}
+		if c.locales == nil {
+			c.locales = map[string]bool{}
+		}
+		c.locales[k] = true
+		check(join(path, k), m[k])
+	}
+}
+
+// sizeIn is what a command, option or choice m counts towards the 4000
+// characters in locale: its names, descriptions and values, translated
+// where a translation is given.
+func sizeIn(m map[string]any, locale string) int {
+	text := func(key string) string {
+		if l, ok := m[key+"_localizations"].(map[string]any); ok {
+			if s, ok := l[locale].(string); ok {
+				return s
+			}
+		}
+		return str(m[key])
+	}
+	n := utf8.RuneCountInString(text("name")) + utf8.RuneCountInString(text("description"))
+	switch v := m["value"].(type) {
+	case string:
+		n += utf8.RuneCountInString(v)
+	case float64:
+		n += len(strconv.FormatFloat(v, 'f', -1, 64))
+	}
+	for _, key := range []string{"options", "choices"} {
+		list, _ := m[key].([]any)
+		for _, o := range list {
+			n += sizeIn(mapOf(o), locale)
+		}
+	}
+	return n
+}
 
 func (c *checker) add(path, format string, args ...any) {
 	c.vs = append(c.vs, Violation{Path: path, Message: fmt.Sprintf(format, args...)})
@@ -335,11 +403,18 @@ func (c *checker) commands(v any) {
 		case 1:
 			chat++
 			c.name(join(p, "name"), m["name"])
+			c.localizations(join(p, "name_localizations"), m["name_localizations"], c.name)
 			c.length(join(p, "description"), m["description"], 1, 100)
+			c.localizations(join(p, "description_localizations"), m["description_localizations"], c.description)
 			size := utf8.RuneCountInString(name) + len([]rune(str(m["description"])))
 			size += c.options(join(p, "options"), m["options"], 0)
 			if size > 4000 {
 				c.add(p, "a command's names, descriptions and choices must total 4000 or fewer characters (got %d)", size)
+			}
+			for _, l := range slices.Sorted(maps.Keys(c.locales)) {
+				if size := sizeIn(m, l); size > 4000 {
+					c.add(p, "a command's names, descriptions and choices must total 4000 or fewer characters in each language (got %d in %s)", size, l)
+				}
 			}
 		case 2, 3:
 			c.length(join(p, "name"), m["name"], 1, 32)
@@ -422,7 +497,9 @@ func (c *checker) options(path string, v any, parent int) int {
 		typ, _ := asInt(m["type"])
 		name := str(m["name"])
 		c.name(join(p, "name"), m["name"])
+		c.localizations(join(p, "name_localizations"), m["name_localizations"], c.name)
 		c.length(join(p, "description"), m["description"], 1, 100)
+		c.localizations(join(p, "description_localizations"), m["description_localizations"], c.description)
 		size += utf8.RuneCountInString(name) + utf8.RuneCountInString(str(m["description"]))
 		if names[name] {
 			c.add(join(p, "name"), "option %q is defined twice", name)
@@ -475,6 +552,7 @@ func (c *checker) choices(path string, opt map[string]any, typ int) int {
 		p := join(path, i)
 		m := mapOf(ch)
 		c.length(join(p, "name"), m["name"], 1, 100)
+		c.localizations(join(p, "name_localizations"), m["name_localizations"], func(path string, v any) { c.length(path, v, 1, 100) })
 		size += utf8.RuneCountInString(str(m["name"]))
 		switch val := m["value"].(type) {
 		case string:
@@ -503,6 +581,9 @@ func (c *checker) name(path string, v any) {
 		c.add(path, "name %q must be lower case", s)
 	}
 }
+
+// description checks a command's or option's description.
+func (c *checker) description(path string, v any) { c.length(path, v, 1, 100) }
 
 func (c *checker) length(path string, v any, min, max int) {
 	s, ok := v.(string)

@@ -168,6 +168,60 @@ func TestCheckCommandsTotalLength(t *testing.T) {
 	}
 }
 
+// TestCheckCommandsLocalizations: translations are keyed by Discord's
+// locales and held to the limits of what they translate, and the
+// 4000-character total applies in each language.
+func TestCheckCommandsLocalizations(t *testing.T) {
+	cmd := func(descs map[discordgo.Locale]string, optNames map[discordgo.Locale]string, choiceNames map[discordgo.Locale]string) []*discordgo.ApplicationCommand {
+		return []*discordgo.ApplicationCommand{{
+			Name: "ttt", Description: "Play", DescriptionLocalizations: &descs,
+			Options: []*discordgo.ApplicationCommandOption{{
+				Type: discordgo.ApplicationCommandOptionString, Name: "first", Description: "Who", NameLocalizations: optNames,
+				DescriptionLocalizations: descs,
+				Choices:                  []*discordgo.ApplicationCommandOptionChoice{{Name: "me", NameLocalizations: choiceNames, Value: "me"}},
+			}},
+		}}
+	}
+	long := strings.Repeat("x", 101)
+	tests := []struct {
+		name string
+		cmds []*discordgo.ApplicationCommand
+		want string
+	}{
+		{"translated", cmd(map[discordgo.Locale]string{"de": "Spielen", "ja": "遊ぶ"}, map[discordgo.Locale]string{"de": "zuerst"}, map[discordgo.Locale]string{"de": "ich"}), ""},
+		{"not a Discord locale", cmd(map[discordgo.Locale]string{"de-DE": "Spielen"}, nil, nil), `"de-DE" is not a Discord locale`},
+		{"long description", cmd(nil, nil, map[discordgo.Locale]string{"fr": long}), "fr: must be between 1 and 100"},
+		{"empty choice name", cmd(nil, nil, map[discordgo.Locale]string{"fr": ""}), "fr: must be between 1 and 100"},
+		{"option name in capitals", cmd(nil, map[discordgo.Locale]string{"de": "Zuerst"}, nil), "must be lower case"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := CheckCommands(mustJSON(t, tc.cmds))
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Errorf("got %v, want no violation", got)
+			case tc.want != "" && (len(got) == 0 || !strings.Contains(got[0].String(), tc.want)):
+				t.Errorf("got %v, want a violation saying %q", got, tc.want)
+			}
+		})
+	}
+
+	// Within the total in English, over it in German.
+	var subs []*discordgo.ApplicationCommandOption
+	for i := range 25 {
+		subs = append(subs, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand,
+			Name: fmt.Sprintf("s%d", i), Description: "d",
+			DescriptionLocalizations: map[discordgo.Locale]string{"de": strings.Repeat("d", 100)},
+			Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionString, Name: "o",
+				Description: "d", DescriptionLocalizations: map[discordgo.Locale]string{"de": strings.Repeat("d", 100)}}},
+		})
+	}
+	got := CheckCommands(mustJSON(t, []*discordgo.ApplicationCommand{{Name: "ttt", Description: "d", Options: subs}}))
+	if len(got) != 1 || !strings.Contains(got[0].Message, "in de") {
+		t.Errorf("got %v, want one violation of the 4000-character total in de", got)
+	}
+}
+
 // FuzzCheck feeds the checkers arbitrary bytes: they must report, never
 // panic.
 func FuzzCheck(f *testing.F) {

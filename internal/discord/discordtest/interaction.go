@@ -260,15 +260,19 @@ func member(u User, withUser bool) map[string]any {
 // interactionPayload is an INTERACTION_CREATE's data. s.mu must be held.
 func (s *Server) interactionPayload(in *Interaction, data, msg map[string]any) []byte {
 	ch := map[string]any{"id": in.ChannelID, "type": 1}
+	locale := in.User.Locale
+	if locale == "" {
+		locale = "en-US"
+	}
 	p := map[string]any{
 		"id": in.ID, "application_id": in.AppID, "type": in.Type, "token": in.Token, "version": 1,
 		"channel_id": in.ChannelID, "channel": ch, "data": data,
-		"locale": "en-US", "app_permissions": strconv.Itoa(permissions), "entitlements": []any{},
+		"locale": locale, "app_permissions": strconv.Itoa(permissions), "entitlements": []any{},
 		"context": 1,
 	}
 	if in.GuildID != "" {
 		ch["type"], ch["guild_id"] = 0, in.GuildID
-		p["guild_id"], p["guild_locale"], p["context"] = in.GuildID, "en-US", 0
+		p["guild_id"], p["guild_locale"], p["context"] = in.GuildID, s.opts.GuildLocale, 0
 		p["member"] = member(in.User, true)
 		p["authorizing_integration_owners"] = map[string]any{"0": in.GuildID}
 	} else {

@@ -45,6 +45,7 @@ type Options struct {
 	BotName       string // default "tttbot"
 	ApplicationID string // default "1000"
 	GuildID       string // the guild interactions come from; default "2000"
+	GuildLocale   string // the guild's language, a Discord locale; default "en-US"
 
 	// Timeout bounds every Wait; default 10s.
 	Timeout time.Duration
@@ -85,6 +86,7 @@ func (o *Options) defaults() {
 	def(&o.BotName, "tttbot")
 	def(&o.ApplicationID, "1000")
 	def(&o.GuildID, "2000")
+	def(&o.GuildLocale, "en-US")
 	dur := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v
@@ -225,6 +227,7 @@ type User struct {
 	Bot      bool
 	Admin    bool     // has Manage Server in the guild
 	Roles    []string // the member's roles in the guild (IDs from NewRole)
+	Locale   string   // the language of the user's client, a Discord locale; "" is en-US
 }
 
 // Mention is how a message mentions the user: "<@ID>".
