@@ -67,9 +67,57 @@ type Game struct {
 	Winner string // user ID; "" for a draw or an unfinished game
 	Reason Reason // set when finished
 
+	// Webhook is set where the bot may not use channel REST — a DM, a
+	// group DM, a server it is not installed in or a channel it cannot
+	// see: every later edit goes through the webhook of Token, the latest
+	// interaction that showed the board.
+	Webhook bool
+	// Guest is set in a server that has not installed the bot, where a
+	// player's own install of it brought the game: it counts on no
+	// leaderboard of that server.
+	Guest bool
+	Token Token // when Webhook: the latest interaction whose response is the board
+
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	FinishedAt time.Time // zero until the game ends
+}
+
+// TokenLife is how long Discord honours an interaction's token for the
+// webhook calls that follow its response.
+const TokenLife = 15 * time.Minute
+
+// MaxWebhookWait is the longest a deadline of a Webhook game may run: the
+// token that shows its board when it fires is at most this old, leaving a
+// minute of the token's life for the timers to notice it and edit the board.
+const MaxWebhookWait = TokenLife - time.Minute
+
+// Token is an interaction's token and when Discord stops honouring it.
+// It is a credential: it is never logged.
+type Token struct {
+	Value   string
+	Expires time.Time
+}
+
+// Valid reports whether t can still be used at time at.
+func (t Token) Valid(at time.Time) bool { return t.Value != "" && at.Before(t.Expires) }
+
+// Wait is how long a deadline of g may run from now, given timeout: no
+// longer than MaxWebhookWait in a Webhook game.
+func (g *Game) Wait(timeout time.Duration) time.Duration {
+	if g.Webhook {
+		return min(timeout, MaxWebhookWait)
+	}
+	return timeout
+}
+
+// Scopes are the rating scopes a game between people counts in: the
+// global one (""), and its server's unless it has none or is a Guest.
+func (g *Game) Scopes() []string {
+	if g.GuildID == "" || g.Guest {
+		return []string{""}
+	}
+	return []string{"", g.GuildID}
 }
 
 // VsBot reports whether one of the players is the bot.

@@ -259,9 +259,9 @@ func (s *Settings) MayPlay(roles []string) error {
 func (s *Settings) Retime(g *Game, at time.Time) {
 	switch {
 	case g.Status == StatusPending && s.ChallengeTimeout > 0:
-		g.Deadline = at.Add(s.ChallengeTimeout)
+		g.Deadline = at.Add(g.Wait(s.ChallengeTimeout))
 	case g.Status == StatusActive && s.TurnTimeout > 0 && !(g.VsBot() && g.Turn == g.Opponent):
-		g.Deadline = at.Add(s.TurnTimeout)
+		g.Deadline = at.Add(g.Wait(s.TurnTimeout))
 	}
 }
 

@@ -34,6 +34,11 @@ type GameStore interface {
 	// SetMessage records the board message of a game.
 	SetMessage(ctx context.Context, id int64, messageID string) error
 
+	// SetToken records t as the token of game id's latest interaction, unless
+	// the game holds one that expires later: a slower answer to an older
+	// click never replaces a newer token. It leaves the version alone.
+	SetToken(ctx context.Context, id int64, t Token) error
+
 	// Accept starts a pending challenge: only its Opponent may accept, and,
 	// when the game's guild requires a role, only with it among r.Roles
 	// (ErrRoleNeeded). The game gets its X and O players, the first turn

@@ -43,6 +43,11 @@ func (s *store) SetMessage(ctx context.Context, id int64, messageID string) erro
 	return s.next.SetMessage(ctx, id, messageID)
 }
 
+func (s *store) SetToken(ctx context.Context, id int64, t tttbot.Token) error {
+	defer s.done("SetToken", time.Now())
+	return s.next.SetToken(ctx, id, t)
+}
+
 func (s *store) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
 	defer s.done("Accept", time.Now())
 	return s.next.Accept(ctx, r)

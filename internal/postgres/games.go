@@ -22,7 +22,8 @@ const gameColumns = `id, coalesce(guild_id, ''), channel_id, coalesce(message_id
 	board_rows, board_cols, k, challenger_id, opponent_id, coalesce(bot_level, ''),
 	coalesce(x_player_id, ''), coalesce(o_player_id, ''), status, board, coalesce(turn_id, ''),
 	version, coalesce(deadline, 0), coalesce(winner_id, ''), coalesce(reason, ''),
-	created_at, updated_at, coalesce(finished_at, 0), language`
+	created_at, updated_at, coalesce(finished_at, 0), language,
+	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0)`
 
 // The queries that must stay on an index as games pile up (see TestQueryPlans).
 const (
@@ -56,8 +57,10 @@ const (
 	querySaveGuild  = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
 	queryInsertGame = `INSERT INTO games (guild_id, channel_id, message_id,
 		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
-		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING id`
+		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
+		webhook, guest, token, token_expires)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+		$21, $22, $23, $24) RETURNING id`
 	// Any change ends a timer's claim (see Due).
 	queryUpdateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
@@ -68,12 +71,13 @@ const (
 // scanGame reads the gameColumns of a row, then any extra columns into extra.
 func scanGame(row pgx.Row, extra ...any) (*tttbot.Game, error) {
 	var g tttbot.Game
-	var deadline, created, updated, finished int64
+	var deadline, created, updated, finished, expires int64
 	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
 		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
 		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
 		&g.Version, &deadline, &g.Winner, &g.Reason,
-		&created, &updated, &finished, &g.Language}, extra...)...)
+		&created, &updated, &finished, &g.Language,
+		&g.Webhook, &g.Guest, &g.Token.Value, &expires}, extra...)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, tttbot.ErrNotFound
 	}
@@ -81,6 +85,7 @@ func scanGame(row pgx.Row, extra ...any) (*tttbot.Game, error) {
 		return nil, fmt.Errorf("read game: %w", err)
 	}
 	g.Deadline, g.CreatedAt, g.UpdatedAt, g.FinishedAt = fromMS(deadline), fromMS(created), fromMS(updated), fromMS(finished)
+	g.Token.Expires = fromMS(expires)
 	return &g, nil
 }
 
@@ -141,6 +146,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		n.CreatedAt = now
 		n.UpdatedAt = n.CreatedAt
 		n.Deadline = round(n.Deadline)
+		n.Token.Expires = round(n.Token.Expires)
 		b := &pgx.Batch{}
 		// In ID order, so that two games of the same players lock their
 		// rows in the same order.
@@ -176,7 +182,8 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
 			nullString(n.XPlayer), nullString(n.OPlayer),
 			string(n.Status), n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-			n.CreatedAt.UnixMilli(), n.UpdatedAt.UnixMilli(), exclusive, n.Language).QueryRow(func(row pgx.Row) error {
+			n.CreatedAt.UnixMilli(), n.UpdatedAt.UnixMilli(), exclusive, n.Language,
+			n.Webhook, n.Guest, nullString(n.Token.Value), toMS(n.Token.Expires)).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&n.ID)
 		})
 		err = t.commit(ctx, w)
@@ -329,12 +336,13 @@ func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings,
 
 // queueResults records the result of a finished game once per player.
 func queueResults(w *pgx.Batch, g *tttbot.Game) {
+	// A guest game counts on no leaderboard of its guild.
 	w.Queue(`INSERT INTO results
-		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at)
-		VALUES ($1, $2, $3, $4, $5, $7, $8, $9), ($1, $3, $2, $4, $6, $7, $8, $9)`,
+		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at, guild_rated)
+		VALUES ($1, $2, $3, $4, $5, $7, $8, $9, $10), ($1, $3, $2, $4, $6, $7, $8, $9, $10)`,
 		g.ID, g.Challenger, g.Opponent, nullString(g.GuildID),
 		string(g.Outcome(g.Challenger)), string(g.Outcome(g.Opponent)), string(g.Reason),
-		nullString(g.BotLevel), g.FinishedAt.UnixMilli())
+		nullString(g.BotLevel), g.FinishedAt.UnixMilli(), !g.Guest)
 }
 
 // Play applies a move and, when it ends the game, the result; then
@@ -480,6 +488,36 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 		b.Queue("UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3",
 			nullString(messageID), at.UnixMilli(), id).Exec(func(ct pgconn.CommandTag) error {
 			if ct.RowsAffected() == 0 {
+				return tttbot.ErrNotFound
+			}
+			return nil
+		})
+		if err := t.begin(ctx, b); err != nil {
+			return err
+		}
+		return t.commit(ctx, nil)
+	})
+}
+
+// SetToken records t as game id's latest interaction token unless the game
+// holds one that expires later. Like SetMessage, it leaves the version
+// alone: the token reaches the board, it does not change it.
+func (db *DB) SetToken(ctx context.Context, id int64, tok tttbot.Token) error {
+	if tok.Value == "" || tok.Expires.IsZero() {
+		return tttbot.Errorf(tttbot.EINVALID, "a token needs a value and an expiry")
+	}
+	expires := round(tok.Expires).UnixMilli()
+	return db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue(`WITH changed AS (UPDATE games SET token = $1, token_expires = $2
+				WHERE id = $3 AND coalesce(token_expires, 0) <= $2 RETURNING id)
+			SELECT EXISTS (SELECT 1 FROM games WHERE id = $3)`,
+			tok.Value, expires, id).QueryRow(func(row pgx.Row) error {
+			var found bool
+			if err := row.Scan(&found); err != nil {
+				return fmt.Errorf("set token: %w", err)
+			}
+			if !found {
 				return tttbot.ErrNotFound
 			}
 			return nil

@@ -102,10 +102,7 @@ func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 		w.Queue(queryBotRecord, g.Challenger, g.BotLevel, b2i(o == tttbot.Win), b2i(o == tttbot.Loss), b2i(o == tttbot.Draw), g.FinishedAt.UnixMilli())
 		return nil
 	}
-	scopes := []string{""}
-	if g.GuildID != "" {
-		scopes = append(scopes, g.GuildID)
-	}
+	scopes := g.Scopes()
 	// Players in ID order, as every game locks them.
 	players := []string{g.Challenger, g.Opponent}
 	slices.Sort(players)

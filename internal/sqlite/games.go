@@ -23,7 +23,8 @@ const gameColumns = `id, ifnull(guild_id, ''), channel_id, ifnull(message_id, ''
 	board_rows, board_cols, k, challenger_id, opponent_id, ifnull(bot_level, ''),
 	ifnull(x_player_id, ''), ifnull(o_player_id, ''), status, board, ifnull(turn_id, ''),
 	version, ifnull(deadline, 0), ifnull(winner_id, ''), ifnull(reason, ''),
-	created_at, updated_at, ifnull(finished_at, 0), language`
+	created_at, updated_at, ifnull(finished_at, 0), language,
+	webhook, guest, ifnull(token, ''), ifnull(token_expires, 0)`
 
 // The queries that must stay on an index as games pile up (see TestQueryPlans).
 const (
@@ -53,12 +54,13 @@ type scanner interface{ Scan(dest ...any) error }
 // scanGame reads the gameColumns of a row, then any extra columns into extra.
 func scanGame(row scanner, extra ...any) (*tttbot.Game, error) {
 	var g tttbot.Game
-	var deadline, created, updated, finished int64
+	var deadline, created, updated, finished, expires int64
 	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
 		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
 		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
 		&g.Version, &deadline, &g.Winner, &g.Reason,
-		&created, &updated, &finished, &g.Language}, extra...)...)
+		&created, &updated, &finished, &g.Language,
+		&g.Webhook, &g.Guest, &g.Token.Value, &expires}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, tttbot.ErrNotFound
 	}
@@ -66,6 +68,7 @@ func scanGame(row scanner, extra ...any) (*tttbot.Game, error) {
 		return nil, fmt.Errorf("read game: %w", err)
 	}
 	g.Deadline, g.CreatedAt, g.UpdatedAt, g.FinishedAt = fromMS(deadline), fromMS(created), fromMS(updated), fromMS(finished)
+	g.Token.Expires = fromMS(expires)
 	return &g, nil
 }
 
@@ -118,6 +121,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		n.CreatedAt = now
 		n.UpdatedAt = n.CreatedAt
 		n.Deadline = round(n.Deadline)
+		n.Token.Expires = round(n.Token.Expires)
 		for _, id := range []string{n.Challenger, n.Opponent} {
 			p := tttbot.Player{ID: id}
 			for _, q := range players {
@@ -145,13 +149,15 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
 			board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
-			status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
+			webhook, guest, token, token_expires)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
 			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
 			nullString(n.XPlayer), nullString(n.OPlayer),
 			n.Status, n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-			toMS(n.CreatedAt), toMS(n.UpdatedAt), exclusive, n.Language)
+			toMS(n.CreatedAt), toMS(n.UpdatedAt), exclusive, n.Language,
+			n.Webhook, n.Guest, nullString(n.Token.Value), toMS(n.Token.Expires))
 		if channelTaken(err) {
 			return tttbot.ErrChannelBusy
 		}
@@ -339,11 +345,12 @@ func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 		}
 		return "loss"
 	}
+	// A guest game counts on no leaderboard of its guild.
 	_, err := tx.ExecContext(ctx, `INSERT INTO results
-		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9), (?1, ?3, ?2, ?4, ?6, ?7, ?8, ?9)`,
+		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at, guild_rated)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10), (?1, ?3, ?2, ?4, ?6, ?7, ?8, ?9, ?10)`,
 		g.ID, g.Challenger, g.Opponent, nullString(g.GuildID),
-		outcome(g.Challenger), outcome(g.Opponent), g.Reason, nullString(g.BotLevel), toMS(g.FinishedAt))
+		outcome(g.Challenger), outcome(g.Opponent), g.Reason, nullString(g.BotLevel), toMS(g.FinishedAt), !g.Guest)
 	if err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
@@ -504,6 +511,36 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("set message: %w", err)
 		} else if n == 0 {
+			return tttbot.ErrNotFound
+		}
+		return nil
+	})
+}
+
+// SetToken records t as game id's latest interaction token unless the game
+// holds one that expires later. Like SetMessage, it leaves the version
+// alone: the token reaches the board, it does not change it.
+func (db *DB) SetToken(ctx context.Context, id int64, t tttbot.Token) error {
+	if t.Value == "" || t.Expires.IsZero() {
+		return tttbot.Errorf(tttbot.EINVALID, "a token needs a value and an expiry")
+	}
+	expires := toMS(round(t.Expires))
+	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET token = ?, token_expires = ?
+			WHERE id = ? AND ifnull(token_expires, 0) <= ?`, t.Value, expires, id, expires)
+		if err != nil {
+			return fmt.Errorf("set token: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("set token: %w", err)
+		} else if n > 0 {
+			return nil
+		}
+		var found bool
+		if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)", id).Scan(&found); err != nil {
+			return fmt.Errorf("set token: %w", err)
+		}
+		if !found {
 			return tttbot.ErrNotFound
 		}
 		return nil

@@ -114,11 +114,7 @@ func rate(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 		}
 		return nil
 	}
-	scopes := []string{""}
-	if g.GuildID != "" {
-		scopes = append(scopes, g.GuildID)
-	}
-	for _, scope := range scopes {
+	for _, scope := range g.Scopes() {
 		if err := ratePair(ctx, tx, g, scope); err != nil {
 			return fmt.Errorf("update ratings: %w", err)
 		}

@@ -1,0 +1,23 @@
+-- Games outside the channels the bot may use: where only a player installed
+-- the app (a DM, a group DM, a server without the bot) or where the bot
+-- cannot see the channel, it reaches a board only through the webhook of an
+-- interaction on it, with that interaction's token, for 15 minutes.
+--
+-- webhook: 1 when every later edit of the game's board goes through
+-- token's webhook, never a channel endpoint. guest: 1 in a server that has
+-- not installed the bot, whose leaderboards do not count the game. token,
+-- token_expires: the latest interaction whose response was the board,
+-- replaced on each click; a credential that expires within 15 minutes. The
+-- same change as PostgreSQL's 00006.
+
+-- +goose Up
+ALTER TABLE games ADD COLUMN webhook INTEGER NOT NULL DEFAULT 0 CHECK (webhook IN (0, 1));
+ALTER TABLE games ADD COLUMN guest INTEGER NOT NULL DEFAULT 0 CHECK (guest IN (0, 1));
+ALTER TABLE games ADD COLUMN token TEXT;
+ALTER TABLE games ADD COLUMN token_expires INTEGER;
+
+-- +goose Down
+ALTER TABLE games DROP COLUMN token_expires;
+ALTER TABLE games DROP COLUMN token;
+ALTER TABLE games DROP COLUMN guest;
+ALTER TABLE games DROP COLUMN webhook;
