@@ -119,19 +119,36 @@ const (
 	FirstRandom = tttbot.FirstRandom // either, by a coin toss
 )
 
+// Place is where a request is made and how the bot reaches the board of
+// the game it starts afterwards: see tttbot.Game's Webhook, Guest and Token.
+type Place struct {
+	GuildID, ChannelID string
+	Webhook, Guest     bool
+	Token              tttbot.Token // the request's interaction, whose response is the board
+}
+
+// set gives g the place p.
+func (p Place) set(g *tttbot.Game) {
+	g.GuildID, g.ChannelID = p.GuildID, p.ChannelID
+	g.Webhook, g.Guest = p.Webhook, p.Guest
+	if p.Webhook {
+		g.Token = p.Token
+	}
+}
+
 // Challenge is a request for a game. Options left zero — the board, who
 // moves first, the bot's level — take the guild's defaults, else 3×3 with
 // its own win length, a coin toss, and perfect.
 type Challenge struct {
-	GuildID, ChannelID string
-	Challenger         string
-	Roles              []string // the challenger's, for a guild that requires one
-	Opponent           string   // "" or the bot's user ID: a game against the bot, which starts at once
-	Rows, Cols, K      int
-	First              First
-	Level              ai.Level        // the bot's, in a game against it
-	Players            []tttbot.Player // display names to record with the game
-	Language           string          // the locale code its messages in the channel speak
+	Place
+	Challenger    string
+	Roles         []string // the challenger's, for a guild that requires one
+	Opponent      string   // "" or the bot's user ID: a game against the bot, which starts at once
+	Rows, Cols, K int
+	First         First
+	Level         ai.Level        // the bot's, in a game against it
+	Players       []tttbot.Player // display names to record with the game
+	Language      string          // the locale code its messages in the channel speak
 }
 
 // Challenge creates a pending challenge between people or, against the
@@ -146,11 +163,8 @@ func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
 	if opponent == "" {
 		opponent = s.botID
 	}
-	g := &tttbot.Game{
-		GuildID: c.GuildID, ChannelID: c.ChannelID,
-		Challenger: c.Challenger, Opponent: opponent,
-		Language: c.Language,
-	}
+	g := &tttbot.Game{Challenger: c.Challenger, Opponent: opponent, Language: c.Language}
+	c.Place.set(g)
 	return s.start(ctx, g, c.Roles, func(g *tttbot.Game, st *tttbot.Settings) error {
 		rows, cols, k := c.Rows, c.Cols, c.K
 		if rows == 0 && cols == 0 {
@@ -200,7 +214,7 @@ func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, com
 			g.Deadline = s.deadlineFor(g, g.XPlayer, now)
 		} else {
 			g.Status = tttbot.StatusPending
-			g.Deadline = now.Add(s.opts.ChallengeTimeout)
+			g.Deadline = now.Add(g.Wait(s.opts.ChallengeTimeout))
 		}
 		st.Retime(g, now)
 		return nil
@@ -224,14 +238,15 @@ func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, com
 // the bot's answer before the timers take it over.
 const botGrace = 10 * time.Second
 
-// deadlineFor is the deadline of user's turn starting at now. The bot's own
-// turn is due almost at once: if the process dies before the bot moves, the
-// timers find the game and make the move after the restart.
+// deadlineFor is the deadline of user's turn starting at now, within what
+// g's place allows. The bot's own turn is due almost at once: if the
+// process dies before the bot moves, the timers find the game and make the
+// move after the restart.
 func (s *Service) deadlineFor(g *tttbot.Game, user string, now time.Time) time.Time {
 	if g.VsBot() && user == s.botID {
 		return now.Add(botGrace)
 	}
-	return now.Add(s.opts.TurnTimeout)
+	return now.Add(g.Wait(s.opts.TurnTimeout))
 }
 
 // Accept starts challenge g, seen at version, as its opponent user, a
@@ -240,7 +255,7 @@ func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, roles
 	now := s.opts.Now()
 	return s.store.Accept(ctx, tttbot.AcceptRequest{
 		GameID: g.ID, Player: user, Version: version, XPlayer: g.XPlayer,
-		At: now, Deadline: now.Add(s.opts.TurnTimeout), Roles: roles,
+		At: now, Deadline: now.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles,
 	})
 }
 
@@ -351,10 +366,10 @@ func (s *Service) botMove(ctx context.Context, g *tttbot.Game) (Result, error) {
 }
 
 // Rematch starts finished game old again with sides swapped, asked by
-// user, a member with roles, in channelID of guildID: at once against the
+// user, a member with roles, at where: at once against the
 // bot, as a new challenge between people. The guild's rules apply as to a
 // challenge.
-func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user string, roles []string, guildID, channelID string) (Result, error) {
+func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user string, roles []string, where Place) (Result, error) {
 	if !old.HasPlayer(user) {
 		return Result{}, ErrNotInGame
 	}
@@ -365,12 +380,12 @@ func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user string, ro
 		return Result{}, ErrForgotten
 	}
 	g := &tttbot.Game{
-		GuildID: guildID, ChannelID: channelID,
 		Rows: old.Rows, Cols: old.Cols, K: old.K,
 		Challenger: user, Opponent: old.Other(user), BotLevel: old.BotLevel,
 		XPlayer: old.OPlayer, OPlayer: old.XPlayer,
 		Language: old.Language,
 	}
+	where.set(g)
 	return s.start(ctx, g, roles, func(*tttbot.Game, *tttbot.Settings) error { return nil })
 }
 

@@ -310,7 +310,7 @@ func TestRematch(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, err := s.Rematch(t.Context(), old, tt.user, nil, "g1", "c2")
+			r, err := s.Rematch(t.Context(), old, tt.user, nil, play.Place{GuildID: "g1", ChannelID: "c2"})
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
@@ -489,6 +489,60 @@ func TestDue(t *testing.T) {
 			}
 			if len(due) != tt.want {
 				t.Errorf("got %d due, want %d", len(due), tt.want)
+			}
+		})
+	}
+}
+
+// TestWebhookDeadlines: where the bot reaches a board only through the
+// token of its latest interaction, no challenge or turn outlasts that
+// token; elsewhere the configured timeouts stand.
+func TestWebhookDeadlines(t *testing.T) {
+	const long = time.Hour
+	tests := []struct {
+		name    string
+		place   play.Place
+		want    time.Duration // every deadline's distance from the click that set it
+		wantTok string
+	}{
+		{"channel REST", play.Place{GuildID: "g1", ChannelID: "c1"}, long, ""},
+		{"webhook", play.Place{ChannelID: "d1", Webhook: true, Token: tttbot.Token{Value: "tok", Expires: t0.Add(tttbot.TokenLife)}}, tttbot.MaxWebhookWait, "tok"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &clock{now: t0}
+			db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: c.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			s := play.New(db, scripted{4, 0, 8}, bot, play.Options{ChallengeTimeout: long, TurnTimeout: long, Now: c.Now, Seed: 1})
+
+			r, err := s.Challenge(t.Context(), play.Challenge{Place: tt.place, Challenger: alice, Opponent: bob, Rows: 3, Cols: 3, K: 3, First: play.FirstMe})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := r.Game
+			if got := g.Deadline.Sub(t0); got != tt.want {
+				t.Errorf("challenge runs %v, want %v", got, tt.want)
+			}
+			if g.Token.Value != tt.wantTok || g.Webhook != tt.place.Webhook {
+				t.Errorf("got webhook %v with token %q, want %v with %q", g.Webhook, g.Token.Value, tt.place.Webhook, tt.wantTok)
+			}
+			c.now = t0.Add(time.Minute)
+			if g, err = s.Accept(t.Context(), g, bob, nil, g.Version); err != nil {
+				t.Fatal(err)
+			}
+			if got := g.Deadline.Sub(c.now); got != tt.want {
+				t.Errorf("first turn runs %v, want %v", got, tt.want)
+			}
+			c.now = t0.Add(2 * time.Minute)
+			mr, err := s.Move(t.Context(), g, alice, 4, g.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mr.Game.Deadline.Sub(c.now); got != tt.want {
+				t.Errorf("second turn runs %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -24,16 +24,16 @@ func TestGuildRules(t *testing.T) {
 		want   error
 	}{
 		{"a channel the guild does not list", func(st *tttbot.Settings) { st.Channels = []string{"601", "602"} },
-			play.Challenge{ChannelID: "603"}, nil, tttbot.ErrChannelNotAllowed},
+			play.Challenge{Place: play.Place{ChannelID: "603"}}, nil, tttbot.ErrChannelNotAllowed},
 		{"a channel the guild lists", func(st *tttbot.Settings) { st.Channels = []string{"601", "602"} },
-			play.Challenge{ChannelID: "602"}, nil, nil},
+			play.Challenge{Place: play.Place{ChannelID: "602"}}, nil, nil},
 		{"without the role", func(st *tttbot.Settings) { st.Role = role },
 			play.Challenge{Roles: []string{"701"}}, nil, tttbot.ErrRoleNeeded},
 		{"with the role", func(st *tttbot.Settings) { st.Role = role },
 			play.Challenge{Roles: []string{"701", role}}, nil, nil},
 		{"within the cooldown", func(st *tttbot.Settings) { st.Cooldown = time.Minute },
 			play.Challenge{}, func(t *testing.T, s *play.Service, c *clock) {
-				g := challenge(t, s, play.Challenge{GuildID: guild, ChannelID: "610", Challenger: alice, Opponent: bob})
+				g := challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild, ChannelID: "610"}, Challenger: alice, Opponent: bob})
 				if _, err := s.Decline(t.Context(), g, bob, g.Version); err != nil {
 					t.Fatal(err)
 				}
@@ -41,12 +41,12 @@ func TestGuildRules(t *testing.T) {
 			}, tttbot.ErrCooldown},
 		{"once the cooldown ran out", func(st *tttbot.Settings) { st.Cooldown = time.Minute },
 			play.Challenge{}, func(t *testing.T, s *play.Service, c *clock) {
-				challenge(t, s, play.Challenge{GuildID: guild, ChannelID: "610", Challenger: alice, Opponent: bob})
+				challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild, ChannelID: "610"}, Challenger: alice, Opponent: bob})
 				c.now = c.now.Add(time.Minute)
 			}, nil},
 		{"another player's cooldown", func(st *tttbot.Settings) { st.Cooldown = time.Minute },
 			play.Challenge{}, func(t *testing.T, s *play.Service, c *clock) {
-				challenge(t, s, play.Challenge{GuildID: guild, ChannelID: "610", Challenger: carol, Opponent: bob})
+				challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild, ChannelID: "610"}, Challenger: carol, Opponent: bob})
 			}, nil},
 	}
 	for _, tt := range tests {
@@ -89,7 +89,7 @@ func cmpOr(s, def string) string {
 func TestGuildRole(t *testing.T) {
 	const role = "700"
 	s, db, _ := newService(t, scripted{0, 1, 2, 3, 4, 5, 6, 7, 8})
-	g := challenge(t, s, play.Challenge{GuildID: guild, Challenger: alice, Opponent: bob, First: play.FirstMe})
+	g := challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild}, Challenger: alice, Opponent: bob, First: play.FirstMe})
 	if _, err := db.UpdateSettings(t.Context(), guild, func(st *tttbot.Settings) error { st.Role = role; return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -104,10 +104,10 @@ func TestGuildRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ = db.Game(t.Context(), g.ID)
-	if _, err := s.Rematch(t.Context(), g, alice, nil, guild, "c1"); !errors.Is(err, tttbot.ErrRoleNeeded) {
+	if _, err := s.Rematch(t.Context(), g, alice, nil, play.Place{GuildID: guild, ChannelID: "c1"}); !errors.Is(err, tttbot.ErrRoleNeeded) {
 		t.Errorf("rematch without the role: got %v, want %v", err, tttbot.ErrRoleNeeded)
 	}
-	if _, err := s.Rematch(t.Context(), g, alice, []string{role}, guild, "c1"); err != nil {
+	if _, err := s.Rematch(t.Context(), g, alice, []string{role}, play.Place{GuildID: guild, ChannelID: "c1"}); err != nil {
 		t.Errorf("rematch with the role: %v", err)
 	}
 }
@@ -168,7 +168,7 @@ func TestGuildTimeouts(t *testing.T) {
 		}
 	}
 	set(time.Hour, 30*time.Second)
-	g := challenge(t, s, play.Challenge{GuildID: guild, Challenger: alice, Opponent: bob, First: play.FirstMe})
+	g := challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild}, Challenger: alice, Opponent: bob, First: play.FirstMe})
 	if want := c.now.Add(time.Hour); !g.Deadline.Equal(want) {
 		t.Errorf("challenge deadline %s, want %s", g.Deadline, want)
 	}
@@ -190,7 +190,7 @@ func TestGuildTimeouts(t *testing.T) {
 	}
 
 	// Against the bot: the human's turn runs the guild's timeout.
-	b := challenge(t, s, play.Challenge{GuildID: guild, ChannelID: "c2", Challenger: carol, First: play.FirstMe, Level: ai.Easy})
+	b := challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild, ChannelID: "c2"}, Challenger: carol, First: play.FirstMe, Level: ai.Easy})
 	if want := c.now.Add(2 * time.Minute); !b.Deadline.Equal(want) {
 		t.Errorf("game against the bot: deadline %s, want %s", b.Deadline, want)
 	}
@@ -214,7 +214,7 @@ func TestGuildTimeouts(t *testing.T) {
 // refused.
 func TestRematchForgotten(t *testing.T) {
 	s, db, _ := newService(t, nil)
-	g := challenge(t, s, play.Challenge{GuildID: guild, Challenger: alice, Opponent: bob, First: play.FirstMe})
+	g := challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild}, Challenger: alice, Opponent: bob, First: play.FirstMe})
 	g, err := s.Accept(t.Context(), g, bob, nil, g.Version)
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func TestRematchForgotten(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ = db.Game(t.Context(), g.ID)
-	if _, err := s.Rematch(t.Context(), g, alice, nil, guild, "c1"); !errors.Is(err, play.ErrForgotten) {
+	if _, err := s.Rematch(t.Context(), g, alice, nil, play.Place{GuildID: guild, ChannelID: "c1"}); !errors.Is(err, play.ErrForgotten) {
 		t.Errorf("got %v, want %v", err, play.ErrForgotten)
 	}
 }
