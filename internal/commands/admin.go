@@ -135,6 +135,11 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 	if i.GuildID == "" {
 		return Reply{}, refuse(tttbot.EINVALID, "settings_dm", nil)
 	}
+	if !installed(i) {
+		// Discord offers /ttt-admin only where the server installed the
+		// bot; an interaction from elsewhere gets no settings to change.
+		return Reply{}, refuse(tttbot.EINVALID, "settings_not_installed", nil)
+	}
 	if !canManage(i) {
 		h.log.Warn("settings refused", "guild", i.GuildID, "user", user(i).ID, "command", sub.Name)
 		return Reply{}, refuse(tttbot.ENOTYOURS, "settings_forbidden", nil)
@@ -585,10 +590,11 @@ func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts [
 // ended: a failure leaves a board behind, which its next click refreshes.
 func (h *Handler) editBoards(ctx context.Context, games []*tttbot.Game) {
 	for _, g := range games {
-		if g.MessageID == "" {
+		e := h.boardEdit(g, h.render(ctx, h.gameLang(g), g, nil))
+		if e == nil {
 			continue
 		}
-		if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, h.render(ctx, h.gameLang(g), g, nil).data()); err != nil {
+		if err := h.sendEdit(ctx, e); err != nil {
 			h.log.Error("edit board", "game", g.ID, "err", err)
 		}
 	}

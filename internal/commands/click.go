@@ -38,10 +38,39 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 	r, err := h.clickAction(ctx, i, g, me, c)
 	// A board that lags behind its game gets the game drawn again: moved
 	// on, or ended elsewhere (a timer whose edit failed, an erasure).
-	if code := tttbot.ErrorCode(err); (code == tttbot.ESTALE || code == tttbot.EFINISHED) && i.Message != nil {
+	switch code := tttbot.ErrorCode(err); {
+	case i.Message == nil || code != tttbot.ESTALE && code != tttbot.EFINISHED:
+	case g.Webhook && playsGame(c.Action):
+		// Only the click's own answer can redraw the board now, and the
+		// click's token, whose response is the board, then serves the
+		// game's later edits.
+		if cur := h.redraw(ctx, g.ID, i.Message); cur != nil {
+			if err := h.keepToken(ctx, cur.game, i); tttbot.ErrorCode(err) == tttbot.EREPLAY {
+				return Reply{}, err
+			}
+			return updateMessage(cur.message), nil
+		}
+	default:
 		r.Edit = h.refresh(ctx, g.ID, i.Message)
 	}
+	if err == nil && g.Webhook && playsGame(c.Action) && c.Action != ActRematch {
+		h.keepToken(ctx, g, i)
+	}
 	return r, err
+}
+
+// keepToken records i's token as game g's latest: the response to i is
+// g's board, which later edits reach through that token's webhook. A
+// failure is logged: the game keeps an older token, and a board it cannot
+// reach shows the truth at its next click. EREPLAY is returned, for the
+// caller to refuse the replay.
+func (h *Handler) keepToken(ctx context.Context, g *tttbot.Game, i *discordgo.Interaction) error {
+	t := tttbot.Token{Value: i.Token, Expires: h.opts.Now().Add(tttbot.TokenLife)}
+	err := h.store.SetToken(ctx, g.ID, t)
+	if err != nil && tttbot.ErrorCode(err) != tttbot.EREPLAY {
+		h.log.Error("keep interaction token", "game", g.ID, "err", err)
+	}
+	return err
 }
 
 // playsGame reports whether a button acts on its game — a move, an answer
@@ -87,6 +116,23 @@ func shownVersion(m *discordgo.Message) int {
 // Discord lost the answer to the click that moved it on — so its buttons
 // work again. A message already showing the current game is left alone.
 func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *Edit {
+	cur := h.redraw(ctx, id, m)
+	if cur == nil {
+		return nil
+	}
+	return &Edit{GameID: id, Version: cur.game.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: cur.message.data()}
+}
+
+// current is a game as it is now, and its board.
+type current struct {
+	game    *tttbot.Game
+	message message
+}
+
+// redraw is game id as it is now and its board, when board message m shows
+// an older version of it; nil when m is up to date or the game cannot be
+// read.
+func (h *Handler) redraw(ctx context.Context, id int64, m *discordgo.Message) *current {
 	g, err := h.store.Game(ctx, id)
 	if err != nil || shownVersion(m) == g.Version {
 		return nil
@@ -95,7 +141,7 @@ func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *
 	if moves, err := h.store.Moves(ctx, id); err == nil && len(moves) > 0 {
 		last = &moves[len(moves)-1]
 	}
-	return &Edit{GameID: id, Version: g.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: h.render(ctx, h.gameLang(g), g, last).data()}
+	return &current{game: g, message: h.render(ctx, h.gameLang(g), g, last)}
 }
 
 func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (Reply, error) {
@@ -120,7 +166,10 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 		}
 		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 	case ActRematch:
-		r, err := h.play.Rematch(ctx, g, me, roles(i), i.GuildID, i.ChannelID)
+		if !g.VsBot() && privateReplies(i) {
+			return Reply{}, refuse(tttbot.EINVALID, "error_challenge_private", nil)
+		}
+		r, err := h.play.Rematch(ctx, g, me, roles(i), h.place(i))
 		if err != nil {
 			return Reply{}, err
 		}

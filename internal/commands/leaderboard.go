@@ -20,7 +20,8 @@ const leaderboardSize = 10
 // leaderboard answers /ttt leaderboard: the first page, as a message anyone
 // in the channel can page through.
 func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
-	b := leaderboardID{Global: i.GuildID == ""}
+	b := leaderboardID{Global: i.GuildID == "" || guest(i)}
+	note := false
 	size, k := 3, 0
 	for _, o := range opts {
 		switch o.Name {
@@ -29,6 +30,12 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 			case "server":
 				if i.GuildID == "" {
 					return Reply{}, refuse(tttbot.EINVALID, "leaderboard_no_server", nil)
+				}
+				if guest(i) {
+					// Its games count globally only: the global board is
+					// the one that has them.
+					note = true
+					continue
 				}
 				b.Global = false
 			case "global":
@@ -51,9 +58,13 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 		return Reply{}, err
 	}
 	b.Rows, b.Cols, b.K = s.Rows, s.Cols, s.K
-	m, err := h.renderLeaderboard(ctx, h.publicLang(ctx, i), i.GuildID, b)
+	l := h.publicLang(ctx, i)
+	m, err := h.renderLeaderboard(ctx, l, i.GuildID, b)
 	if err != nil {
 		return Reply{}, err
+	}
+	if note {
+		m.content = l.T("leaderboard_guest", nil) + "\n" + m.content
 	}
 	return post(m, false), nil
 }
@@ -64,7 +75,7 @@ func (h *Handler) leaderboardPage(ctx context.Context, i *discordgo.Interaction,
 	if err != nil {
 		return Reply{}, refuse(tttbot.EINVALID, "leaderboard_unknown_button", nil)
 	}
-	if _, err := boardShape(b.Rows, b.K); err != nil || b.K == 0 || b.Rows != b.Cols || !b.Global && i.GuildID == "" {
+	if _, err := boardShape(b.Rows, b.K); err != nil || b.K == 0 || b.Rows != b.Cols || !b.Global && (i.GuildID == "" || guest(i)) {
 		return Reply{}, refuse(tttbot.EINVALID, "leaderboard_unknown_button", nil)
 	}
 	m, err := h.renderLeaderboard(ctx, h.publicLang(ctx, i), i.GuildID, b)

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -119,6 +120,9 @@ func (h *Handler) render(ctx context.Context, l *i18n.Language, g *tttbot.Game, 
 			turn["Deadline"] = relTime(g.Deadline)
 			b.WriteString(l.T("board_turn_deadline", turn))
 		}
+		if cutShort(g, h.opts.TurnTimeout, st.TurnTimeout) {
+			b.WriteString("\n" + webhookNote(l))
+		}
 	} else {
 		for _, line := range pos.Result().Lines {
 			win |= line
@@ -204,10 +208,27 @@ func (h *Handler) board(st *tttbot.Settings, g *tttbot.Game, geo *game.Geometry,
 	return rows
 }
 
+// webhookNote says, in l, why turns and challenges are shorter where the
+// bot reaches a board only through its latest click.
+func webhookNote(l *i18n.Language) string {
+	return l.T("board_webhook_note", map[string]any{
+		"Life": duration(l, tttbot.TokenLife), "Wait": duration(l, tttbot.MaxWebhookWait)})
+}
+
+// cutShort reports whether g's place cuts a timeout short: the guild's,
+// when it sets one, else the configured one.
+func cutShort(g *tttbot.Game, configured, guild time.Duration) bool {
+	t := cmp.Or(guild, configured)
+	return g.Wait(t) < t
+}
+
 func (h *Handler) renderChallenge(l *i18n.Language, st *tttbot.Settings, g *tttbot.Game) message {
 	content := l.T("challenge", map[string]any{
 		"Challenger": mention(l, g.Challenger), "Opponent": mention(l, g.Opponent), "Shape": shapeText(l, g.Shape()),
 		"X": mention(l, g.XPlayer), "XMark": mark(st, g, g.XPlayer), "Deadline": relTime(g.Deadline)})
+	if cutShort(g, h.opts.ChallengeTimeout, st.ChallengeTimeout) {
+		content += "\n" + webhookNote(l)
+	}
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("button_accept", nil), Style: discordgo.SuccessButton, CustomID: CustomID{Action: ActAccept, GameID: g.ID, Version: g.Version}.String()},
 		discordgo.Button{Label: l.T("button_decline", nil), Style: discordgo.DangerButton, CustomID: CustomID{Action: ActDecline, GameID: g.ID, Version: g.Version}.String()},

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -33,12 +34,23 @@ type Reply struct {
 }
 
 // Edit replaces the content and components of game GameID's board message
-// with Data, the game at Version.
+// with Data, the game at Version: through channel REST, or, when Token is
+// set, through the webhook of that interaction token, whose response is
+// the board.
 type Edit struct {
 	GameID               int64
 	Version              int
 	ChannelID, MessageID string
+	Token                string
 	Data                 *discordgo.InteractionResponseData
+}
+
+// Key names the message e edits, so that edits of one message can merge.
+func (e *Edit) Key() string {
+	if e.MessageID != "" {
+		return e.MessageID
+	}
+	return fmt.Sprintf("game %d", e.GameID)
 }
 
 // refuseReplay is the answer to an interaction handled before: it changes

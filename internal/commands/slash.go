@@ -50,6 +50,15 @@ func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
 		Name:                     "ttt",
 		Description:              description,
 		DescriptionLocalizations: &descriptions,
+		// Everywhere a user can type it: installed to a server or to the
+		// user, in servers, in the DM with the bot, and in DMs and group
+		// DMs between users. /ttt-admin is the server's alone.
+		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{
+			discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall,
+		},
+		Contexts: &[]discordgo.InteractionContextType{
+			discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel,
+		},
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("challenge", "cmd_challenge",
 				option(discordgo.ApplicationCommandOptionUser, "opponent", "opt_opponent"),
@@ -124,7 +133,8 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 		l := h.userLang(i)
 		return ephemeral(l.T("help", map[string]any{
 			"ChallengeTimeout": duration(l, h.opts.ChallengeTimeout), "TurnTimeout": duration(l, h.opts.TurnTimeout),
-			"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)})), nil
+			"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)}) + "\n" +
+			l.T("help_anywhere", map[string]any{"Life": duration(l, tttbot.TokenLife), "Wait": duration(l, tttbot.MaxWebhookWait)})), nil
 	case "settings":
 		return Reply{}, refuse(tttbot.EINVALID, "settings_moved", nil)
 	case "forget-me":
@@ -204,10 +214,14 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_self", nil)
 	case !vsBot && c.opponent.Bot:
 		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_bot", map[string]any{"Player": "<@" + c.opponent.ID + ">"})
+	case !vsBot && privateReplies(i):
+		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_private", nil)
+	case !vsBot && botDM(i):
+		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_bot_dm", map[string]any{"Player": "<@" + c.opponent.ID + ">"})
 	}
 	l := h.publicLang(ctx, i)
 	req := play.Challenge{
-		GuildID: i.GuildID, ChannelID: i.ChannelID, Language: l.Code(),
+		Place: h.place(i), Language: l.Code(),
 		Challenger: me.ID, Roles: roles(i),
 		Rows: c.size, Cols: c.size, K: c.k,
 		First: c.first, Level: c.difficulty,
@@ -236,7 +250,7 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 	}
 	l := h.gameLang(g)
 	m := h.render(ctx, l, g, nil)
-	if g.MessageID != "" {
+	if e := h.boardEdit(g, m); e != nil {
 		// The board is updated in place; the reply tells the channel what happened.
 		text := h.outcome(l, g)
 		if g.Status != tttbot.StatusFinished {
@@ -248,8 +262,25 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 				Data: message{content: text}.data(),
 			},
 			Followup: followup(m),
-			Edit:     &Edit{GameID: g.ID, Version: g.Version, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()},
+			Edit:     e,
 		}, nil
 	}
 	return newMessage(m, 0), nil
+}
+
+// boardEdit is the edit that redraws g's board as m, through channel REST
+// or the webhook of g's latest interaction, or nil when the bot cannot
+// reach the board: it never learnt the board's message, or Discord no
+// longer honours the token. The board then shows the truth at its next
+// click.
+func (h *Handler) boardEdit(g *tttbot.Game, m message) *Edit {
+	e := &Edit{GameID: g.ID, Version: g.Version, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()}
+	switch {
+	case !g.Webhook && g.MessageID != "":
+		return e
+	case g.Webhook && g.Token.Valid(h.opts.Now()):
+		e.Token = g.Token.Value
+		return e
+	}
+	return nil
 }

@@ -27,13 +27,19 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts []*d
 		// against itself: its games are the players' records against it.
 		return ephemeral(h.userLang(i).T("stats_bot", nil)), nil
 	}
-	st, err := h.store.Stats(ctx, i.GuildID, who)
+	// A server that has not installed the bot has no ratings of its own:
+	// its games count globally.
+	scope := i.GuildID
+	if guest(i) {
+		scope = ""
+	}
+	st, err := h.store.Stats(ctx, scope, who)
 	if err != nil {
 		return Reply{}, err
 	}
 	l := h.publicLang(ctx, i)
 	header, rank := "stats_header_server", "stats_rank_server"
-	if i.GuildID == "" {
+	if scope == "" {
 		header, rank = "stats_header_everywhere", "stats_rank_global"
 	}
 	var b strings.Builder

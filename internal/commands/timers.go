@@ -84,17 +84,32 @@ func (h *Handler) fire(ctx context.Context, g *tttbot.Game) error {
 	}
 	g = r.Game
 	h.log.Info("deadline fired", "game", g.ID, "status", g.Status, "reason", g.Reason)
-	if g.MessageID == "" {
+	m := h.render(ctx, h.gameLang(g), g, r.Last)
+	e := h.boardEdit(g, m)
+	if e == nil {
+		if g.Webhook {
+			// The game has ended or moved on in the database all the
+			// same: the next click on its board shows it.
+			h.log.Info("board left as it was: its interaction token has expired", "game", g.ID)
+		}
 		return nil
 	}
-	m := h.render(ctx, h.gameLang(g), g, r.Last)
-	if err := h.msg.EditMessage(ctx, g.ChannelID, g.MessageID, m.data()); err != nil {
+	if err := h.sendEdit(ctx, e); err != nil || m.rematch == nil {
 		return err
 	}
-	if m.rematch != nil {
-		return h.msg.SendMessage(ctx, g.ChannelID, m.rematch.data())
+	if e.Token != "" {
+		return h.msg.Followup(ctx, e.Token, m.rematch.data())
 	}
-	return nil
+	return h.msg.SendMessage(ctx, g.ChannelID, m.rematch.data())
+}
+
+// sendEdit makes edit e outside of an interaction's answer: through the
+// webhook of its token, or channel REST.
+func (h *Handler) sendEdit(ctx context.Context, e *Edit) error {
+	if e.Token != "" {
+		return h.msg.EditResponse(ctx, e.Token, e.Data)
+	}
+	return h.msg.EditMessage(ctx, e.ChannelID, e.MessageID, e.Data)
 }
 
 // replayMemory is how long the store keeps an interaction's ID. A signed
