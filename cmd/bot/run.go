@@ -235,7 +235,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	defer func() { stopReg(); <-regDone }()
 
 	engine := m.AI(ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration}))
-	h := commands.New(m.Store(db), engine, discord.Messenger{S: s}, bot.ID, commands.Options{
+	h := commands.New(m.Store(db), engine, discord.Messenger{S: s, AppID: appID}, bot.ID, commands.Options{
 		ChallengeTimeout: cfg.Game.ChallengeTimeout.Duration,
 		TurnTimeout:      cfg.Game.TurnTimeout.Duration,
 		Now:              o.now,

@@ -36,27 +36,35 @@ func newBoardEdits(s *discordgo.Session) *boardEdits {
 func (b *boardEdits) add(e *commands.Edit) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	cur, busy := b.next[e.MessageID]
+	cur, busy := b.next[e.Key()]
 	if cur == nil || e.Version >= cur.Version {
-		b.next[e.MessageID] = e
+		b.next[e.Key()] = e
 	}
 	return !busy
 }
 
-// flush sends the edit queued for a message, then any that came in
-// meanwhile, until none waits.
-func (b *boardEdits) flush(ctx context.Context, messageID string, log *slog.Logger) {
+// flush sends the edit queued for a message, keyed by Edit.Key, then any
+// that came in meanwhile, until none waits. Edits with a token go through
+// the webhook of application appID.
+func (b *boardEdits) flush(ctx context.Context, key, appID string, log *slog.Logger) {
+	m := Messenger{S: b.s, AppID: appID}
 	for {
 		b.mu.Lock()
-		e := b.next[messageID]
+		e := b.next[key]
 		if e == nil {
-			delete(b.next, messageID)
+			delete(b.next, key)
 			b.mu.Unlock()
 			return
 		}
-		b.next[messageID] = nil
+		b.next[key] = nil
 		b.mu.Unlock()
-		if err := (Messenger{b.s}).EditMessage(ctx, e.ChannelID, e.MessageID, e.Data); err != nil {
+		var err error
+		if e.Token != "" {
+			err = m.EditResponse(ctx, e.Token, e.Data)
+		} else {
+			err = m.EditMessage(ctx, e.ChannelID, e.MessageID, e.Data)
+		}
+		if err != nil {
 			log.Error("edit board", "game", e.GameID, "err", err)
 		}
 	}

@@ -31,5 +31,5 @@ func (e BoardEdits) Add(ed *commands.Edit) bool { return e.b.add(ed) }
 
 // Flush sends the queued edits of a message, after the answer.
 func (e BoardEdits) Flush(ctx context.Context, messageID string) {
-	e.b.flush(ctx, messageID, slog.New(slog.DiscardHandler))
+	e.b.flush(ctx, messageID, "", slog.New(slog.DiscardHandler))
 }

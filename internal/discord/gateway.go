@@ -350,7 +350,7 @@ func answer(ctx context.Context, s *discordgo.Session, edits *boardEdits, h Hand
 	err := respond(ctx, s, i, r.Response)
 	elapsed := time.Since(start)
 	if flush { // even when the answer was lost
-		edits.flush(ctx, r.Edit.MessageID, log)
+		edits.flush(ctx, r.Edit.Key(), i.AppID, log)
 	}
 	if err != nil {
 		log.Error("interaction callback", "err", redact(err, i.Token))
@@ -378,7 +378,7 @@ func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *disc
 		}
 	}
 	if f := r.Followup; f != nil {
-		err := try(ctx, func() error { return followup(ctx, s, i, f) })
+		err := try(ctx, func() error { return followup(ctx, s, i.AppID, i.Token, f) })
 		if err != nil {
 			log.Error("follow-up message", "err", redact(err, i.Token))
 		}

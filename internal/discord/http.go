@@ -170,7 +170,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
 			defer cancel()
 			if flush {
-				s.edits.flush(ctx, reply.Edit.MessageID, log)
+				s.edits.flush(ctx, reply.Edit.Key(), i.AppID, log)
 			}
 			// Discord creates the message only once it has read the HTTP
 			// response, which can be a moment after it was written: a 404

@@ -2,15 +2,21 @@ package discord
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// Messenger edits and posts channel messages through REST with the bot
-// token. It implements commands.Messenger.
-type Messenger struct{ S *discordgo.Session }
+// Messenger edits and posts messages through REST: channel messages with
+// the bot token, and interactions' messages through the webhook of
+// application AppID with their tokens. It implements commands.Messenger.
+type Messenger struct {
+	S     *discordgo.Session
+	AppID string
+}
 
 // EditMessage replaces a message's content and components.
 func (m Messenger) EditMessage(ctx context.Context, channelID, messageID string, data *discordgo.InteractionResponseData) error {
@@ -34,6 +40,41 @@ func (m Messenger) SendMessage(ctx context.Context, channelID string, data *disc
 	}
 	return nil
 }
+
+// EditResponse replaces the content and components of the message that
+// answered the interaction whose token is given.
+func (m Messenger) EditResponse(ctx context.Context, token string, data *discordgo.InteractionResponseData) error {
+	body, err := json.Marshal(&discordgo.WebhookEdit{
+		Content: &data.Content, Components: &data.Components, AllowedMentions: data.AllowedMentions,
+	})
+	if err != nil {
+		return fmt.Errorf("encode edit: %w", err)
+	}
+	_, err = callInteraction(ctx, m.S, http.MethodPatch, discordgo.EndpointWebhookMessage(m.AppID, token, "@original"), body)
+	if err != nil {
+		return fmt.Errorf("edit response: %w", redacted{err, token})
+	}
+	return nil
+}
+
+// Followup posts a message after the answer of the interaction whose token
+// is given.
+func (m Messenger) Followup(ctx context.Context, token string, data *discordgo.InteractionResponseData) error {
+	if err := followup(ctx, m.S, m.AppID, token, data); err != nil {
+		return fmt.Errorf("follow-up message: %w", redacted{err, token})
+	}
+	return nil
+}
+
+// redacted is err with token cut from its text, which quotes the webhook's
+// URL; it unwraps to err for callers that look for a *discordgo.RESTError.
+type redacted struct {
+	err   error
+	token string
+}
+
+func (r redacted) Error() string { return redact(r.err, r.token) }
+func (r redacted) Unwrap() error { return r.err }
 
 // Register overwrites the application's commands: globally when guildIDs is
 // empty (Discord may take a while to show them), else in each guild (at once).

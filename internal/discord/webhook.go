@@ -37,15 +37,16 @@ func respond(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction
 	return err
 }
 
-// followup posts a message after an interaction's answer.
-func followup(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction, f *discordgo.InteractionResponseData) error {
+// followup posts a message after the answer of the interaction of
+// application appID whose token is given.
+func followup(ctx context.Context, s *discordgo.Session, appID, token string, f *discordgo.InteractionResponseData) error {
 	body, err := json.Marshal(&discordgo.WebhookParams{
 		Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
 	})
 	if err != nil {
 		return fmt.Errorf("encode follow-up: %w", err)
 	}
-	_, err = callInteraction(ctx, s, http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token), body)
+	_, err = callInteraction(ctx, s, http.MethodPost, discordgo.EndpointWebhookToken(appID, token), body)
 	return err
 }
 

@@ -2,8 +2,10 @@ package discord_test
 
 import (
 	"encoding/json"
+	"maps"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
 	json127 "github.com/go-json-experiment/json/v1"
 	"github.com/google/go-cmp/cmp"
 
@@ -27,6 +29,9 @@ func FuzzDecodeInteraction(f *testing.F) {
 		`{"type":5,"data":{"custom_id":"m","components":[{"type":1,"components":[{"type":4,"custom_id":"a","value":"b"}]}]}}`,
 		`{"type":3,"data":null,"message":null}`,
 		`{"TYPE":3,"id":"1","id":"2","data":{"custom_id":"\u00e9\ud800"}}`,
+		`{"id":"9","type":2,"context":2,"app_permissions":"114688","authorizing_integration_owners":{"1":"10"},"data":{"name":"ttt"}}`,
+		`{"id":"9","type":2,"context":1,"authorizing_integration_owners":{"0":0,"1":"10"},"data":{"name":"ttt"}}`,
+		`{"id":"9","type":2,"context":-1,"authorizing_integration_owners":{"x":"10"},"data":{"name":"ttt"}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -40,6 +45,22 @@ func FuzzDecodeInteraction(f *testing.F) {
 			t.Errorf("json127 decodes otherwise than encoding/json (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestDecodeInstallFields: where an interaction comes from — its context,
+// the installs that authorised it, the app's permissions — survives the
+// endpoint's decoder.
+func TestDecodeInstallFields(t *testing.T) {
+	body := `{"id":"9","type":2,"guild_id":"2","context":0,"app_permissions":"114688",` +
+		`"authorizing_integration_owners":{"1":"10"},"data":{"name":"ttt"}}`
+	i, err := discord.DecodeInteraction([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[discordgo.ApplicationIntegrationType]string{discordgo.ApplicationIntegrationUserInstall: "10"}
+	if i.Context != discordgo.InteractionContextGuild || i.AppPermissions != 114688 || !maps.Equal(i.AuthorizingIntegrationOwners, want) {
+		t.Errorf("got context %d, permissions %d, owners %v; want 0, 114688, %v", i.Context, i.AppPermissions, i.AuthorizingIntegrationOwners, want)
+	}
 }
 
 // BenchmarkDecodeInteraction decodes a click on a 3×3 board, as Discord
