@@ -24,6 +24,10 @@ type Interaction struct {
 	User      User
 	GuildID   string // empty in a DM
 	ChannelID string
+	Context   discordgo.InteractionContextType
+	// Owners are the installs that authorised it, as
+	// authorizing_integration_owners: "0" → the guild, "1" → the user.
+	Owners    map[string]string
 	MessageID string // the clicked message, for a component interaction
 	Payload   []byte // the INTERACTION_CREATE data as dispatched
 
@@ -34,6 +38,7 @@ type Interaction struct {
 	timestamp     string // the signed request's, when delivered to an endpoint
 	signature     string
 	sent          time.Time
+	created       time.Time // by the server's clock, which ages the token
 	resp          *Response
 	original      string // the @original message's ID, once answered
 	originalEdits int    // its edits when the callback came
@@ -110,7 +115,13 @@ func (s *Server) Slash(tb testing.TB, user User, channelID, command string, opts
 		s.mu.Unlock()
 		tb.Fatalf("discordtest: /%s: %v", command, err)
 	}
-	in := s.newInteraction(discordgo.InteractionApplicationCommand, user, channelID, guild)
+	in := s.newInteraction(discordgo.InteractionApplicationCommand, user, channelID, guild, nil)
+	if cmd := s.command(guild, path[0]); cmd != nil {
+		if err := checkInstall(cmd, in.Context, in.Owners); err != nil {
+			s.mu.Unlock()
+			tb.Fatalf("discordtest: /%s: %v", command, err)
+		}
+	}
 	in.what = fmt.Sprintf("/%s by %s", command, user.Username)
 
 	leaf := []any{}
@@ -121,7 +132,7 @@ func (s *Server) Slash(tb testing.TB, user User, channelID, command string, opts
 		case o.user != nil:
 			s.addKnownUser(*o.user)
 			users[o.user.ID] = o.user.wire()
-			members[o.user.ID] = member(*o.user, false)
+			members[o.user.ID] = member(*o.user, false, !s.restricted[guild])
 		case o.typ == discordgo.ApplicationCommandOptionChannel:
 			channels[id] = map[string]any{"id": id, "type": 0, "name": "channel-" + id, "guild_id": s.channel(id),
 				"permissions": strconv.Itoa(permissions)}
@@ -199,7 +210,7 @@ func (s *Server) click(tb testing.TB, user User, msg *Message, customID string, 
 		s.mu.Unlock()
 		tb.Fatalf("discordtest: %s cannot click %q on message %s: %s", user.Username, customID, msg.ID, problem)
 	}
-	in := s.newInteraction(discordgo.InteractionMessageComponent, user, m.ChannelID, s.channel(m.ChannelID))
+	in := s.newInteraction(discordgo.InteractionMessageComponent, user, m.ChannelID, s.channel(m.ChannelID), m)
 	in.MessageID = m.ID
 	in.what = fmt.Sprintf("click on %q by %s", customID, user.Username)
 	data := map[string]any{"custom_id": customID, "component_type": discordgo.ButtonComponent}
@@ -226,12 +237,14 @@ func (s *Server) addKnownUser(u User) {
 	}
 }
 
-// newInteraction registers an interaction. s.mu must be held.
-func (s *Server) newInteraction(typ discordgo.InteractionType, user User, channelID, guild string) *Interaction {
+// newInteraction registers an interaction, a click when on is the clicked
+// message. s.mu must be held.
+func (s *Server) newInteraction(typ discordgo.InteractionType, user User, channelID, guild string, on *Message) *Interaction {
 	s.addKnownUser(user)
 	in := &Interaction{
 		ID: s.newID(), Token: rand.Text() + rand.Text(), AppID: s.opts.ApplicationID,
 		Type: typ, User: user, GuildID: guild, ChannelID: channelID, srv: s,
+		Context: s.context(channelID), Owners: s.owners(user, channelID, on), created: s.now(),
 	}
 	s.interactions[in.ID] = in
 	s.byToken[in.Token] = in
@@ -242,14 +255,20 @@ func (s *Server) newInteraction(typ discordgo.InteractionType, user User, channe
 // embed, attach, read history, react, external emojis, use commands.
 const permissions = 1<<10 | 1<<11 | 1<<14 | 1<<15 | 1<<16 | 1<<6 | 1<<18 | 1<<31
 
-func member(u User, withUser bool) map[string]any {
+// member is u as a member of a guild; externalApps is whether members there
+// may use apps they installed themselves publicly.
+func member(u User, withUser, externalApps bool) map[string]any {
+	perms := int64(permissions)
+	if externalApps {
+		perms |= discordgo.PermissionUseExternalApps
+	}
+	if u.Admin {
+		perms |= discordgo.PermissionManageGuild
+	}
 	m := map[string]any{
 		"roles": append([]string{}, u.Roles...), "joined_at": time.Now().Add(-time.Hour).Format(time.RFC3339Nano),
 		"deaf": false, "mute": false, "flags": 0, "pending": false, "nick": nil, "avatar": nil,
-		"permissions": strconv.Itoa(permissions),
-	}
-	if u.Admin {
-		m["permissions"] = strconv.Itoa(permissions | discordgo.PermissionManageGuild)
+		"permissions": strconv.FormatInt(perms, 10),
 	}
 	if withUser {
 		m["user"] = u.wire()
@@ -264,17 +283,19 @@ func (s *Server) interactionPayload(in *Interaction, data, msg map[string]any) [
 	if locale == "" {
 		locale = "en-US"
 	}
+	if typ := s.private[in.ChannelID]; typ != 0 {
+		ch["type"] = typ
+	}
 	p := map[string]any{
 		"id": in.ID, "application_id": in.AppID, "type": in.Type, "token": in.Token, "version": 1,
 		"channel_id": in.ChannelID, "channel": ch, "data": data,
-		"locale": locale, "app_permissions": strconv.Itoa(permissions), "entitlements": []any{},
-		"context": 1,
+		"locale": locale, "app_permissions": s.appPermissions(in.ChannelID), "entitlements": []any{},
+		"context": in.Context, "authorizing_integration_owners": in.Owners,
 	}
 	if in.GuildID != "" {
 		ch["type"], ch["guild_id"] = 0, in.GuildID
-		p["guild_id"], p["guild_locale"], p["context"] = in.GuildID, s.opts.GuildLocale, 0
-		p["member"] = member(in.User, true)
-		p["authorizing_integration_owners"] = map[string]any{"0": in.GuildID}
+		p["guild_id"], p["guild_locale"] = in.GuildID, s.opts.GuildLocale
+		p["member"] = member(in.User, true, !s.restricted[in.GuildID])
 	} else {
 		p["user"] = in.User.wire()
 	}
@@ -308,6 +329,17 @@ func (s *Server) send(tb testing.TB, in *Interaction, payload []byte) {
 	}
 }
 
+// command is the chat command name registered in guild or globally, or nil.
+// s.mu must be held.
+func (s *Server) command(guild, name string) *discordgo.ApplicationCommand {
+	for _, c := range slices.Concat(s.commands[guild], s.commands[""]) {
+		if c.Type == discordgo.ChatApplicationCommand && c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
 // checkInvocation checks a command against those registered in guild and
 // globally, and returns the command's ID. With none registered anywhere
 // there is nothing to check. s.mu must be held.
@@ -315,13 +347,7 @@ func (s *Server) checkInvocation(guild string, path []string, opts []Option) (st
 	if len(s.commands) == 0 {
 		return s.newID(), nil
 	}
-	var cmd *discordgo.ApplicationCommand
-	for _, c := range slices.Concat(s.commands[guild], s.commands[""]) {
-		if c.Type == discordgo.ChatApplicationCommand && c.Name == path[0] {
-			cmd = c
-			break
-		}
-	}
+	cmd := s.command(guild, path[0])
 	if cmd == nil {
 		return "", fmt.Errorf("the bot registered no command %q here", path[0])
 	}

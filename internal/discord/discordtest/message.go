@@ -225,7 +225,8 @@ func (m *Message) wire() map[string]any {
 	if in := m.inter; in != nil {
 		w["webhook_id"] = in.AppID
 		w["application_id"] = in.AppID
-		w["interaction_metadata"] = map[string]any{"id": in.ID, "type": in.Type, "user": in.User.wire()}
+		w["interaction_metadata"] = map[string]any{"id": in.ID, "type": in.Type, "user": in.User.wire(),
+			"authorizing_integration_owners": in.Owners}
 	}
 	return w
 }

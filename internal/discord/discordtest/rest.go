@@ -226,6 +226,9 @@ func (s *Server) callback(req *request) reply {
 		if m == nil {
 			return rep
 		}
+		if s.forcedEphemeral(in) {
+			m.Flags |= FlagEphemeral
+		}
 		in.original = m.ID
 	case body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		var data struct {
@@ -237,6 +240,9 @@ func (s *Server) callback(req *request) reply {
 		}
 		m := s.newMessage(in.ChannelID, in)
 		m.Flags = FlagLoading | data.Flags&FlagEphemeral
+		if s.forcedEphemeral(in) {
+			m.Flags |= FlagEphemeral
+		}
 		s.store(m)
 		in.original = m.ID
 	case body.Type == discordgo.InteractionResponseDeferredMessageUpdate && component:
@@ -331,6 +337,10 @@ func (s *Server) webhook(req *request) (*Interaction, *reply) {
 		r := apiError(http.StatusNotFound, 10015, "Unknown Webhook")
 		return nil, &r
 	}
+	if s.now().Sub(in.created) >= tokenLife {
+		r := expired()
+		return nil, &r
+	}
 	return in, nil
 }
 
@@ -402,9 +412,15 @@ func (s *Server) followup(req *request) reply {
 		}
 		m = orig
 	} else {
+		if in.userInstalled() && len(in.followups) >= maxUserFollowups {
+			return tooManyFollowups()
+		}
 		var rep reply
 		if m, rep = s.post(req, "", req.Body, responseFlags, in.ChannelID, in); m == nil {
 			return rep
+		}
+		if s.forcedEphemeral(in) {
+			m.Flags |= FlagEphemeral
 		}
 		in.followups = append(in.followups, m.ID)
 	}
@@ -431,6 +447,9 @@ func (s *Server) createMessage(req *request) reply {
 	if _, known := s.channels[ch]; !known {
 		return apiError(http.StatusNotFound, 10003, "Unknown Channel")
 	}
+	if !s.botChannel(ch) {
+		return missingAccess()
+	}
 	m, rep := s.post(req, "", req.Body, channelFlags, ch, nil)
 	if m == nil {
 		return rep
@@ -441,6 +460,10 @@ func (s *Server) createMessage(req *request) reply {
 // channelMessage is a message the bot can see in the channel: ephemeral
 // ones are the interaction's alone.
 func (s *Server) channelMessage(req *request) (*Message, *reply) {
+	if _, known := s.channels[req.param("channel")]; known && !s.botChannel(req.param("channel")) {
+		r := missingAccess()
+		return nil, &r
+	}
 	m := s.messages[req.param("message")]
 	if m == nil || m.deleted || m.Ephemeral() || m.ChannelID != req.param("channel") {
 		r := apiError(http.StatusNotFound, 10008, "Unknown Message")

@@ -5,7 +5,12 @@
 // answering interactions uses, keeps the messages the bot posts so that
 // clicks carry the current message, records every call, injects 429s and
 // 5xx, and checks every payload against Discord's documented limits,
-// failing the test on a violation and answering 400 as Discord does.
+// failing the test on a violation and answering 400 as Discord does. Beside
+// its guild it has the places a user's install of the app reaches — the DM
+// with the bot (NewDMChannel), DMs and group DMs between users (NewUserDM,
+// NewGroupDM), servers that did not install the app (NewGuestGuild) — where
+// channel endpoints answer Missing Access, interaction tokens expire 15
+// minutes into the server's clock (SetClock) and follow-ups stop at 5.
 //
 // Point discordgo at it with discord.NewTransport(srv.URL(), nil) as the
 // session's HTTP transport; the gateway URL is discovered from GET /gateway.
@@ -120,10 +125,14 @@ type Server struct {
 	closed  bool
 	lastID  int64
 
+	now          func() time.Time // ages interaction tokens
 	users        map[string]User
 	channels     map[string]string // channel ID → guild ID ("" for a DM)
 	roles        map[string]string // role ID → name
 	emojis       map[string]Emoji  // custom emojis by ID
+	private      map[string]int    // DMs and group DMs between users → channel type
+	guests       map[string]bool   // guilds where only users installed the app
+	restricted   map[string]bool   // guilds whose members lack Use External Apps
 	messages     map[string]*Message
 	order        []string // message IDs as created
 	interactions map[string]*Interaction
@@ -161,10 +170,14 @@ func NewServerWith(tb testing.TB, opts Options) *Server {
 		tb:           tb,
 		opts:         opts,
 		changed:      make(chan struct{}),
+		now:          time.Now,
 		users:        map[string]User{},
 		channels:     map[string]string{},
 		roles:        map[string]string{},
 		emojis:       map[string]Emoji{},
+		private:      map[string]int{},
+		guests:       map[string]bool{},
+		restricted:   map[string]bool{},
 		messages:     map[string]*Message{},
 		interactions: map[string]*Interaction{},
 		byToken:      map[string]*Interaction{},
@@ -318,7 +331,8 @@ func (s *Server) NewGuild(shard, count int) string {
 	return id
 }
 
-// NewChannelIn adds a text channel to a guild of NewGuild and returns its ID.
+// NewChannelIn adds a text channel to a guild of NewGuild or NewGuestGuild
+// and returns its ID.
 func (s *Server) NewChannelIn(guildID string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -328,7 +342,8 @@ func (s *Server) NewChannelIn(guildID string) string {
 }
 
 // NewDMChannel opens a direct-message channel with the bot; interactions
-// there carry a user instead of a guild member, and no guild.
+// there carry a user instead of a guild member, and no guild, and come from
+// the user's install of the app.
 func (s *Server) NewDMChannel() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
