@@ -82,6 +82,8 @@ func startHarness(t *testing.T, key ed25519.PrivateKey, opts discordtest.Options
 		db:    filepath.Join(t.TempDir(), "tttbot.db"),
 		key:   key,
 	}
+	// Interaction tokens age on the bot's clock, as they would on Discord's.
+	h.srv.SetClock(h.clock.Now)
 	h.start()
 	t.Cleanup(func() { h.stop() })
 	return h
@@ -385,20 +387,27 @@ func TestBadChallenges(t *testing.T) {
 	wantEphemeral(t, h.srv.Slash(t, carol, h.srv.NewChannel(), "ttt resign").Wait(t), "no game")
 }
 
+// TestResign: resigning by command ends the game and redraws its board:
+// through channel REST in a server, through the latest click's webhook in
+// the DM with the bot.
 func TestResign(t *testing.T) {
-	h := newHarness(t)
-	alice := h.srv.NewUser("alice")
-	ch := h.srv.NewChannel()
-	board := h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.StringOption("first", "me")).Result(t)
-	board = h.srv.Click(t, alice, board, cells(board)[4].CustomID).Result(t)
-	r := h.srv.Slash(t, alice, ch, "ttt resign").Wait(t)
-	if r.Ephemeral() || !strings.Contains(r.Message.Content, "resigned") {
-		t.Fatalf("resign reply: %s", r.Data)
-	}
-	got := h.srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "resigned") })
-	if len(freeCells(got)) != 0 {
-		t.Errorf("resigned board still playable:\n%s", got)
-	}
+	inModes(t, func(t *testing.T, h *harness) {
+		alice := h.srv.NewUser("alice")
+		dm := h.srv.NewDMChannel()
+		for _, ch := range []string{h.srv.NewChannel(), dm} {
+			board := h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.StringOption("first", "me")).Result(t)
+			board = h.srv.Click(t, alice, board, cells(board)[4].CustomID).Result(t)
+			r := h.srv.Slash(t, alice, ch, "ttt resign").Wait(t)
+			if r.Ephemeral() || !strings.Contains(r.Message.Content, "resigned") {
+				t.Fatalf("resign reply: %s", r.Data)
+			}
+			got := h.srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "resigned") })
+			if len(freeCells(got)) != 0 {
+				t.Errorf("resigned board still playable:\n%s", got)
+			}
+		}
+		h.noChannelREST(dm)
+	})
 }
 
 func TestRestartMidGame(t *testing.T) {

@@ -43,6 +43,10 @@ func TestRegisterCmd(t *testing.T) {
 			if len(cmds) != 2 || cmds[0].Name != "ttt" || cmds[1].Name != "ttt-admin" {
 				t.Fatalf("got %d commands, want /ttt and /ttt-admin", len(cmds))
 			}
+			// Discord keeps where a command is offered as it was registered.
+			if it, c := cmds[0].IntegrationTypes, cmds[0].Contexts; it == nil || len(*it) != 2 || c == nil || len(*c) != 3 {
+				t.Errorf("/ttt registered with integration types %v and contexts %v, want both installs in all three contexts", it, c)
+			}
 			if strings.Contains(stderr.String(), srv.Token()) {
 				t.Errorf("the token appears in the output:\n%s", stderr.String())
 			}
