@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
 )
 
 // TestLoadtestKill runs a short load test with a kill -9 halfway: every
@@ -57,6 +60,10 @@ func TestLoadtestFlags(t *testing.T) {
 		{"-warmup", "-1s"},
 		{"-concurrency", "10", "-players", "20"},
 		{"-bad", "2"},
+		{"-abandon", "-0.5"},
+		{"-instances", "0"},
+		{"-instances", "2"},
+		{"-db", "x.db", "-database-url", "postgres://localhost/x"},
 		{"extra"},
 	} {
 		var stderr bytes.Buffer
@@ -95,6 +102,46 @@ func TestLoadtestWantsEveryBoardFetched(t *testing.T) {
 				rest: map[string]int64{fetchRoute: tt.fetched}}
 			if got := r.failed(); got != tt.want {
 				t.Errorf("got failed %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// The check of deadlines wants each game ended by its deadline edited
+// closed exactly once, others at most once (a resignation's edit), and no
+// deadline long past unfired.
+func TestCheckDeadlines(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	expired := &tttbot.Game{ID: 1, MessageID: "m1", Status: tttbot.StatusExpired}
+	timedOut := &tttbot.Game{ID: 2, MessageID: "m2", Status: tttbot.StatusFinished, Reason: tttbot.ReasonTimeout}
+	resigned := &tttbot.Game{ID: 3, MessageID: "m3", Status: tttbot.StatusFinished, Reason: tttbot.ReasonResign}
+	unknown := &tttbot.Game{ID: 4, Status: tttbot.StatusExpired}
+	overdue := &tttbot.Game{ID: 5, MessageID: "m5", Status: tttbot.StatusActive, Deadline: now.Add(-time.Minute)}
+	due := &tttbot.Game{ID: 6, MessageID: "m6", Status: tttbot.StatusPending, Deadline: now.Add(-time.Second / 2)}
+	tests := []struct {
+		name         string
+		games        []*tttbot.Game
+		edits        map[string]int
+		kill         bool
+		wantFired    int
+		wantUnedited int
+		wantProblems int
+	}{
+		{"each fired once", []*tttbot.Game{expired, timedOut, resigned, unknown, due}, map[string]int{"m1": 1, "m2": 1, "m3": 1}, false, 3, 0, 0},
+		{"fired twice", []*tttbot.Game{expired, timedOut}, map[string]int{"m1": 2, "m2": 1}, false, 2, 0, 1},
+		{"edit missing", []*tttbot.Game{expired}, map[string]int{}, false, 1, 0, 1},
+		{"edit lost with a killed bot", []*tttbot.Game{expired}, map[string]int{}, true, 1, 1, 0},
+		{"fired twice after a kill", []*tttbot.Game{expired}, map[string]int{"m1": 2}, true, 1, 0, 1},
+		{"resigned game edited twice", []*tttbot.Game{resigned}, map[string]int{"m3": 2}, false, 0, 0, 1},
+		{"deadline never fired", []*tttbot.Game{overdue}, map[string]int{}, false, 0, 0, 1},
+		{"unseen message edited twice", nil, map[string]int{"m9": 2}, false, 0, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fired, unedited, problems := checkDeadlines(tt.games, tt.edits, now, tt.kill)
+			if fired != tt.wantFired || unedited != tt.wantUnedited || len(problems) != tt.wantProblems {
+				t.Errorf("got %d fired, %d unedited, problems %q; want %d, %d and %d problems",
+					fired, unedited, problems, tt.wantFired, tt.wantUnedited, tt.wantProblems)
 			}
 		})
 	}
