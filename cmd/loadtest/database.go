@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/postgres"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -21,13 +22,13 @@ type database interface {
 	games(ctx context.Context, ids []int64) ([]*tttbot.Game, error)
 }
 
-// openDatabase returns the database of o, PostgreSQL's when -database-url
-// is set, else the SQLite file's.
-func openDatabase(ctx context.Context, o loadOptions) (database, error) {
+// databaseOf returns the database of o: PostgreSQL's when -database-url is
+// set, else the SQLite file's.
+func databaseOf(o loadOptions) database {
 	if o.databaseURL != "" {
-		return openPostgres(ctx, o.databaseURL)
+		return postgresDB(o.databaseURL)
 	}
-	return sqliteDB(o.db), nil
+	return sqliteDB(o.db)
 }
 
 // sqliteDB is the SQLite file at its path.
@@ -40,6 +41,23 @@ func (path sqliteDB) check(ctx context.Context, acked []tttbot.Move) ([]string, 
 
 func (path sqliteDB) games(ctx context.Context, ids []int64) ([]*tttbot.Game, error) {
 	db, err := sqlite.Open(ctx, string(path), sqlite.Options{})
+	if err != nil {
+		return nil, err
+	}
+	gs, err := readGames(ctx, db, ids)
+	return gs, errors.Join(err, db.Close())
+}
+
+// postgresDB is the PostgreSQL database at its URL.
+type postgresDB string
+
+func (url postgresDB) check(ctx context.Context, acked []tttbot.Move) ([]string, error) {
+	problems, err := postgres.Check(ctx, string(url), acked)
+	return texts(problems), err
+}
+
+func (url postgresDB) games(ctx context.Context, ids []int64) ([]*tttbot.Game, error) {
+	db, err := postgres.Open(ctx, string(url), postgres.Options{})
 	if err != nil {
 		return nil, err
 	}

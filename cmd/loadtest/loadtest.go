@@ -38,10 +38,7 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 	if err != nil {
 		return nil, fmt.Errorf("generate a key: %w", err)
 	}
-	db, err := openDatabase(ctx, o)
-	if err != nil {
-		return nil, err
-	}
+	db := databaseOf(o)
 	speed := machineSpeed()
 	stub := newRESTStub(o.restLatency)
 	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
@@ -630,7 +627,10 @@ func (r *report) print(out io.Writer) {
 	fmt.Fprintf(out, "loadtest: %s after %s warm-up, %s, %d games at once, %d players, %d channels, bad %.2f, big %.2f, seed %d, kill %v, REST latency %s",
 		o.duration, o.warmup, rate, o.concurrency, o.players, o.channels, o.bad, o.big, o.seed, o.kill, o.restLatency)
 	if o.databaseURL != "" {
-		fmt.Fprintf(out, ", PostgreSQL shared by %d %s", o.instances, map[bool]string{false: "bot", true: "bots"}[o.instances > 1])
+		fmt.Fprintf(out, ", PostgreSQL shared by %d bot", o.instances)
+		if o.instances > 1 {
+			fmt.Fprint(out, "s")
+		}
 	}
 	if o.abandon > 0 {
 		fmt.Fprintf(out, ", abandon %.2f with %s timeouts", o.abandon, o.turnTimeout)

@@ -2,17 +2,58 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/migratedata"
+	"github.com/tttbot/tttbot/internal/pgtest"
 )
+
+// buildDir holds the bot that raceBot builds, for the package's tests.
+var buildDir string
+
+func TestMain(m *testing.M) {
+	var err error
+	if buildDir, err = os.MkdirTemp("", "tttbot-loadtest-test-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(buildDir)
+	os.Exit(code)
+}
+
+// builtBot is the bot raceBot builds, once for all the tests that run it.
+var builtBot = sync.OnceValues(func() (string, error) {
+	var stderr bytes.Buffer
+	bin, err := buildBot(context.Background(), buildDir, &stderr, "-race")
+	if err != nil {
+		return "", fmt.Errorf("%w\n%s", err, stderr.Bytes())
+	}
+	return bin, nil
+})
+
+// raceBot returns the bot built under the race detector, as the tests run.
+func raceBot(t *testing.T) string {
+	t.Helper()
+	bin, err := builtBot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
 
 // TestLoadtestKill runs a short load test with a kill -9 halfway: every
 // answer must be as expected, and the database must pass the check after
@@ -22,13 +63,9 @@ func TestLoadtestKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the bot twice")
 	}
+	bot := raceBot(t)
 	var stdout, stderr bytes.Buffer
-	// The bot runs under the race detector, as the tests do.
-	bot, err := buildBot(t.Context(), t.TempDir(), &stderr, "-race")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.Bytes())
-	}
-	err = run(t.Context(), &stdout, &stderr, []string{"-bot", bot, "-duration", "3s", "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "40",
+	err := run(t.Context(), &stdout, &stderr, []string{"-bot", bot, "-duration", "3s", "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "40",
 		"-channels", "4", "-bad", "0.2", "-seed", "1", "-kill"})
 	out := stdout.String()
 	if err != nil {
@@ -50,6 +87,52 @@ func TestLoadtestKill(t *testing.T) {
 	for _, kind := range []string{"move", "bot-move", "accept", "bad-signature", "stale", "stranger", "out-of-turn", "conflict"} {
 		if !regexp.MustCompile(`(?m)^\s+` + kind + `\s+[1-9]`).MatchString(out) {
 			t.Errorf("no %s request answered:\n%s", kind, out)
+		}
+	}
+}
+
+// On PostgreSQL, a database that a SQLite load test made is copied over
+// and takes the load of two bots, the first killed halfway, with tables
+// walking away from their games: every answer must be as expected, the
+// check must pass, and every deadline must have fired once.
+func TestLoadtestPostgres(t *testing.T) {
+	url := pgtest.URL(t)
+	if testing.Short() {
+		t.Skip("starts the bot four times")
+	}
+	bot := raceBot(t)
+	file := filepath.Join(t.TempDir(), "load.db")
+	common := []string{"-bot", bot, "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "80", "-channels", "4", "-seed", "1"}
+	var stdout, stderr bytes.Buffer
+	if err := run(t.Context(), &stdout, &stderr, append(common, "-db", file, "-duration", "1s")); err != nil {
+		t.Fatalf("loadtest on SQLite: %v\n%s\n%s", err, stdout.Bytes(), stderr.Bytes())
+	}
+	copied, err := migratedata.Copy(t.Context(), file, url, migratedata.Options{})
+	if err != nil {
+		t.Fatalf("copy the load test's database: %v", err)
+	}
+	t.Logf("copied %v", copied.Counts)
+
+	stdout.Reset()
+	stderr.Reset()
+	err = run(t.Context(), &stdout, &stderr, append(common, "-database-url", url, "-instances", "2", "-kill",
+		"-abandon", "0.2", "-turn-timeout", "2s", "-duration", "3s"))
+	out := stdout.String()
+	if err != nil {
+		t.Fatalf("loadtest on PostgreSQL: %v\n%s\nbots' and driver's logs:\n%s", err, out, stderr.Bytes())
+	}
+	t.Log("\n" + out)
+	for _, re := range []string{
+		`PostgreSQL shared by 2 bots, abandon 0\.20 with 2s timeouts`,
+		`answers by bot: 1: [1-9]\d*, 2: [1-9]\d*`,
+		`bots' peak RSS: 1: [\d.]+ MB, 2: [\d.]+ MB`,
+		`kill -9 halfway: bot 1 of 2 back in`,
+		`walked away [1-9]`,
+		`deadlines: [1-9]\d* fired, each once`,
+		`database check: ok`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("report does not match %s:\n%s", re, out)
 		}
 	}
 }
