@@ -18,7 +18,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/migratedata"
-	"github.com/tttbot/tttbot/internal/pgtest"
+	"github.com/tttbot/tttbot/internal/postgres/pgtest"
 )
 
 // buildDir holds the bot that raceBot builds, for the package's tests.
