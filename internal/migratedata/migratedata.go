@@ -469,7 +469,9 @@ func convert(v any, typ string) (any, error) {
 	case nil:
 		return nil, nil
 	case []byte:
-		v = string(x)
+		if typ != "bytea" {
+			return string(x), nil
+		}
 	case int64:
 		switch typ {
 		case "boolean":

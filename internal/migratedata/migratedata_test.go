@@ -447,12 +447,13 @@ func TestConvert(t *testing.T) {
 		{int64(1500), "double precision", 1500.0, false},
 		{1.5, "double precision", 1.5, false},
 		{[]byte("x"), "text", "x", false},
+		{[]byte("x"), "bytea", []byte("x"), false},
 		{"x", "text", "x", false},
 		{nil, "boolean", nil, false},
 	}
 	for _, tt := range tests {
 		got, err := convert(tt.v, tt.typ)
-		if got != tt.want || (err != nil) != tt.wantErr {
+		if !cmp.Equal(got, tt.want) || (err != nil) != tt.wantErr {
 			t.Errorf("convert(%#v, %s): got %#v, %v; want %#v, error %v", tt.v, tt.typ, got, err, tt.want, tt.wantErr)
 		}
 	}
