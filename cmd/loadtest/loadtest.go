@@ -292,7 +292,7 @@ func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*
 	env := []string{"DISCORD_TOKEN=loadtest-token"}
 	for _, kv := range os.Environ() {
 		// The config names the database and the token.
-		if !strings.HasPrefix(kv, "TTTBOT_DATABASE_PATH=") && !strings.HasPrefix(kv, "DISCORD_TOKEN=") {
+		if !strings.HasPrefix(kv, "TTTBOT_DATABASE_PATH=") && !strings.HasPrefix(kv, "TTTBOT_DATABASE_URL=") && !strings.HasPrefix(kv, "DISCORD_TOKEN=") {
 			env = append(env, kv)
 		}
 	}
