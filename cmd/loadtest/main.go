@@ -81,7 +81,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot (the first of -instances) halfway, restart it on the same database and carry on")
 	fs.DurationVar(&o.restLatency, "rest-latency", 50*time.Millisecond, "how long the REST stub takes to answer each of the bot's calls, as Discord's REST does")
 	fs.StringVar(&o.db, "db", "", "SQLite database `file` (default: a new one in a temporary directory)")
-	fs.StringVar(&o.databaseURL, "database-url", "", "PostgreSQL database `URL`, e.g. postgres://postgres@127.0.0.1:5432/load, instead of SQLite; it must hold no games")
+	fs.StringVar(&o.databaseURL, "database-url", "", "PostgreSQL database `URL`, e.g. postgres://postgres@127.0.0.1:5432/load, instead of SQLite; the check covers the games it holds already too")
 	fs.IntVar(&o.instances, "instances", 1, "bots sharing the database, each on its own port; the driver sends each request to the next (needs -database-url beyond 1)")
 	fs.Float64Var(&o.abandon, "abandon", 0, fmt.Sprintf("chance that a table walks away from its game, leaving its deadline to fire (default %g with -database-url)", abandonOnPostgres))
 	fs.DurationVar(&o.turnTimeout, "turn-timeout", 5*time.Second, "the bots' challenge and turn timeouts when tables walk away (-abandon); the check waits for the last to fire")
