@@ -40,7 +40,8 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 	}
 	db := databaseOf(o)
 	speed := machineSpeed()
-	stub := newRESTStub(o.restLatency)
+	ids := newRunIDs(time.Now())
+	stub := newRESTStub(o.restLatency, ids)
 	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("rest stub: %w", err)
@@ -99,7 +100,7 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 		watch(b)
 	}
 
-	d := newDriver(o, priv, urls)
+	d := newDriver(o, ids, priv, urls)
 
 	loadCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -411,6 +412,7 @@ func (c *child) peakRSS() int64 {
 // Discord's would: REST calls that wait for each other show only then.
 type restStub struct {
 	mux     *http.ServeMux
+	ids     runIDs
 	latency time.Duration
 	nextID  atomic.Int64
 	calls   sync.Map // route → *atomic.Int64
@@ -419,9 +421,9 @@ type restStub struct {
 	edits map[string]int // message ID → edits that show its game closed
 }
 
-func newRESTStub(latency time.Duration) *restStub {
-	s := &restStub{mux: http.NewServeMux(), latency: latency, edits: map[string]int{}}
-	s.nextID.Store(idMessages)
+func newRESTStub(latency time.Duration, ids runIDs) *restStub {
+	s := &restStub{mux: http.NewServeMux(), ids: ids, latency: latency, edits: map[string]int{}}
+	s.nextID.Store(int64(ids) + stubMessages)
 	user := map[string]any{"id": botUserID, "username": "tttbot", "discriminator": "0", "bot": true}
 	s.route("GET /api/v9/users/@me", func(w http.ResponseWriter, r *http.Request) { writeJSONBody(w, user) })
 	s.route("GET /api/v9/applications/@me", func(w http.ResponseWriter, r *http.Request) {
@@ -445,7 +447,7 @@ func newRESTStub(latency time.Duration) *restStub {
 			http.NotFound(w, r)
 			return
 		}
-		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(messageID(n), 10), "author": user, "type": discordgo.MessageTypeChatInputCommand})
+		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(s.ids.message(n), 10), "author": user, "type": discordgo.MessageTypeChatInputCommand})
 	})
 	s.route("POST /api/v9/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONBody(w, map[string]any{"id": s.id(), "author": user, "webhook_id": appID})

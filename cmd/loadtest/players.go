@@ -34,17 +34,33 @@ import (
 
 // Snowflakes of the simulated Discord.
 const (
-	appID          = "1100000000000000000"
-	botUserID      = "1100000000000000001"
-	idGuilds       = 1200000000000000000
-	idChannels     = 1300000000000000000
-	idUsers        = 1400000000000000000
-	idInteractions = 1500000000000000000 // interaction n is idInteractions+2n; the message its answer creates, +1
-	idMessages     = 1700000000000000000 // messages the REST stub creates
-	tokenPrefix    = "loadtest_"         // + n: the interaction's token
+	appID       = "1100000000000000000"
+	botUserID   = "1100000000000000001"
+	idGuilds    = 1200000000000000000
+	idChannels  = 1300000000000000000
+	idUsers     = 1400000000000000000
+	tokenPrefix = "loadtest_" // + n: the interaction's token
 )
 
-func messageID(n int64) int64 { return idInteractions + 2*n + 1 }
+// runIDs is the first snowflake of a run's interactions and messages, made
+// of the time as Discord's are, so that a database that outlives a run
+// (-db, -database-url) never sees an interaction ID again: the bot would
+// refuse it as a replay. Interaction n is base+2n, the message its answer
+// creates base+2n+1, and the messages the REST stub creates start at
+// base+stubMessages.
+type runIDs int64
+
+// stubMessages leaves room for a billion interactions of a run before the
+// REST stub's messages.
+const stubMessages = 1 << 31
+
+func newRunIDs(now time.Time) runIDs {
+	const discordEpoch = 1420070400000 // 2015-01-01, in Unix milliseconds
+	return runIDs((now.UnixMilli() - discordEpoch) << 22)
+}
+
+func (b runIDs) interaction(n int64) int64 { return int64(b) + 2*n }
+func (b runIDs) message(n int64) int64     { return int64(b) + 2*n + 1 }
 
 func snowflake(base int64, n int) string { return strconv.FormatInt(base+int64(n), 10) }
 
@@ -184,6 +200,7 @@ func (in *instance) up()   { in.epoch.Add(1) }
 // that is up.
 type driver struct {
 	o     loadOptions
+	ids   runIDs
 	key   ed25519.PrivateKey
 	bots  []*instance
 	pace  *pacer
@@ -193,9 +210,9 @@ type driver struct {
 	secs  []atomic.Int64 // answers per second since from
 }
 
-func newDriver(o loadOptions, key ed25519.PrivateKey, urls []string) *driver {
+func newDriver(o loadOptions, ids runIDs, key ed25519.PrivateKey, urls []string) *driver {
 	now := time.Now()
-	d := &driver{o: o, key: key, pace: newPacer(o.rate), start: now, from: now.Add(o.warmup),
+	d := &driver{o: o, ids: ids, key: key, pace: newPacer(o.rate), start: now, from: now.Add(o.warmup),
 		secs: make([]atomic.Int64, int(o.duration/time.Second)+600)}
 	for _, u := range urls {
 		d.bots = append(d.bots, &instance{url: u})
@@ -405,7 +422,7 @@ func (w *worker) play(ctx context.Context, s *session) error {
 		if berr != nil || r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.ephemeral() || b.game == 0 {
 			return w.fail(k, "got %s (%v), want a new game", r, berr)
 		}
-		s.game, s.msg, s.cur, s.prev = b.game, strconv.FormatInt(messageID(n), 10), b, nil
+		s.game, s.msg, s.cur, s.prev = b.game, strconv.FormatInt(w.d.ids.message(n), 10), b, nil
 		w.games = append(w.games, b.game)
 		if s.vsBot {
 			w.sessions["bot games"]++
@@ -700,7 +717,7 @@ func (w *worker) interact(ctx context.Context, k kind, s *session, user string, 
 func (w *worker) body(s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) ([]byte, int64) {
 	n := w.d.seq.Add(1)
 	i := interactionJSON{
-		ID: strconv.FormatInt(idInteractions+2*n, 10), ApplicationID: appID, Type: typ,
+		ID: strconv.FormatInt(w.d.ids.interaction(n), 10), ApplicationID: appID, Type: typ,
 		Token: tokenPrefix + strconv.FormatInt(n, 10), Version: 1,
 		GuildID: s.guild, ChannelID: s.channel, Channel: channelJSON{ID: s.channel, Type: discordgo.ChannelTypeGuildText, GuildID: s.guild},
 		Member: memberJSON{User: ptr(userJSON(user)), Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00",
