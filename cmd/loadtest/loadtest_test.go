@@ -102,7 +102,7 @@ func TestLoadtestPostgres(t *testing.T) {
 	}
 	bot := raceBot(t)
 	file := filepath.Join(t.TempDir(), "load.db")
-	common := []string{"-bot", bot, "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "80", "-channels", "4", "-seed", "1"}
+	common := []string{"-bot", bot, "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "400", "-channels", "4", "-seed", "1"}
 	var stdout, stderr bytes.Buffer
 	// Tables walk away on SQLite too, so that the run ends once every
 	// deadline has fired: the copy holds no open game of the players that
@@ -119,7 +119,7 @@ func TestLoadtestPostgres(t *testing.T) {
 	stdout.Reset()
 	stderr.Reset()
 	err = run(t.Context(), &stdout, &stderr, append(common, "-database-url", url, "-instances", "2", "-kill",
-		"-abandon", "0.2", "-turn-timeout", "2s", "-duration", "3s"))
+		"-abandon", "0.2", "-turn-timeout", "2s", "-duration", "4s"))
 	out := stdout.String()
 	if err != nil {
 		t.Fatalf("loadtest on PostgreSQL: %v\n%s\nbots' and driver's logs:\n%s", err, out, stderr.Bytes())
