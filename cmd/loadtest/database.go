@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/postgres"
@@ -20,7 +24,15 @@ type database interface {
 	check(ctx context.Context, acked []tttbot.Move) ([]string, error)
 	// games reads the games of ids.
 	games(ctx context.Context, ids []int64) ([]*tttbot.Game, error)
+	// commitSpeed is how many empty write transactions the database
+	// commits in a second from commitConns connections, or 0 where it is
+	// not measured.
+	commitSpeed(ctx context.Context) (int, error)
 }
+
+// commitConns is how many connections commitSpeed commits from at once:
+// two bots' default pools.
+const commitConns = 8
 
 // databaseOf returns the database of o: PostgreSQL's when -database-url is
 // set, else the SQLite file's.
@@ -38,6 +50,9 @@ func (path sqliteDB) check(ctx context.Context, acked []tttbot.Move) ([]string, 
 	problems, err := sqlite.Check(ctx, string(path), acked)
 	return texts(problems), err
 }
+
+// commitSpeed is not measured on SQLite, whose figures predate it.
+func (sqliteDB) commitSpeed(context.Context) (int, error) { return 0, nil }
 
 func (path sqliteDB) games(ctx context.Context, ids []int64) ([]*tttbot.Game, error) {
 	db, err := sqlite.Open(ctx, string(path), sqlite.Options{})
@@ -63,6 +78,44 @@ func (url postgresDB) games(ctx context.Context, ids []int64) ([]*tttbot.Game, e
 	}
 	gs, err := readGames(ctx, db, ids)
 	return gs, errors.Join(err, db.Close())
+}
+
+// commitSpeed times transactions that take a transaction ID and commit:
+// each waits for the write-ahead log to reach the disk, as every click's
+// does. It is a yardstick for the server, which others may share: a load
+// test's figures compare only beside it.
+func (url postgresDB) commitSpeed(ctx context.Context) (int, error) {
+	cfg, err := pgxpool.ParseConfig(string(url))
+	if err != nil {
+		return 0, fmt.Errorf("time commits: %w", err)
+	}
+	cfg.MaxConns, cfg.MinConns = commitConns, commitConns
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return 0, fmt.Errorf("time commits: %w", err)
+	}
+	defer pool.Close()
+	var n atomic.Int64
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	end := time.Now().Add(time.Second)
+	for range commitConns {
+		wg.Go(func() {
+			for time.Now().Before(end) {
+				if _, err := pool.Exec(ctx, "BEGIN; SELECT txid_current(); COMMIT"); err != nil {
+					once.Do(func() { first = err })
+					return
+				}
+				n.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return 0, fmt.Errorf("time commits: %w", first)
+	}
+	return int(n.Load()), nil
 }
 
 // readGames reads each game of ids from store.

@@ -40,6 +40,10 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 	}
 	db := databaseOf(o)
 	speed := machineSpeed()
+	commits, err := db.commitSpeed(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ids := newRunIDs(time.Now())
 	stub := newRESTStub(o.restLatency, ids)
 	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
@@ -112,7 +116,7 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 		wg.Go(func() { workers[i].run(loadCtx) })
 	}
 
-	rep := &report{opts: o, speed: [2]time.Duration{speed}, rss: make([]int64, o.instances)}
+	rep := &report{opts: o, speed: [2]time.Duration{speed}, commits: [2]int{commits}, rss: make([]int64, o.instances)}
 	// The load runs from the start; the figures count from the warm-up's end.
 	select {
 	case <-time.After(time.Until(d.from)):
@@ -201,6 +205,9 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 		return nil, err
 	}
 	rep.speed[1] = machineSpeed()
+	if rep.commits[1], err = db.commitSpeed(ctx); err != nil {
+		return nil, err
+	}
 	rep.gather(d, workers, stub)
 	if rep.problems, err = db.check(ctx, rep.acked); err != nil {
 		return rep, fmt.Errorf("check the database: %w", err)
@@ -524,6 +531,7 @@ type report struct {
 	cpu       time.Duration    // the bots', under load
 	driverCPU time.Duration    // the load test's own, meanwhile
 	speed     [2]time.Duration // machineSpeed before and after the load
+	commits   [2]int           // the database's commitSpeed before and after the load
 	kinds     [numKinds]kindStats
 	bySize    [2][]time.Duration // 3×3, bigger boards
 	perSec    []int64
@@ -695,6 +703,9 @@ func (r *report) print(out io.Writer) {
 	}
 	fmt.Fprintf(out, "machine speed: ed25519.Sign on 2 KB takes %.1fµs before the load, %.1fµs after\n",
 		float64(r.speed[0].Nanoseconds())/1000, float64(r.speed[1].Nanoseconds())/1000)
+	if r.commits[0] > 0 {
+		fmt.Fprintf(out, "PostgreSQL's speed: %d commits/s from %d connections before the load, %d after\n", r.commits[0], commitConns, r.commits[1])
+	}
 	switch {
 	case len(r.rss) == 0 || slices.Contains(r.rss, 0):
 		fmt.Fprintln(out, "bot peak RSS: unknown (no /proc)")
