@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot/internal/postgres"
@@ -144,11 +145,13 @@ func Copy(ctx context.Context, from, to string, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	start := time.Now()
-	cfg, err := pgx.ParseConfig(to)
+	// The pool's parser takes out the pool's parameters (pool_max_conns…),
+	// which a bot's URL may carry and the server would refuse.
+	cfg, err := pgxpool.ParseConfig(to)
 	if err != nil {
-		return Result{}, fmt.Errorf("open PostgreSQL database: %w", err)
+		return Result{}, fmt.Errorf("open PostgreSQL database %s: the URL does not parse", postgres.Redact(to))
 	}
-	dst := stdlib.OpenDB(*cfg)
+	dst := stdlib.OpenDB(*cfg.ConnConfig)
 	defer dst.Close()
 	conn, err := dst.Conn(ctx)
 	if err != nil {

@@ -218,7 +218,8 @@ func TestTablesComplete(t *testing.T) {
 // A copy holds what the source held, passes the check, keeps the IDs so
 // that a copied game plays on, and sets the sequences past them.
 func TestCopy(t *testing.T) {
-	url := pgtest.URL(t)
+	// A bot's URL, with the pool's parameters.
+	url := pgtest.URL(t) + "&pool_max_conns=4"
 	from, active := newSource(t)
 	want := counts(t, from)
 
