@@ -34,6 +34,9 @@ import (
 // loadtest runs the load and the check. The report is nil when the bots
 // never started.
 func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) (*report, error) {
+	// The bots' logs go to stderr, each copied by a goroutine of its own
+	// unless stderr is a file.
+	stderr = &syncWriter{w: stderr}
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		return nil, fmt.Errorf("generate a key: %w", err)
@@ -220,6 +223,18 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 	rep.fired, rep.unedited, problems = checkDeadlines(games, stub.editCounts(), time.Now(), o.kill)
 	rep.problems = append(rep.problems, problems...)
 	return rep, nil
+}
+
+// syncWriter writes to w one Write at a time.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 // timerInterval is how often the bots look for due deadlines.
