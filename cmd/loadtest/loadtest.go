@@ -542,7 +542,7 @@ type report struct {
 	downtime  time.Duration    // from the kill until the new bot was healthy
 	paused    time.Duration    // the load held meanwhile: the killed bot was the only one
 	rss       []int64          // each bot's peak
-	answered  []int64          // by each bot, while measuring
+	answered  []int64          // by each bot, warm-up included
 	cpu       time.Duration    // the bots', under load
 	driverCPU time.Duration    // the load test's own, meanwhile
 	speed     [2]time.Duration // machineSpeed before and after the load
@@ -707,7 +707,7 @@ func (r *report) print(out io.Writer) {
 		for i, n := range r.answered {
 			per = append(per, fmt.Sprintf("%d: %d", i+1, n))
 		}
-		fmt.Fprintf(out, "answers by bot: %s\n", strings.Join(per, ", "))
+		fmt.Fprintf(out, "answers by bot, warm-up included: %s\n", strings.Join(per, ", "))
 	}
 	if r.cpu > 0 {
 		fmt.Fprintf(out, "%s CPU: %.2f of %d cores, %dµs per interaction\n", bots(len(r.rss)), r.cpu.Seconds()/r.elapsed.Seconds(),

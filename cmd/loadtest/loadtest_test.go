@@ -127,7 +127,7 @@ func TestLoadtestPostgres(t *testing.T) {
 	t.Log("\n" + out)
 	for _, re := range []string{
 		`PostgreSQL shared by 2 bots, abandon 0\.20 with 2s timeouts`,
-		`answers by bot: 1: [1-9]\d*, 2: [1-9]\d*`,
+		`answers by bot, warm-up included: 1: [1-9]\d*, 2: [1-9]\d*`,
 		`bots' peak RSS: 1: [\d.]+ MB, 2: [\d.]+ MB`,
 		`kill -9 halfway: bot 1 of 2 back in`,
 		`walked away [1-9]`,

@@ -189,7 +189,7 @@ type instance struct {
 	url      string
 	epoch    atomic.Int64
 	inflight atomic.Int64 // requests awaiting its answer
-	answered atomic.Int64 // answers it gave while measuring
+	answered atomic.Int64 // answers it gave, warm-up included
 }
 
 func (in *instance) down() { in.epoch.Add(1) }
@@ -796,8 +796,8 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 		if i := int(done.Sub(w.d.from) / time.Second); i < len(w.d.secs) {
 			w.d.secs[i].Add(1)
 		}
-		in.answered.Add(1)
 	}
+	in.answered.Add(1)
 	if resp.StatusCode == http.StatusOK && r != nil {
 		// The driver shares the bot's cores, so it decodes with json127
 		// too, in 60% of encoding/json's time (internal/discord/wire.go).
