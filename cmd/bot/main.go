@@ -45,6 +45,7 @@ func subcommands() []command {
 		{"run", "run the bot (the default)", runCmd},
 		{"register", "register the slash commands and exit", registerCmd},
 		{"migrate", "apply or inspect database migrations: up, status, down", migrateCmd},
+		{"migrate-data", "copy a SQLite database into an empty PostgreSQL one", migrateDataCmd},
 		{"backup", "write a consistent copy of the live database", backupCmd},
 		{"forget", "erase a player who asked to be forgotten", forgetCmd},
 		{"healthcheck", "ask the running bot's /healthz; exit 0 if healthy, else 1", healthcheckCmd},

@@ -52,7 +52,7 @@ func TestStrayArguments(t *testing.T) {
 // Help goes to stdout and exits 0; asking for a command's help shows that
 // command's. An unknown command and a bad flag go to stderr.
 func TestHelp(t *testing.T) {
-	const commands = "commands:\n  run          run the bot (the default)\n"
+	const commands = "commands:\n  run           run the bot (the default)\n"
 	tests := []struct {
 		args   []string
 		stdout string // a part of it
@@ -70,7 +70,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"run", "-h"}, "usage: bot run", "", flag.ErrHelp},
 		{[]string{"migrate", "-h"}, "  down    roll back the latest migration", "", flag.ErrHelp},
 		{[]string{"help", "nope"}, "", `bot: unknown command "nope"`, exitError{}},
-		{[]string{"nope"}, "", "\n\nusage: bot [command] [flags]\n\n" + commands + "  register     register", exitError{}},
+		{[]string{"nope"}, "", "\n\nusage: bot [command] [flags]\n\n" + commands + "  register      register", exitError{}},
 		{[]string{"analyze", "-nope"}, "", "flag provided but not defined: -nope\nusage: bot analyze", errors.New("flag provided but not defined: -nope")},
 	}
 	for _, tt := range tests {

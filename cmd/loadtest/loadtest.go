@@ -29,18 +29,26 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
-// loadtest runs the load and the check. The report is nil when the bot never
-// started.
+// loadtest runs the load and the check. The report is nil when the bots
+// never started.
 func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) (*report, error) {
+	// The bots' logs go to stderr, each copied by a goroutine of its own
+	// unless stderr is a file.
+	stderr = &syncWriter{w: stderr}
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		return nil, fmt.Errorf("generate a key: %w", err)
 	}
+	db := databaseOf(o)
 	speed := machineSpeed()
-	stub := newRESTStub(o.restLatency)
+	commits, err := db.commitSpeed(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := newRunIDs(time.Now())
+	stub := newRESTStub(o.restLatency, ids)
 	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("rest stub: %w", err)
@@ -49,41 +57,57 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 	go api.Serve(apiLn)
 	defer api.Close()
 
-	listen, err := freeAddr()
-	if err != nil {
-		return nil, err
+	// Each bot keeps its address across a restart.
+	starts := make([]func() (*child, error), o.instances)
+	urls := make([]string, o.instances)
+	for i := range starts {
+		listen, err := freeAddr()
+		if err != nil {
+			return nil, err
+		}
+		cfgPath := filepath.Join(dir, fmt.Sprintf("config%d.toml", i+1))
+		if o.instances == 1 {
+			cfgPath = filepath.Join(dir, "config.toml")
+		}
+		cfg := botConfig(o, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen)
+		if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+			return nil, fmt.Errorf("write config: %w", err)
+		}
+		starts[i] = func() (*child, error) { return startChild(ctx, o.bot, cfgPath, "http://"+listen, stderr) }
+		urls[i] = "http://" + listen + "/interactions"
 	}
-	cfgPath := filepath.Join(dir, "config.toml")
-	cfg := fmt.Sprintf(`[discord]
-mode = "http"
-public_key = %q
-api_url = %q
-
-[http]
-listen = %q
-
-[database]
-path = %q
-
-[game]
-simultaneous_games = true
-
-[log]
-level = "warn"
-`, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen, o.db)
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		return nil, fmt.Errorf("write config: %w", err)
+	bots := make([]*child, o.instances)
+	defer func() {
+		for _, b := range bots { // whichever bots run by then
+			if b != nil {
+				b.kill()
+			}
+		}
+	}()
+	for i, start := range starts {
+		if bots[i], err = start(); err != nil {
+			return nil, err
+		}
 	}
-	start := func() (*child, error) {
-		return startChild(ctx, o.bot, cfgPath, "http://"+listen, stderr)
+	// anyDone is closed when a bot exits, which ends the load.
+	anyDone := make(chan struct{})
+	var anyOnce sync.Once
+	watch := func(b *child) {
+		go func() {
+			select {
+			case <-b.done:
+				if !b.killed.Load() {
+					anyOnce.Do(func() { close(anyDone) })
+				}
+			case <-ctx.Done():
+			}
+		}()
 	}
-	bot, err := start()
-	if err != nil {
-		return nil, err
+	for _, b := range bots {
+		watch(b)
 	}
-	defer func() { bot.kill() }() // whichever bot runs by then
 
-	d := newDriver(o, priv, "http://"+listen+"/interactions")
+	d := newDriver(o, ids, priv, urls)
 
 	loadCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -95,69 +119,155 @@ level = "warn"
 		wg.Go(func() { workers[i].run(loadCtx) })
 	}
 
-	rep := &report{opts: o, speed: [2]time.Duration{speed}}
+	rep := &report{opts: o, speed: [2]time.Duration{speed}, commits: [2]int{commits}, rss: make([]int64, o.instances)}
 	// The load runs from the start; the figures count from the warm-up's end.
 	select {
 	case <-time.After(time.Until(d.from)):
 	case <-ctx.Done():
-	case <-bot.done:
+	case <-anyDone:
 	}
 	end := d.from.Add(o.duration)
-	cpu0, self0 := bot.cpuTime(), cpuTime(os.Getpid())
+	cpu0 := make([]time.Duration, o.instances)
+	for i, b := range bots {
+		cpu0[i] = b.cpuTime()
+	}
+	self0 := cpuTime(os.Getpid())
 	if o.kill {
 		select {
 		case <-time.After(o.duration / 2):
 		case <-ctx.Done():
-		case <-bot.done:
+		case <-anyDone:
 		}
-		if ctx.Err() == nil && bot.exited() == nil {
-			// Kill it with requests in flight, so that some die mid-transaction.
-			for t := time.Now(); d.inflight.Load() == 0 && time.Since(t) < time.Second; {
+		if ctx.Err() == nil && bots[0].exited() == nil {
+			// Kill the first bot with requests in flight, so that some die
+			// mid-transaction. Alone, it holds the load meanwhile; with
+			// others, they take its share, as behind a load balancer.
+			in := d.bots[0]
+			for t := time.Now(); in.inflight.Load() == 0 && time.Since(t) < time.Second; {
 				time.Sleep(50 * time.Microsecond)
 			}
-			d.pace.down()
-			rep.rss = max(rep.rss, bot.peakRSS())
-			rep.cpu += bot.cpuTime() - cpu0
-			bot.kill()
+			alone := o.instances == 1
+			if alone {
+				d.pace.down()
+			}
+			in.down()
+			rep.rss[0] = max(rep.rss[0], bots[0].peakRSS())
+			rep.cpu += bots[0].cpuTime() - cpu0[0]
+			bots[0].kill()
 			downAt := time.Now()
-			if bot, err = start(); err != nil {
+			if bots[0], err = starts[0](); err != nil {
 				stop()
 				wg.Wait()
 				return nil, err
 			}
-			cpu0 = bot.cpuTime()
+			watch(bots[0])
+			cpu0[0] = bots[0].cpuTime()
 			rep.downtime = time.Since(downAt)
-			d.pace.up()
-			end = end.Add(rep.downtime)
+			in.up()
+			if alone {
+				d.pace.up()
+				end = end.Add(rep.downtime)
+				rep.paused = rep.downtime
+			}
 		}
 	}
 	select {
 	case <-time.After(time.Until(end)):
 	case <-ctx.Done():
-	case <-bot.done:
+	case <-anyDone:
 	}
 	stop()
 	wg.Wait()
-	rep.elapsed = time.Since(d.from) - rep.downtime
+	rep.elapsed = time.Since(d.from) - rep.paused
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if err := bot.exited(); err != nil {
-		return nil, fmt.Errorf("the bot died: %w", err)
+	for i, b := range bots {
+		if err := b.exited(); err != nil {
+			return nil, fmt.Errorf("bot %d died: %w", i+1, err)
+		}
+		rep.rss[i] = max(rep.rss[i], b.peakRSS())
+		rep.cpu += b.cpuTime() - cpu0[i]
 	}
-	rep.rss = max(rep.rss, bot.peakRSS())
-	rep.cpu += bot.cpuTime() - cpu0
 	rep.driverCPU = cpuTime(os.Getpid()) - self0
-	if err := bot.stop(); err != nil {
+	if o.abandon > 0 {
+		// Every deadline set under load falls within a timeout of its end:
+		// wait until the timers have fired the last, so that the check
+		// finds each fired and none half done.
+		select {
+		case <-time.After(o.turnTimeout + 2*timerInterval + 500*time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	var stopErrs []error
+	for _, b := range bots {
+		stopErrs = append(stopErrs, b.stop())
+	}
+	if err := errors.Join(stopErrs...); err != nil {
 		return nil, err
 	}
 	rep.speed[1] = machineSpeed()
+	if rep.commits[1], err = db.commitSpeed(ctx); err != nil {
+		return nil, err
+	}
 	rep.gather(d, workers, stub)
-	rep.problems, err = sqlite.Check(ctx, o.db, rep.acked)
-	if err != nil {
+	if rep.problems, err = db.check(ctx, rep.acked); err != nil {
 		return rep, fmt.Errorf("check the database: %w", err)
 	}
+	games, err := db.games(ctx, rep.games)
+	if err != nil {
+		return rep, fmt.Errorf("check the deadlines: %w", err)
+	}
+	var problems []string
+	rep.fired, rep.unedited, problems = checkDeadlines(games, stub.editCounts(), time.Now(), o.kill)
+	rep.problems = append(rep.problems, problems...)
 	return rep, nil
+}
+
+// syncWriter writes to w one Write at a time.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// timerInterval is how often the bots look for due deadlines.
+const timerInterval = time.Second
+
+// botConfig is the configuration of one bot: in http mode on listen, with
+// the REST stub at api.
+func botConfig(o loadOptions, publicKey, api, listen string) string {
+	database := fmt.Sprintf("path = %q", o.db)
+	if o.databaseURL != "" {
+		database = fmt.Sprintf("url = %q", o.databaseURL)
+	}
+	game := "simultaneous_games = true"
+	if o.abandon > 0 {
+		game += fmt.Sprintf("\nchallenge_timeout = %q\nturn_timeout = %q", o.turnTimeout, o.turnTimeout)
+	}
+	return fmt.Sprintf(`[discord]
+mode = "http"
+public_key = %q
+api_url = %q
+
+[http]
+listen = %q
+
+[database]
+%s
+
+[game]
+%s
+
+[log]
+level = "warn"
+`, publicKey, api, listen, database, game)
 }
 
 // machineSpeed times ed25519.Sign on 2 KB, the fastest of a few batches: a
@@ -190,11 +300,12 @@ func freeAddr() (string, error) {
 	return ln.Addr().String(), nil
 }
 
-// child is the bot under load.
+// child is a bot under load.
 type child struct {
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited
-	err  error         // its exit, once done
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when the process has exited
+	err    error         // its exit, once done
+	killed atomic.Bool   // on purpose, by kill
 }
 
 // startChild runs bin with the config at cfg and waits until base/healthz
@@ -204,7 +315,7 @@ func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*
 	env := []string{"DISCORD_TOKEN=loadtest-token"}
 	for _, kv := range os.Environ() {
 		// The config names the database and the token.
-		if !strings.HasPrefix(kv, "TTTBOT_DATABASE_PATH=") && !strings.HasPrefix(kv, "DISCORD_TOKEN=") {
+		if !strings.HasPrefix(kv, "TTTBOT_DATABASE_PATH=") && !strings.HasPrefix(kv, "TTTBOT_DATABASE_URL=") && !strings.HasPrefix(kv, "DISCORD_TOKEN=") {
 			env = append(env, kv)
 		}
 	}
@@ -255,6 +366,7 @@ func (c *child) exited() error {
 
 // kill sends SIGKILL and waits for the process to go.
 func (c *child) kill() {
+	c.killed.Store(true)
 	c.cmd.Process.Kill()
 	<-c.done
 }
@@ -322,14 +434,18 @@ func (c *child) peakRSS() int64 {
 // Discord's would: REST calls that wait for each other show only then.
 type restStub struct {
 	mux     *http.ServeMux
+	ids     runIDs
 	latency time.Duration
 	nextID  atomic.Int64
 	calls   sync.Map // route → *atomic.Int64
+
+	mu    sync.Mutex
+	edits map[string]int // message ID → edits that show its game closed
 }
 
-func newRESTStub(latency time.Duration) *restStub {
-	s := &restStub{mux: http.NewServeMux(), latency: latency}
-	s.nextID.Store(idMessages)
+func newRESTStub(latency time.Duration, ids runIDs) *restStub {
+	s := &restStub{mux: http.NewServeMux(), ids: ids, latency: latency, edits: map[string]int{}}
+	s.nextID.Store(int64(ids) + stubMessages)
 	user := map[string]any{"id": botUserID, "username": "tttbot", "discriminator": "0", "bot": true}
 	s.route("GET /api/v9/users/@me", func(w http.ResponseWriter, r *http.Request) { writeJSONBody(w, user) })
 	s.route("GET /api/v9/applications/@me", func(w http.ResponseWriter, r *http.Request) {
@@ -353,12 +469,26 @@ func newRESTStub(latency time.Duration) *restStub {
 			http.NotFound(w, r)
 			return
 		}
-		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(messageID(n), 10), "author": user, "type": discordgo.MessageTypeChatInputCommand})
+		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(s.ids.message(n), 10), "author": user, "type": discordgo.MessageTypeChatInputCommand})
 	})
 	s.route("POST /api/v9/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONBody(w, map[string]any{"id": s.id(), "author": user, "webhook_id": appID})
 	})
 	s.route("PATCH /api/v9/channels/{channel}/messages/{message}", func(w http.ResponseWriter, r *http.Request) {
+		// A stale click's refresh shows the game open; the timers' edit
+		// after a deadline shows it closed.
+		var m struct {
+			Components json.RawMessage `json:"components"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if b, err := parseBoard(&response{Data: &responseData{Components: m.Components}}); err != nil || !b.open() {
+			s.mu.Lock()
+			s.edits[r.PathValue("message")]++
+			s.mu.Unlock()
+		}
 		writeJSONBody(w, map[string]any{"id": r.PathValue("message"), "channel_id": r.PathValue("channel"), "author": user})
 	})
 	s.route("POST /api/v9/channels/{channel}/messages", func(w http.ResponseWriter, r *http.Request) {
@@ -389,6 +519,14 @@ func (s *restStub) route(pattern string, h http.HandlerFunc) {
 
 func (s *restStub) id() string { return strconv.FormatInt(s.nextID.Add(1), 10) }
 
+// editCounts returns how many times each message was edited to show its
+// game closed.
+func (s *restStub) editCounts() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.edits)
+}
+
 func (s *restStub) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
 func writeJSONBody(w http.ResponseWriter, v any) {
@@ -399,13 +537,16 @@ func writeJSONBody(w http.ResponseWriter, v any) {
 // report is what the load test measured.
 type report struct {
 	opts      loadOptions
-	elapsed   time.Duration // measured (after the warm-up) with the bot up
+	elapsed   time.Duration // measured (after the warm-up) with a bot up
 	warm      []time.Duration
-	downtime  time.Duration // from the kill until the new bot was healthy
-	rss       int64
-	cpu       time.Duration    // the bot's, under load
+	downtime  time.Duration    // from the kill until the new bot was healthy
+	paused    time.Duration    // the load held meanwhile: the killed bot was the only one
+	rss       []int64          // each bot's peak
+	answered  []int64          // by each bot, warm-up included
+	cpu       time.Duration    // the bots', under load
 	driverCPU time.Duration    // the load test's own, meanwhile
 	speed     [2]time.Duration // machineSpeed before and after the load
+	commits   [2]int           // the database's commitSpeed before and after the load
 	kinds     [numKinds]kindStats
 	bySize    [2][]time.Duration // 3×3, bigger boards
 	perSec    []int64
@@ -414,7 +555,10 @@ type report struct {
 	errs      []string
 	rest      map[string]int64
 	acked     []tttbot.Move
-	problems  []sqlite.Problem
+	games     []int64 // every game the bots answered with
+	fired     int     // deadlines that ended a game
+	unedited  int     // of those, boards the timers never edited: lost with a killed bot
+	problems  []string
 }
 
 type kindStats struct {
@@ -438,7 +582,11 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 		r.lost += w.lost
 		r.warm = append(r.warm, w.warm...)
 		r.acked = append(r.acked, w.acked...)
+		r.games = append(r.games, w.games...)
 		r.errs = append(r.errs, w.errMsgs...)
+	}
+	for _, in := range d.bots {
+		r.answered = append(r.answered, in.answered.Load())
 	}
 	for k := range r.kinds {
 		slices.Sort(r.kinds[k].lat)
@@ -487,14 +635,32 @@ func percentile(s []time.Duration, p float64) time.Duration {
 
 func ms(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 2, 64) + "ms" }
 
+// bots is "bot", or "bots" for several.
+func bots(n int) string {
+	if n > 1 {
+		return "bots'"
+	}
+	return "bot"
+}
+
 func (r *report) print(out io.Writer) {
 	o := r.opts
 	rate := "as fast as answered"
 	if o.rate > 0 {
 		rate = fmt.Sprintf("%d/s offered", o.rate)
 	}
-	fmt.Fprintf(out, "loadtest: %s after %s warm-up, %s, %d games at once, %d players, %d channels, bad %.2f, big %.2f, seed %d, kill %v, REST latency %s\n\n",
+	fmt.Fprintf(out, "loadtest: %s after %s warm-up, %s, %d games at once, %d players, %d channels, bad %.2f, big %.2f, seed %d, kill %v, REST latency %s",
 		o.duration, o.warmup, rate, o.concurrency, o.players, o.channels, o.bad, o.big, o.seed, o.kill, o.restLatency)
+	if o.databaseURL != "" {
+		fmt.Fprintf(out, ", PostgreSQL shared by %d bot", o.instances)
+		if o.instances > 1 {
+			fmt.Fprint(out, "s")
+		}
+	}
+	if o.abandon > 0 {
+		fmt.Fprintf(out, ", abandon %.2f with %s timeouts", o.abandon, o.turnTimeout)
+	}
+	fmt.Fprint(out, "\n\n")
 	if o.warmup > 0 {
 		slices.Sort(r.warm)
 		fmt.Fprintf(out, "warm-up (%s, not counted below): %d answers, p50 %s, p99 %s, max %s\n\n", o.warmup, len(r.warm),
@@ -536,23 +702,44 @@ func (r *report) print(out io.Writer) {
 		}
 	}
 	fmt.Fprintln(out)
+	if len(r.answered) > 1 {
+		var per []string
+		for i, n := range r.answered {
+			per = append(per, fmt.Sprintf("%d: %d", i+1, n))
+		}
+		fmt.Fprintf(out, "answers by bot, warm-up included: %s\n", strings.Join(per, ", "))
+	}
 	if r.cpu > 0 {
-		fmt.Fprintf(out, "bot CPU: %.2f of %d cores, %dµs per interaction\n", r.cpu.Seconds()/r.elapsed.Seconds(),
+		fmt.Fprintf(out, "%s CPU: %.2f of %d cores, %dµs per interaction\n", bots(len(r.rss)), r.cpu.Seconds()/r.elapsed.Seconds(),
 			runtime.NumCPU(), r.cpu.Microseconds()/int64(max(len(all), 1)))
 		// The driver stands in for Discord, but shares the bot's cores.
-		fmt.Fprintf(out, "driver CPU: %.2f of %d cores, %dµs per interaction\n", r.driverCPU.Seconds()/(r.elapsed+r.downtime).Seconds(),
+		fmt.Fprintf(out, "driver CPU: %.2f of %d cores, %dµs per interaction\n", r.driverCPU.Seconds()/(r.elapsed+r.paused).Seconds(),
 			runtime.NumCPU(), r.driverCPU.Microseconds()/int64(max(len(all), 1)))
 	}
 	fmt.Fprintf(out, "machine speed: ed25519.Sign on 2 KB takes %.1fµs before the load, %.1fµs after\n",
 		float64(r.speed[0].Nanoseconds())/1000, float64(r.speed[1].Nanoseconds())/1000)
-	if r.rss > 0 {
-		fmt.Fprintf(out, "bot peak RSS: %.1f MB\n", float64(r.rss)/(1<<20))
-	} else {
+	if r.commits[0] > 0 {
+		fmt.Fprintf(out, "PostgreSQL's speed: %d commits/s from %d connections before the load, %d after\n", r.commits[0], commitConns, r.commits[1])
+	}
+	switch {
+	case len(r.rss) == 0 || slices.Contains(r.rss, 0):
 		fmt.Fprintln(out, "bot peak RSS: unknown (no /proc)")
+	case len(r.rss) == 1:
+		fmt.Fprintf(out, "bot peak RSS: %.1f MB\n", float64(r.rss[0])/(1<<20))
+	default:
+		var per []string
+		for i, n := range r.rss {
+			per = append(per, fmt.Sprintf("%d: %.1f MB", i+1, float64(n)/(1<<20)))
+		}
+		fmt.Fprintf(out, "bots' peak RSS: %s\n", strings.Join(per, ", "))
 	}
 	if o.kill {
-		fmt.Fprintf(out, "kill -9 halfway: bot back in %s; requests lost in flight: %d (their games resigned after the restart)\n",
-			r.downtime.Round(time.Millisecond), r.lost)
+		which := "bot"
+		if len(r.rss) > 1 {
+			which = "bot 1 of " + strconv.Itoa(len(r.rss))
+		}
+		fmt.Fprintf(out, "kill -9 halfway: %s back in %s; requests lost in flight: %d (their games resigned after the restart)\n",
+			which, r.downtime.Round(time.Millisecond), r.lost)
 	}
 	var sess []string
 	for _, s := range slices.Sorted(maps.Keys(r.sessions)) {
@@ -566,6 +753,13 @@ func (r *report) print(out io.Writer) {
 	fmt.Fprintf(out, "REST calls from the bot: %s\n", strings.Join(rest, ", "))
 	if n := r.unfetched(); n > 0 {
 		fmt.Fprintf(out, "board messages: %d new boards never fetched (their timers cannot edit them)\n", n)
+	}
+	if o.abandon > 0 || r.fired > 0 {
+		fmt.Fprintf(out, "deadlines: %d fired, each once", r.fired)
+		if r.unedited > 0 {
+			fmt.Fprintf(out, "; %d boards not edited, their edit lost with the killed bot", r.unedited)
+		}
+		fmt.Fprintln(out)
 	}
 	for _, e := range r.errs {
 		fmt.Fprintln(out, "error:", e)

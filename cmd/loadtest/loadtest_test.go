@@ -2,14 +2,58 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/migratedata"
+	"github.com/tttbot/tttbot/internal/postgres/pgtest"
 )
+
+// buildDir holds the bot that raceBot builds, for the package's tests.
+var buildDir string
+
+func TestMain(m *testing.M) {
+	var err error
+	if buildDir, err = os.MkdirTemp("", "tttbot-loadtest-test-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(buildDir)
+	os.Exit(code)
+}
+
+// builtBot is the bot raceBot builds, once for all the tests that run it.
+var builtBot = sync.OnceValues(func() (string, error) {
+	var stderr bytes.Buffer
+	bin, err := buildBot(context.Background(), buildDir, &stderr, "-race")
+	if err != nil {
+		return "", fmt.Errorf("%w\n%s", err, stderr.Bytes())
+	}
+	return bin, nil
+})
+
+// raceBot returns the bot built under the race detector, as the tests run.
+func raceBot(t *testing.T) string {
+	t.Helper()
+	bin, err := builtBot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
 
 // TestLoadtestKill runs a short load test with a kill -9 halfway: every
 // answer must be as expected, and the database must pass the check after
@@ -19,13 +63,9 @@ func TestLoadtestKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the bot twice")
 	}
+	bot := raceBot(t)
 	var stdout, stderr bytes.Buffer
-	// The bot runs under the race detector, as the tests do.
-	bot, err := buildBot(t.Context(), t.TempDir(), &stderr, "-race")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.Bytes())
-	}
-	err = run(t.Context(), &stdout, &stderr, []string{"-bot", bot, "-duration", "3s", "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "40",
+	err := run(t.Context(), &stdout, &stderr, []string{"-bot", bot, "-duration", "3s", "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "40",
 		"-channels", "4", "-bad", "0.2", "-seed", "1", "-kill"})
 	out := stdout.String()
 	if err != nil {
@@ -51,12 +91,65 @@ func TestLoadtestKill(t *testing.T) {
 	}
 }
 
+// On PostgreSQL, a database that a SQLite load test made is copied over
+// and takes the load of two bots, the first killed halfway, with tables
+// walking away from their games: every answer must be as expected, the
+// check must pass, and every deadline must have fired once.
+func TestLoadtestPostgres(t *testing.T) {
+	url := pgtest.URL(t)
+	if testing.Short() {
+		t.Skip("starts the bot four times")
+	}
+	bot := raceBot(t)
+	file := filepath.Join(t.TempDir(), "load.db")
+	common := []string{"-bot", bot, "-warmup", "500ms", "-rate", "300", "-concurrency", "8", "-players", "400", "-channels", "4", "-seed", "1"}
+	var stdout, stderr bytes.Buffer
+	// Tables walk away on SQLite too, so that the run ends once every
+	// deadline has fired: the copy holds no open game of the players that
+	// play on.
+	if err := run(t.Context(), &stdout, &stderr, append(common, "-db", file, "-duration", "1s", "-abandon", "0.2", "-turn-timeout", "2s")); err != nil {
+		t.Fatalf("loadtest on SQLite: %v\n%s\n%s", err, stdout.Bytes(), stderr.Bytes())
+	}
+	copied, err := migratedata.Copy(t.Context(), file, url, migratedata.Options{})
+	if err != nil {
+		t.Fatalf("copy the load test's database: %v", err)
+	}
+	t.Logf("copied %v", copied.Counts)
+
+	stdout.Reset()
+	stderr.Reset()
+	err = run(t.Context(), &stdout, &stderr, append(common, "-database-url", url, "-instances", "2", "-kill",
+		"-abandon", "0.2", "-turn-timeout", "2s", "-duration", "4s"))
+	out := stdout.String()
+	if err != nil {
+		t.Fatalf("loadtest on PostgreSQL: %v\n%s\nbots' and driver's logs:\n%s", err, out, stderr.Bytes())
+	}
+	t.Log("\n" + out)
+	for _, re := range []string{
+		`PostgreSQL shared by 2 bots, abandon 0\.20 with 2s timeouts`,
+		`answers by bot, warm-up included: 1: [1-9]\d*, 2: [1-9]\d*`,
+		`bots' peak RSS: 1: [\d.]+ MB, 2: [\d.]+ MB`,
+		`kill -9 halfway: bot 1 of 2 back in`,
+		`walked away [1-9]`,
+		`deadlines: [1-9]\d* fired, each once`,
+		`database check: ok`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("report does not match %s:\n%s", re, out)
+		}
+	}
+}
+
 func TestLoadtestFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-duration", "0s"},
 		{"-warmup", "-1s"},
 		{"-concurrency", "10", "-players", "20"},
 		{"-bad", "2"},
+		{"-abandon", "-0.5"},
+		{"-instances", "0"},
+		{"-instances", "2"},
+		{"-db", "x.db", "-database-url", "postgres://localhost/x"},
 		{"extra"},
 	} {
 		var stderr bytes.Buffer
@@ -95,6 +188,46 @@ func TestLoadtestWantsEveryBoardFetched(t *testing.T) {
 				rest: map[string]int64{fetchRoute: tt.fetched}}
 			if got := r.failed(); got != tt.want {
 				t.Errorf("got failed %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// The check of deadlines wants each game ended by its deadline edited
+// closed exactly once, others at most once (a resignation's edit), and no
+// deadline long past unfired.
+func TestCheckDeadlines(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	expired := &tttbot.Game{ID: 1, MessageID: "m1", Status: tttbot.StatusExpired}
+	timedOut := &tttbot.Game{ID: 2, MessageID: "m2", Status: tttbot.StatusFinished, Reason: tttbot.ReasonTimeout}
+	resigned := &tttbot.Game{ID: 3, MessageID: "m3", Status: tttbot.StatusFinished, Reason: tttbot.ReasonResign}
+	unknown := &tttbot.Game{ID: 4, Status: tttbot.StatusExpired}
+	overdue := &tttbot.Game{ID: 5, MessageID: "m5", Status: tttbot.StatusActive, Deadline: now.Add(-time.Minute)}
+	due := &tttbot.Game{ID: 6, MessageID: "m6", Status: tttbot.StatusPending, Deadline: now.Add(-time.Second / 2)}
+	tests := []struct {
+		name         string
+		games        []*tttbot.Game
+		edits        map[string]int
+		kill         bool
+		wantFired    int
+		wantUnedited int
+		wantProblems int
+	}{
+		{"each fired once", []*tttbot.Game{expired, timedOut, resigned, unknown, due}, map[string]int{"m1": 1, "m2": 1, "m3": 1}, false, 3, 0, 0},
+		{"fired twice", []*tttbot.Game{expired, timedOut}, map[string]int{"m1": 2, "m2": 1}, false, 2, 0, 1},
+		{"edit missing", []*tttbot.Game{expired}, map[string]int{}, false, 1, 0, 1},
+		{"edit lost with a killed bot", []*tttbot.Game{expired}, map[string]int{}, true, 1, 1, 0},
+		{"fired twice after a kill", []*tttbot.Game{expired}, map[string]int{"m1": 2}, true, 1, 0, 1},
+		{"resigned game edited twice", []*tttbot.Game{resigned}, map[string]int{"m3": 2}, false, 0, 0, 1},
+		{"deadline never fired", []*tttbot.Game{overdue}, map[string]int{}, false, 0, 0, 1},
+		{"unseen message edited twice", nil, map[string]int{"m9": 2}, false, 0, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fired, unedited, problems := checkDeadlines(tt.games, tt.edits, now, tt.kill)
+			if fired != tt.wantFired || unedited != tt.wantUnedited || len(problems) != tt.wantProblems {
+				t.Errorf("got %d fired, %d unedited, problems %q; want %d, %d and %d problems",
+					fired, unedited, problems, tt.wantFired, tt.wantUnedited, tt.wantProblems)
 			}
 		})
 	}

@@ -34,8 +34,16 @@ type loadOptions struct {
 	kill        bool
 	restLatency time.Duration // how long the REST stub takes to answer
 	db          string
+	databaseURL string // PostgreSQL, instead of the SQLite file db
+	instances   int    // bots sharing the database
+	abandon     float64
+	turnTimeout time.Duration // the bots' challenge and turn timeouts, with abandon
 	bot         string
 }
+
+// abandonOnPostgres is -abandon's default with -database-url. SQLite's runs
+// keep 0, so that a seed plays the games it played before the flag existed.
+const abandonOnPostgres = 0.01
 
 // errReported ends the process with status 1 once the report has said what
 // went wrong.
@@ -70,21 +78,35 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed (0: random)")
 	fs.Float64Var(&o.bad, "bad", 0.1, "chance of a bad request (bad signature, stale board, stranger, out of turn, conflict) before each step")
 	fs.Float64Var(&o.big, "big", 0.1, "share of games on 4×4 or 5×5 boards (the rest are 3×3)")
-	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot halfway, restart it on the same database and carry on")
+	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot (the first of -instances) halfway, restart it on the same database and carry on")
 	fs.DurationVar(&o.restLatency, "rest-latency", 50*time.Millisecond, "how long the REST stub takes to answer each of the bot's calls, as Discord's REST does")
-	fs.StringVar(&o.db, "db", "", "database `file` (default: a new one in a temporary directory)")
+	fs.StringVar(&o.db, "db", "", "SQLite database `file` (default: a new one in a temporary directory)")
+	fs.StringVar(&o.databaseURL, "database-url", "", "PostgreSQL database `URL`, e.g. postgres://postgres@127.0.0.1:5432/load, instead of SQLite; the check covers the games it holds already too")
+	fs.IntVar(&o.instances, "instances", 1, "bots sharing the database, each on its own port; the driver sends each request to the next (needs -database-url beyond 1)")
+	fs.Float64Var(&o.abandon, "abandon", 0, fmt.Sprintf("chance that a table walks away from its game, leaving its deadline to fire (default %g with -database-url)", abandonOnPostgres))
+	fs.DurationVar(&o.turnTimeout, "turn-timeout", 5*time.Second, "the bots' challenge and turn timeouts when tables walk away (-abandon); the check waits for the last to fire")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
 	rest, err := cli.Parse(fs, stdout, stderr, args)
 	if err != nil {
 		return err
 	}
+	abandonSet := false
+	fs.Visit(func(f *flag.Flag) { abandonSet = abandonSet || f.Name == "abandon" })
+	if !abandonSet && o.databaseURL != "" {
+		o.abandon = abandonOnPostgres
+	}
 	switch {
 	case len(rest) > 0:
 		return cli.NoArgs(fs, rest)
-	case o.duration <= 0 || o.warmup < 0 || o.restLatency < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1:
-		return errors.New("-duration, -concurrency and -channels must be positive, -warmup, -rate and -rest-latency not negative, -bad and -big from 0 to 1")
+	case o.duration <= 0 || o.warmup < 0 || o.restLatency < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.instances < 1 ||
+		o.turnTimeout <= 0 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1 || o.abandon < 0 || o.abandon > 1:
+		return errors.New("-duration, -concurrency, -channels, -instances and -turn-timeout must be positive, -warmup, -rate and -rest-latency not negative, -bad, -big and -abandon from 0 to 1")
 	case o.players < 3*o.concurrency:
 		return fmt.Errorf("-players must be at least 3 × -concurrency (%d)", 3*o.concurrency)
+	case o.db != "" && o.databaseURL != "":
+		return errors.New("-db names a SQLite file and -database-url a PostgreSQL database: give one")
+	case o.instances > 1 && o.databaseURL == "":
+		return errors.New("-instances beyond 1 share one PostgreSQL database: add -database-url")
 	}
 	if o.seed == 0 {
 		o.seed = rand.Uint64()
@@ -93,7 +115,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.db == "" {
+	if o.db == "" && o.databaseURL == "" {
 		o.db = filepath.Join(dir, "loadtest.db")
 	}
 	if o.bot == "" {

@@ -34,17 +34,33 @@ import (
 
 // Snowflakes of the simulated Discord.
 const (
-	appID          = "1100000000000000000"
-	botUserID      = "1100000000000000001"
-	idGuilds       = 1200000000000000000
-	idChannels     = 1300000000000000000
-	idUsers        = 1400000000000000000
-	idInteractions = 1500000000000000000 // interaction n is idInteractions+2n; the message its answer creates, +1
-	idMessages     = 1700000000000000000 // messages the REST stub creates
-	tokenPrefix    = "loadtest_"         // + n: the interaction's token
+	appID       = "1100000000000000000"
+	botUserID   = "1100000000000000001"
+	idGuilds    = 1200000000000000000
+	idChannels  = 1300000000000000000
+	idUsers     = 1400000000000000000
+	tokenPrefix = "loadtest_" // + n: the interaction's token
 )
 
-func messageID(n int64) int64 { return idInteractions + 2*n + 1 }
+// runIDs is the first snowflake of a run's interactions and messages, made
+// of the time as Discord's are, so that a database that outlives a run
+// (-db, -database-url) never sees an interaction ID again: the bot would
+// refuse it as a replay. Interaction n is base+2n, the message its answer
+// creates base+2n+1, and the messages the REST stub creates start at
+// base+stubMessages.
+type runIDs int64
+
+// stubMessages leaves room for a billion interactions of a run before the
+// REST stub's messages.
+const stubMessages = 1 << 31
+
+func newRunIDs(now time.Time) runIDs {
+	const discordEpoch = 1420070400000 // 2015-01-01, in Unix milliseconds
+	return runIDs((now.UnixMilli() - discordEpoch) << 22)
+}
+
+func (b runIDs) interaction(n int64) int64 { return int64(b) + 2*n }
+func (b runIDs) message(n int64) int64     { return int64(b) + 2*n + 1 }
 
 func snowflake(base int64, n int) string { return strconv.FormatInt(base+int64(n), 10) }
 
@@ -77,6 +93,7 @@ func (k kind) String() string {
 
 var (
 	errStopped    = errors.New("load stopped")
+	errWalkedAway = errors.New("the players walked away from their game")
 	errLost       = errors.New("request lost with the killed bot")
 	errUnexpected = errors.New("unexpected answer")
 )
@@ -124,8 +141,8 @@ func (p *pacer) currentEpoch() int {
 	return p.epoch
 }
 
-// ticket waits for the next send time and returns it with the epoch.
-func (p *pacer) ticket(ctx context.Context) (time.Time, int, error) {
+// ticket waits for the next send time and returns it.
+func (p *pacer) ticket(ctx context.Context) (time.Time, error) {
 	for {
 		p.mu.Lock()
 		running := p.running
@@ -133,10 +150,10 @@ func (p *pacer) ticket(ctx context.Context) (time.Time, int, error) {
 		select {
 		case <-running:
 		case <-ctx.Done():
-			return time.Time{}, 0, errStopped
+			return time.Time{}, errStopped
 		}
 		if ctx.Err() != nil {
-			return time.Time{}, 0, errStopped
+			return time.Time{}, errStopped
 		}
 		p.mu.Lock()
 		if running != p.running { // killed meanwhile
@@ -155,33 +172,52 @@ func (p *pacer) ticket(ctx context.Context) (time.Time, int, error) {
 			case <-t.C:
 			case <-ctx.Done():
 				t.Stop()
-				return time.Time{}, 0, errStopped
+				return time.Time{}, errStopped
 			}
 			if p.currentEpoch() != epoch {
 				continue // the bot was killed while this one waited to go
 			}
 		}
-		return at, epoch, nil
+		return at, nil
 	}
 }
 
-// driver is the simulated Discord's side of the HTTP endpoint.
-type driver struct {
-	o        loadOptions
-	key      ed25519.PrivateKey
+// instance is one bot as the driver sees it: its interactions endpoint, and
+// an epoch that is odd while the bot is down and moves on with each kill,
+// so that a request sent to it before a kill is known to be lost.
+type instance struct {
 	url      string
-	pace     *pacer
-	seq      atomic.Int64   // interactions sent
-	inflight atomic.Int64   // requests awaiting their answer
-	start    time.Time      // when the load began
-	from     time.Time      // when the warm-up ended and measuring began
-	secs     []atomic.Int64 // answers per second since from
+	epoch    atomic.Int64
+	inflight atomic.Int64 // requests awaiting its answer
+	answered atomic.Int64 // answers it gave, warm-up included
 }
 
-func newDriver(o loadOptions, key ed25519.PrivateKey, url string) *driver {
+func (in *instance) down() { in.epoch.Add(1) }
+func (in *instance) up()   { in.epoch.Add(1) }
+
+// driver is the simulated Discord's side of the HTTP endpoints: a load
+// balancer in front of the bots, which sends each request to the next bot
+// that is up.
+type driver struct {
+	o     loadOptions
+	ids   runIDs
+	key   ed25519.PrivateKey
+	bots  []*instance
+	pace  *pacer
+	seq   atomic.Int64   // interactions sent
+	start time.Time      // when the load began
+	from  time.Time      // when the warm-up ended and measuring began
+	secs  []atomic.Int64 // answers per second since from
+}
+
+func newDriver(o loadOptions, ids runIDs, key ed25519.PrivateKey, urls []string) *driver {
 	now := time.Now()
-	return &driver{o: o, key: key, url: url, pace: newPacer(o.rate), start: now, from: now.Add(o.warmup),
+	d := &driver{o: o, ids: ids, key: key, pace: newPacer(o.rate), start: now, from: now.Add(o.warmup),
 		secs: make([]atomic.Int64, int(o.duration/time.Second)+600)}
+	for _, u := range urls {
+		d.bots = append(d.bots, &instance{url: u})
+	}
+	return d
 }
 
 // perSecond is the answers in each second since the warm-up; -1 for the
@@ -205,12 +241,8 @@ type worker struct {
 	rng     *rand.Rand
 	players []string
 
-	// The worker's keep-alive connection to the bot, and the epoch it was
-	// opened in: a connection to a killed bot is dead.
-	conn      net.Conn
-	connEpoch int
-	br        *bufio.Reader
-	bw        *bufio.Writer
+	conns []botConn // one per bot
+	next  int       // the bot the next request goes to, round robin
 
 	lat      [numKinds][]time.Duration
 	bySize   [2][]time.Duration // all kinds, on 3×3 and on bigger boards
@@ -221,10 +253,26 @@ type worker struct {
 	sessions map[string]int
 	lost     int
 	acked    []tttbot.Move
+	games    []int64 // every game the bot answered with
+
+	// Players who walked away from a game, until its deadline has fired;
+	// they sit out meanwhile, since their open game would refuse another
+	// in its channel.
+	parked map[string]time.Time
+}
+
+// botConn is a worker's keep-alive connection to one bot, and the epoch
+// it was opened in: a connection to a killed bot is dead.
+type botConn struct {
+	conn  net.Conn
+	epoch int64
+	br    *bufio.Reader
+	bw    *bufio.Writer
 }
 
 func (d *driver) newWorker(i, first, n int) *worker {
-	w := &worker{d: d, rng: rand.New(rand.NewPCG(d.o.seed, uint64(i))), sessions: map[string]int{}}
+	w := &worker{d: d, rng: rand.New(rand.NewPCG(d.o.seed, uint64(i))), sessions: map[string]int{},
+		conns: make([]botConn, len(d.bots)), next: i % len(d.bots), parked: map[string]time.Time{}}
 	for p := range n {
 		w.players = append(w.players, snowflake(idUsers, first+p))
 	}
@@ -241,16 +289,26 @@ type session struct {
 	msg            string // the board message
 	cur            board
 	prev           *board // the board before the last move, for stale clicks
+	walkAway       bool   // the players leave a game open, for its deadline to fire
 }
 
 func (w *worker) run(ctx context.Context) {
-	defer w.hangUp()
+	defer w.hangUpAll()
 	for {
-		s := w.newSession()
-		err := w.play(ctx, s)
+		s, err := w.newSession(ctx)
+		if err != nil {
+			return
+		}
+		err = w.play(ctx, s)
 		switch {
 		case errors.Is(err, errStopped):
 			return
+		case errors.Is(err, errWalkedAway):
+			until := time.Now().Add(w.d.o.turnTimeout + parkMargin)
+			for _, h := range s.humans {
+				w.parked[h] = until
+			}
+			w.sessions["walked away"]++
 		case err != nil:
 			// The game is in an unknown state: end it so its players can
 			// play again in this channel.
@@ -263,21 +321,67 @@ func (w *worker) run(ctx context.Context) {
 	}
 }
 
-func (w *worker) newSession() *session {
+// parkMargin is how long after a walked-away game's deadline its players
+// sit out: the timers fire each second.
+const parkMargin = 2 * time.Second
+
+// newSession seats players at a new table. It waits while fewer than two
+// players are free.
+func (w *worker) newSession(ctx context.Context) (*session, error) {
+	players, err := w.free(ctx)
+	if err != nil {
+		return nil, err
+	}
 	c := w.rng.IntN(w.d.o.channels)
 	s := &session{guild: snowflake(idGuilds, c/16), channel: snowflake(idChannels, c), vsBot: w.rng.IntN(2) == 0}
-	i := w.rng.IntN(len(w.players))
-	s.humans = []string{w.players[i]}
+	i := w.rng.IntN(len(players))
+	s.humans = []string{players[i]}
 	if !s.vsBot {
-		j := (i + 1 + w.rng.IntN(len(w.players)-1)) % len(w.players)
-		s.humans = append(s.humans, w.players[j])
+		j := (i + 1 + w.rng.IntN(len(players)-1)) % len(players)
+		s.humans = append(s.humans, players[j])
 	}
 	s.x = s.humans[0]
 	if w.rng.IntN(2) == 0 {
 		s.x = s.other(s.x)
 	}
-	return s
+	// The draw is skipped without -abandon, so that a seed plays the games
+	// it played before the flag existed.
+	s.walkAway = w.d.o.abandon > 0 && w.rng.Float64() < w.d.o.abandon
+	return s, nil
 }
+
+// free returns the worker's players who are not parked, once there are at
+// least two.
+func (w *worker) free(ctx context.Context) ([]string, error) {
+	for {
+		now := time.Now()
+		wake := now.Add(time.Hour)
+		for p, until := range w.parked {
+			if !until.After(now) {
+				delete(w.parked, p)
+			} else if until.Before(wake) {
+				wake = until
+			}
+		}
+		if len(w.parked) == 0 {
+			return w.players, nil
+		}
+		free := slices.DeleteFunc(slices.Clone(w.players), func(p string) bool { _, ok := w.parked[p]; return ok })
+		if len(free) >= 2 {
+			return free, nil
+		}
+		t := time.NewTimer(time.Until(wake))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, errStopped
+		}
+	}
+}
+
+// leave reports whether the table walks away now, leaving its game open.
+func (w *worker) leave(s *session) bool { return s.walkAway && w.rng.IntN(4) == 0 }
 
 func (s *session) other(user string) string {
 	if s.vsBot {
@@ -318,7 +422,8 @@ func (w *worker) play(ctx context.Context, s *session) error {
 		if berr != nil || r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.ephemeral() || b.game == 0 {
 			return w.fail(k, "got %s (%v), want a new game", r, berr)
 		}
-		s.game, s.msg, s.cur, s.prev = b.game, strconv.FormatInt(messageID(n), 10), b, nil
+		s.game, s.msg, s.cur, s.prev = b.game, strconv.FormatInt(w.d.ids.message(n), 10), b, nil
+		w.games = append(w.games, b.game)
 		if s.vsBot {
 			w.sessions["bot games"]++
 			opened := s.x == botUserID
@@ -384,6 +489,9 @@ func (w *worker) challenge(ctx context.Context, s *session) (done bool, err erro
 	if err := w.bad(ctx, s); err != nil {
 		return false, err
 	}
+	if w.leave(s) {
+		return true, errWalkedAway
+	}
 	challenger, opponent := s.humans[0], s.humans[1]
 	switch p := w.rng.IntN(100); {
 	case p < 4:
@@ -436,6 +544,9 @@ func (w *worker) moves(ctx context.Context, s *session) error {
 		}
 		if err := w.bad(ctx, s); err != nil {
 			return err
+		}
+		if w.leave(s) {
+			return errWalkedAway
 		}
 		if err := w.move(ctx, s); err != nil {
 			return err
@@ -606,7 +717,7 @@ func (w *worker) interact(ctx context.Context, k kind, s *session, user string, 
 func (w *worker) body(s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) ([]byte, int64) {
 	n := w.d.seq.Add(1)
 	i := interactionJSON{
-		ID: strconv.FormatInt(idInteractions+2*n, 10), ApplicationID: appID, Type: typ,
+		ID: strconv.FormatInt(w.d.ids.interaction(n), 10), ApplicationID: appID, Type: typ,
 		Token: tokenPrefix + strconv.FormatInt(n, 10), Version: 1,
 		GuildID: s.guild, ChannelID: s.channel, Channel: channelJSON{ID: s.channel, Type: discordgo.ChannelTypeGuildText, GuildID: s.guild},
 		Member: memberJSON{User: ptr(userJSON(user)), Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00",
@@ -624,7 +735,8 @@ func (w *worker) body(s *session, user string, typ discordgo.InteractionType, da
 func ptr[T any](v T) *T { return &v }
 
 // send signs body (badly when badSig) and posts it at the pacer's next
-// time. It returns the HTTP status and decodes a 200's body into r.
+// time to the next bot that is up. It returns the HTTP status and decodes a
+// 200's body into r.
 func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *response) (int, error) {
 	// The request is signed before it is due, as Discord's would be ready:
 	// signing is the client's time, not the bot's.
@@ -633,7 +745,22 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	if badSig {
 		sig[0] ^= 1
 	}
-	req, err := http.NewRequest(http.MethodPost, w.d.url, bytes.NewReader(body))
+	var at time.Time
+	var bot int
+	var epoch int64
+	for {
+		var err error
+		if at, err = w.d.pace.ticket(ctx); err != nil {
+			return 0, err
+		}
+		var ok bool
+		if bot, epoch, ok = w.pick(); ok {
+			break
+		}
+		// Every bot is down: the pacer holds the next ticket until one is up.
+	}
+	in := w.d.bots[bot]
+	req, err := http.NewRequest(http.MethodPost, in.url, bytes.NewReader(body))
 	if err != nil {
 		return 0, w.fail(k, "%v", err)
 	}
@@ -641,22 +768,18 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
 	req.Header.Set("X-Signature-Timestamp", ts)
 	req.Header.Set("X-Signature-Ed25519", fmt.Sprintf("%x", sig))
-	at, epoch, err := w.d.pace.ticket(ctx)
-	if err != nil {
-		return 0, err
-	}
-	w.d.inflight.Add(1)
-	resp, err := w.roundTrip(req, epoch)
+	in.inflight.Add(1)
+	resp, err := w.roundTrip(req, bot, epoch)
 	var b []byte
 	if err == nil {
 		b, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
 	}
-	w.d.inflight.Add(-1)
+	in.inflight.Add(-1)
 	if err != nil {
-		w.hangUp()
+		w.hangUp(bot)
 	}
-	if w.d.pace.currentEpoch() != epoch {
+	if in.epoch.Load() != epoch {
 		// The bot was killed meanwhile: nothing can be said of this one.
 		w.lost++
 		return 0, errLost
@@ -674,6 +797,7 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 			w.d.secs[i].Add(1)
 		}
 	}
+	in.answered.Add(1)
 	if resp.StatusCode == http.StatusOK && r != nil {
 		// The driver shares the bot's cores, so it decodes with json127
 		// too, in 60% of encoding/json's time (internal/discord/wire.go).
@@ -684,35 +808,58 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	return resp.StatusCode, nil
 }
 
-// roundTrip sends req on the worker's connection, opening one if it has
-// none or its bot was killed, and reads the answer's head. A worker sends
-// one request at a time, so it needs neither a pool nor http.Transport's
-// goroutines, whose hand-offs would cost the bot CPU it shares.
-func (w *worker) roundTrip(req *http.Request, epoch int) (*http.Response, error) {
-	if w.conn != nil && w.connEpoch != epoch {
-		w.hangUp()
+// pick chooses the bot for the next request, round robin among those that
+// are up, and returns it with its epoch; ok is false when every bot is down.
+func (w *worker) pick() (bot int, epoch int64, ok bool) {
+	for range w.d.bots {
+		bot = w.next
+		w.next = (w.next + 1) % len(w.d.bots)
+		if epoch = w.d.bots[bot].epoch.Load(); epoch%2 == 0 {
+			return bot, epoch, true
+		}
 	}
-	if w.conn == nil {
-		c, err := net.Dial("tcp", req.URL.Host)
+	return 0, 0, false
+}
+
+// roundTrip sends req on the worker's connection to bot, opening one if it
+// has none or the bot was killed since, and reads the answer's head. A
+// worker sends one request at a time, so it needs neither a pool nor
+// http.Transport's goroutines, whose hand-offs would cost the bot CPU it
+// shares.
+func (w *worker) roundTrip(req *http.Request, bot int, epoch int64) (*http.Response, error) {
+	c := &w.conns[bot]
+	if c.conn != nil && c.epoch != epoch {
+		w.hangUp(bot)
+	}
+	if c.conn == nil {
+		conn, err := net.Dial("tcp", req.URL.Host)
 		if err != nil {
 			return nil, err
 		}
-		w.conn, w.connEpoch, w.br, w.bw = c, epoch, bufio.NewReader(c), bufio.NewWriter(c)
+		*c = botConn{conn: conn, epoch: epoch, br: bufio.NewReader(conn), bw: bufio.NewWriter(conn)}
 	}
-	w.conn.SetDeadline(time.Now().Add(30 * time.Second))
-	if err := req.Write(w.bw); err != nil {
+	c.conn.SetDeadline(time.Now().Add(30 * time.Second))
+	if err := req.Write(c.bw); err != nil {
 		return nil, err
 	}
-	if err := w.bw.Flush(); err != nil {
+	if err := c.bw.Flush(); err != nil {
 		return nil, err
 	}
-	return http.ReadResponse(w.br, req)
+	return http.ReadResponse(c.br, req)
 }
 
-func (w *worker) hangUp() {
-	if w.conn != nil {
-		w.conn.Close()
-		w.conn = nil
+// hangUp closes the worker's connection to bot.
+func (w *worker) hangUp(bot int) {
+	if c := &w.conns[bot]; c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
+}
+
+// hangUpAll closes the worker's connections.
+func (w *worker) hangUpAll() {
+	for i := range w.conns {
+		w.hangUp(i)
 	}
 }
 
@@ -798,11 +945,13 @@ func userJSON(id string) jsonUser {
 // response is the bot's inline answer.
 type response struct {
 	Type discordgo.InteractionResponseType `json:"type"`
-	Data *struct {
-		Content    string                 `json:"content"`
-		Flags      discordgo.MessageFlags `json:"flags"`
-		Components json.RawMessage        `json:"components"`
-	} `json:"data"`
+	Data *responseData                     `json:"data"`
+}
+
+type responseData struct {
+	Content    string                 `json:"content"`
+	Flags      discordgo.MessageFlags `json:"flags"`
+	Components json.RawMessage        `json:"components"`
 }
 
 func (r *response) ephemeral() bool {
@@ -834,6 +983,10 @@ type board struct {
 	content                  string
 	components               json.RawMessage
 }
+
+// open reports whether b shows an open game: a challenge to answer or a
+// cell to play.
+func (b *board) open() bool { return b.accept != "" || len(b.free) > 0 }
 
 func (b *board) count() int {
 	n := 0

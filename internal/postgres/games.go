@@ -51,11 +51,14 @@ const (
 	// two of them would each find the channel free and both insert.
 	lockChannel = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 
-	querySavePlayer = `INSERT INTO players (id, name, updated_at) VALUES ($1, $2, $3)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
-		WHERE excluded.name <> '' AND excluded.name <> players.name`
-	querySaveGuild  = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
-	queryInsertGame = `INSERT INTO games (guild_id, channel_id, message_id,
+	// A player is added, then renamed only when the name is known and
+	// differs: ON CONFLICT DO UPDATE would lock the player's row to the
+	// commit even when it changes nothing, and the bot's own row is in
+	// every game against it, on every instance.
+	querySavePlayer   = "INSERT INTO players (id, name, updated_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
+	queryRenamePlayer = "UPDATE players SET name = $2, updated_at = $3 WHERE id = $1 AND $2 <> '' AND name <> $2"
+	querySaveGuild    = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+	queryInsertGame   = `INSERT INTO games (guild_id, channel_id, message_id,
 		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
 		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
 		webhook, guest, token, token_expires)
@@ -160,6 +163,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 				}
 			}
 			b.Queue(querySavePlayer, p.ID, p.Name, n.CreatedAt.UnixMilli())
+			b.Queue(queryRenamePlayer, p.ID, p.Name, n.CreatedAt.UnixMilli())
 		}
 		if n.GuildID != "" {
 			b.Queue(querySaveGuild, n.GuildID, n.CreatedAt.UnixMilli())

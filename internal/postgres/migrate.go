@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
@@ -73,11 +74,14 @@ func MigrationStatus(ctx context.Context, url string) (SchemaStatus, error) {
 
 // parse reads url as pgx does, keeping its password out of errors.
 func parse(url string) (*pgx.ConnConfig, error) {
-	cfg, err := pgx.ParseConfig(url)
+	// Through the pool's parser, which takes its own parameters
+	// (pool_max_conns…) out of the URL: pgx's would send them to the
+	// server, which refuses the connection over them.
+	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", cleanErr(err, url))
 	}
-	return cfg, nil
+	return cfg.ConnConfig, nil
 }
 
 // migrateUp applies the pending migrations to db, whose configuration is
