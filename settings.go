@@ -192,7 +192,9 @@ func (s *Settings) validateMarks() error {
 			return err
 		}
 	}
-	if !s.X.IsZero() && s.X == s.O {
+	// An unset mark shows its default, so one side set to the other's
+	// default is the same mark on the board.
+	if x, o := s.Marks(); x == o {
 		return &SettingsError{Setting: SettingMarks, Reason: "X and O need different marks"}
 	}
 	return nil

@@ -39,6 +39,8 @@ func TestSettingsValidate(t *testing.T) {
 		{"a win longer than the size", func(s *Settings) { s.Defaults = Defaults{Size: 4, K: 5} }, "win"},
 		{"first neither me, them nor random", func(s *Settings) { s.Defaults.First = "both" }, "first"},
 		{"the same mark twice", func(s *Settings) { s.X, s.O = Mark{Name: "🐱"}, Mark{Name: "🐱"} }, "marks"},
+		{"X set to O's default", func(s *Settings) { s.X = Mark{Name: "⭕"} }, SettingMarks},
+		{"O set to X's default", func(s *Settings) { s.O = Mark{Name: "❌"} }, SettingMarks},
 		{"a mark that is no emoji", func(s *Settings) { s.X = Mark{Name: "X"} }, SettingMark},
 		{"a language the bot does not speak", func(s *Settings) { s.Locale = "xx" }, "language"},
 	}

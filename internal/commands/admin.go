@@ -400,9 +400,6 @@ func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opt
 		if o != "" {
 			s.O = mo
 		}
-		if cx, co := s.Marks(); cx == co {
-			return refuse(tttbot.EINVALID, "admin_marks_same", nil)
-		}
 		return nil
 	})
 }

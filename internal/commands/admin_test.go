@@ -160,3 +160,28 @@ func TestSettingText(t *testing.T) {
 		seen[got] = true
 	}
 }
+
+// TestChangeMarksSame: a mark equal to the other side's, set or default,
+// is refused in the admin's words and changes nothing.
+func TestChangeMarksSame(t *testing.T) {
+	h, _ := newTestHandler(t)
+	tests := []struct{ name, opts string }{
+		{"x as o's default", `[{"name":"x","type":3,"value":"⭕"}]`},
+		{"o as x's default", `[{"name":"o","type":3,"value":"❌"}]`},
+		{"both the same", `[{"name":"x","type":3,"value":"🐱"},{"name":"o","type":3,"value":"🐱"}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i := slash(t, "10", "2000", "30", `{"name":"ttt-admin","options":[{"type":1,"name":"marks","options":`+tt.opts+`}]}`)
+			i.Member.Permissions = discordgo.PermissionManageGuild
+			wantRefused(t, h.Handle(t.Context(), i), tttbot.EINVALID, "X and O need different marks")
+			st, err := h.store.Settings(t.Context(), "2000")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.X.IsZero() || !st.O.IsZero() {
+				t.Errorf("got marks %v and %v, want both unset", st.X, st.O)
+			}
+		})
+	}
+}
