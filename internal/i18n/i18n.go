@@ -156,20 +156,24 @@ func (l *Language) T(id string, data map[string]any) string {
 // N is message id in the plural form for n, filled with data and with n
 // as "Count".
 func (l *Language) N(id string, n int, data map[string]any) string {
-	if data == nil {
-		data = make(map[string]any, 1)
-	}
-	data["Count"] = n
 	return l.localize(id, n, data)
 }
 
+// localize fills message id with a copy of data whose ints are written in
+// the language's digits: the caller's map may be worded again, in another
+// language or on another goroutine.
 func (l *Language) localize(id string, count any, data map[string]any) string {
+	filled := make(map[string]any, len(data)+1)
 	for k, v := range data {
 		if n, ok := v.(int); ok {
-			data[k] = l.Int(n)
+			v = l.Int(n)
 		}
+		filled[k] = v
 	}
-	s, err := l.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count, TemplateParser: fields{}})
+	if n, ok := count.(int); ok {
+		filled["Count"] = l.Int(n)
+	}
+	s, err := l.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: filled, PluralCount: count, TemplateParser: fields{}})
 	var missing *goi18n.MessageNotFoundErr
 	if err != nil && (s == "" || !errors.As(err, &missing)) {
 		return id

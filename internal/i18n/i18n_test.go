@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 )
@@ -157,4 +158,36 @@ func FuzzFields(f *testing.F) {
 			t.Errorf("%q: got %q, %v; want it unchanged", src, got, err)
 		}
 	})
+}
+
+// TestSharedData: one map of data worded in several languages at once, as
+// a refusal's is, keeps its numbers and gives each language its own digits.
+func TestSharedData(t *testing.T) {
+	cat, err := Load(files, "en-US")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{"Name": "Ada", "Games": 1500}
+	want := map[string]string{"en-US": "1,500 games", "de": "1.500 Partien", "pl": "1\u00a0500 partii"}
+	var wg sync.WaitGroup
+	for range 4 {
+		for code, w := range want {
+			wg.Go(func() {
+				l := cat.For(code)
+				if got := l.N("games", 1500, data); got != w {
+					t.Errorf("%s: got %q, want %q", code, got, w)
+				}
+				if got, w := l.T("hello", data), "Hallo, Ada!"; code == "de" && got != w {
+					t.Errorf("%s: got %q, want %q", code, got, w)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if got := data["Games"]; got != 1500 {
+		t.Errorf("the caller's Games: got %#v, want 1500", got)
+	}
+	if _, ok := data["Count"]; ok {
+		t.Errorf("the caller's data got a Count: %v", data)
+	}
 }
