@@ -29,6 +29,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/tttbot/tttbot/internal/pgurl"
 )
 
 // DefaultPath is the file Load reads when no path is given, if it exists.
@@ -102,22 +104,9 @@ func (d Database) Name() string {
 // where the database is but not how to get in.
 type DatabaseURL string
 
-// String returns the URL with its password, in the user part or the query,
-// replaced by "xxxxx"; a URL that does not parse gives a placeholder.
-func (u DatabaseURL) String() string {
-	if u == "" {
-		return ""
-	}
-	p, err := url.Parse(string(u))
-	if err != nil || p.Scheme == "" {
-		return "(a PostgreSQL URL)"
-	}
-	if q := p.Query(); q.Has("password") {
-		q.Set("password", "xxxxx")
-		p.RawQuery = q.Encode()
-	}
-	return p.Redacted()
-}
+// String returns the URL with its password and secret parameters
+// replaced (see pgurl.Redact).
+func (u DatabaseURL) String() string { return pgurl.Redact(string(u)) }
 
 // Format prints u as String does, whatever the verb.
 func (u DatabaseURL) Format(f fmt.State, verb rune) {

@@ -64,10 +64,12 @@ func TestDatabaseChoice(t *testing.T) {
 	}
 }
 
-// TestDatabaseURLRedacted: the URL's password shows nowhere, whether in the
-// user part or the query.
+// TestDatabaseURLRedacted: the URL's secrets show nowhere, whether the
+// password in the user part or the query, or the TLS key's passphrase.
 func TestDatabaseURLRedacted(t *testing.T) {
-	for _, raw := range []string{pgURL, "postgres://db.example/tttbot?user=tttbot&password=hunter2", "postgres://%zz:hunter2@x"} {
+	for _, raw := range []string{pgURL, "postgres://db.example/tttbot?user=tttbot&password=hunter2", "postgres://%zz:hunter2@x",
+		"postgres://tttbot@db.example/tttbot?sslmode=verify-full&sslkey=key.pem&sslpassword=hunter2",
+		"postgres://tttbot@db.example/tttbot?sslpassword=hunter2;sslmode=require"} {
 		c := config.Default()
 		c.Database.URL = config.DatabaseURL(raw)
 		var buf bytes.Buffer

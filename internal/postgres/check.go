@@ -9,6 +9,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/dbcheck"
+	"github.com/tttbot/tttbot/internal/pgurl"
 )
 
 // Problem is one broken invariant found by Check.
@@ -28,7 +29,7 @@ func Check(ctx context.Context, url string, acked []tttbot.Move) ([]Problem, err
 	defer db.Close()
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {
-		return nil, fmt.Errorf("check database %s: %w", Redact(url), err)
+		return nil, fmt.Errorf("check database %s: %w", pgurl.Redact(url), err)
 	}
 	defer tx.Rollback()
 	return dbcheck.Run(ctx, tx, acked, checkSequence)

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -30,6 +29,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/pgurl"
 )
 
 var _ tttbot.Store = (*DB)(nil)
@@ -89,7 +89,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", Redact(url), cleanErr(err, url))
+		return nil, fmt.Errorf("open database %s: %w", pgurl.Redact(url), cleanErr(err, url))
 	}
 	// The migrations run on the pool's connections: a connection costs the
 	// server a process, and a start-up several.
@@ -98,15 +98,15 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	mdb.Close()
 	if err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
+		return nil, fmt.Errorf("open database %s: %w", pgurl.Redact(url), err)
 	}
 	db := &DB{pool: pool, opts: opts}
 	// A database the bot cannot write would fail every move: refuse it.
 	if err := db.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
+		return nil, fmt.Errorf("open database %s: %w", pgurl.Redact(url), err)
 	}
-	logger.Debug("database opened", "url", Redact(url), "pool", cfg.MaxConns)
+	logger.Debug("database opened", "url", pgurl.Redact(url), "pool", cfg.MaxConns)
 	return db, nil
 }
 
@@ -114,21 +114,6 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 func (db *DB) Close() error {
 	db.pool.Close()
 	return nil
-}
-
-// Redact returns url with its password, if any, replaced, for logs and
-// messages; a string that does not parse as a URL becomes a placeholder,
-// since a key=value connection string may hold a password anywhere.
-func Redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme == "" {
-		return "(a PostgreSQL connection string)"
-	}
-	if q := u.Query(); q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.Redacted()
 }
 
 // cleanErr keeps url's password out of err's text: pgx's parse errors

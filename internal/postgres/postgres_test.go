@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/pgurl"
 	"github.com/tttbot/tttbot/internal/postgres/pgtest"
 	"github.com/tttbot/tttbot/internal/storetest"
 )
@@ -74,11 +75,12 @@ func TestOpenHidesPassword(t *testing.T) {
 	for _, url := range []string{
 		"postgres://tttbot:hunter2@127.0.0.1:1/tttbot?connect_timeout=1",
 		"postgres://tttbot:hunter2@127.0.0.1:1/tttbot?pool_max_conns=many",
+		"postgres://tttbot@127.0.0.1:1/tttbot?connect_timeout=1&sslmode=disable&sslpassword=hunter2",
 		"host=127.0.0.1 password=hunter2 port=notaport",
 	} {
 		_, err := Open(t.Context(), url, Options{})
 		if err == nil || strings.Contains(err.Error(), "hunter2") {
-			t.Errorf("open %s: got %v, want an error without the password", Redact(url), err)
+			t.Errorf("open %s: got %v, want an error without the password", pgurl.Redact(url), err)
 		}
 	}
 }
