@@ -26,7 +26,11 @@ func registerCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defs, err := commands.Definitions()
+	if err != nil {
+		return err
+	}
 	return discord.Backoff{}.Retry(ctx, log, "register commands", func(ctx context.Context) error {
-		return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, commands.Definitions(), log)
+		return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, defs, log)
 	})
 }

@@ -209,6 +209,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	// previous registration in force. Of several processes sharing the
 	// shards, the one holding shard 0 registers: Discord keeps one set of
 	// commands per application.
+	defs, err := commands.Definitions()
+	if err != nil {
+		return err
+	}
 	fatal := make(chan error, 1)
 	regCtx, stopReg := context.WithCancel(ctx)
 	regDone := make(chan struct{})
@@ -222,7 +226,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 			return
 		}
 		err := o.backoff.Retry(regCtx, log, "register commands", func(ctx context.Context) error {
-			return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, commands.Definitions(), log)
+			return discord.Register(ctx, s, appID, cfg.Discord.GuildIDs, defs, log)
 		})
 		var auth *discord.AuthError
 		switch {
@@ -235,13 +239,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	defer func() { stopReg(); <-regDone }()
 
 	engine := m.AI(ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration}))
-	h := commands.New(m.Store(db), engine, discord.Messenger{S: s, AppID: appID}, bot.ID, commands.Options{
+	h, err := commands.New(m.Store(db), engine, discord.Messenger{S: s, AppID: appID}, bot.ID, commands.Options{
 		ChallengeTimeout: cfg.Game.ChallengeTimeout.Duration,
 		TurnTimeout:      cfg.Game.TurnTimeout.Duration,
 		Now:              o.now,
 		Seed:             o.seed,
 		Logger:           log,
 	})
+	if err != nil {
+		return err
+	}
 	handler := m.Interactions(h)
 	if gw != nil {
 		gw.Serve(handler)

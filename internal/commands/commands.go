@@ -65,11 +65,15 @@ type Handler struct {
 	looks looks
 }
 
-// New returns a Handler playing as the bot user botID.
-func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) *Handler {
+// New returns a Handler playing as the bot user botID, or the error that
+// kept its message catalogs from loading.
+func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) (*Handler, error) {
+	cat, err := catalog()
+	if err != nil {
+		return nil, err
+	}
 	p := play.New(store, engine, botID, opts)
 	opts = p.Options()
-	cat := mustCatalog()
 	defs := map[string]*discordgo.ApplicationCommand{}
 	for _, d := range definitions(cat) {
 		defs[d.Name] = d
@@ -77,7 +81,7 @@ func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Option
 	return &Handler{
 		store: store, ai: engine, msg: msg, botID: botID, defs: defs, cat: cat, opts: opts, log: opts.Logger,
 		play: p,
-	}
+	}, nil
 }
 
 // Handle answers one interaction. It never panics and always returns a

@@ -12,7 +12,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -35,7 +37,32 @@ func newTestHandler(tb testing.TB) (*Handler, *sqlite.DB) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	return New(db, ai.New(ai.Options{}), &edits{}, botUser, Options{Now: now, Seed: 1}), db
+	return newHandler(tb, db, ai.New(ai.Options{}), &edits{}, botUser, Options{Now: now, Seed: 1}), db
+}
+
+// newHandler is New for tests, which fail if the catalogs do not load.
+func newHandler(tb testing.TB, store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) *Handler {
+	tb.Helper()
+	h, err := New(store, engine, msg, botID, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return h
+}
+
+// mustCatalog is the shipped catalogs for tests; TestCatalogs says why
+// they would not load.
+func mustCatalog() *i18n.Catalog {
+	c, err := catalog()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// mustDefinitions is Definitions for tests.
+func mustDefinitions() []*discordgo.ApplicationCommand {
+	return definitions(mustCatalog())
 }
 
 var interactionIDs atomic.Int64

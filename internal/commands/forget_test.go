@@ -36,7 +36,7 @@ func TestForget(t *testing.T) {
 	}
 	now = t0.Add(10 * time.Minute)
 	remember(later)
-	h := New(db, ai.New(ai.Options{}), &edits{}, "1", Options{Now: clock, Seed: 1})
+	h := newHandler(t, db, ai.New(ai.Options{}), &edits{}, "1", Options{Now: clock, Seed: 1})
 
 	tests := []struct {
 		at   time.Duration // after t0

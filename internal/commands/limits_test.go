@@ -16,7 +16,7 @@ import (
 // checks, and every description and named choice is translated into every
 // shipped language.
 func TestDefinitionsWithinLimits(t *testing.T) {
-	defs := Definitions()
+	defs := mustDefinitions()
 	payload, err := json.Marshal(defs)
 	if err != nil {
 		t.Fatal(err)

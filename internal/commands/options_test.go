@@ -53,7 +53,7 @@ func TestCommandRefusesMalformedOptions(t *testing.T) {
 		{"null data", `null`, "I don't know that command"},
 	}
 	// Every subcommand's options may arrive as [null].
-	for _, sub := range Definitions()[0].Options {
+	for _, sub := range mustDefinitions()[0].Options {
 		tests = append(tests, struct{ name, data, want string }{
 			sub.Name + " [null]", `{"name":"ttt","options":[{"name":"` + sub.Name + `","type":1,"options":[null]}]}`, "garbled",
 		})

@@ -83,7 +83,7 @@ func TestPlace(t *testing.T) {
 // TestDefinitionsEverywhere: /ttt is offered to both installs in every
 // context.
 func TestDefinitionsEverywhere(t *testing.T) {
-	ttt := Definitions()[0]
+	ttt := mustDefinitions()[0]
 	if ttt.IntegrationTypes == nil || !slices.Equal(*ttt.IntegrationTypes, []discordgo.ApplicationIntegrationType{0, 1}) {
 		t.Errorf("got integration types %v, want [0 1]", ttt.IntegrationTypes)
 	}
@@ -246,7 +246,7 @@ func TestWebhookNote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := New(nil, nil, &edits{}, botUser, Options{Now: func() time.Time { return testNow }, TurnTimeout: tt.timeout, ChallengeTimeout: tt.timeout})
+			h := newHandler(t, nil, nil, &edits{}, botUser, Options{Now: func() time.Time { return testNow }, TurnTimeout: tt.timeout, ChallengeTimeout: tt.timeout})
 			for _, g := range []*tttbot.Game{
 				{ID: 1, Rows: 3, Cols: 3, K: 3, Challenger: alice, Opponent: bob, XPlayer: alice, OPlayer: bob, Status: tttbot.StatusPending, Deadline: testNow, Webhook: tt.webhook},
 				{ID: 1, Rows: 3, Cols: 3, K: 3, Challenger: alice, Opponent: bob, XPlayer: alice, OPlayer: bob, Status: tttbot.StatusActive, Turn: alice, Board: ".../.../...", Deadline: testNow, Webhook: tt.webhook},

@@ -16,8 +16,14 @@ import (
 // Definitions are the slash commands the bot registers: one /ttt command
 // with a subcommand per action, so new actions slot in as subcommands. Its
 // descriptions and choice names are in English, with their translations
-// for every other language of the catalogs.
-func Definitions() []*discordgo.ApplicationCommand { return definitions(mustCatalog()) }
+// for every other language of the catalogs. The error is the catalogs'.
+func Definitions() ([]*discordgo.ApplicationCommand, error) {
+	cat, err := catalog()
+	if err != nil {
+		return nil, err
+	}
+	return definitions(cat), nil
+}
 
 func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
 	loc := localizer{cat}

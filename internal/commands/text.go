@@ -23,24 +23,18 @@ var locales embed.FS
 const sourceLocale = "en-US"
 
 // catalog loads the shipped message catalogs. The files are embedded and
-// checked by the package's tests, so an error means a broken build.
+// checked by the package's tests, so an error means a broken build, which
+// the constructors return for the program not to start.
 func catalog() (*i18n.Catalog, error) {
 	sub, err := fs.Sub(locales, "locales")
 	if err != nil {
 		return nil, fmt.Errorf("message catalogs: %w", err)
 	}
-	return i18n.Load(sub, sourceLocale)
-}
-
-// mustCatalog is catalog for the constructors: the embedded files are
-// part of the program, and a program whose catalogs do not load is not
-// started.
-func mustCatalog() *i18n.Catalog {
-	c, err := catalog()
+	c, err := i18n.Load(sub, sourceLocale)
 	if err != nil {
-		panic(fmt.Sprintf("message catalogs: %v", err))
+		return nil, fmt.Errorf("message catalogs: %w", err)
 	}
-	return c
+	return c, nil
 }
 
 // userLang is the language of whoever sent i, for what only they see.

@@ -105,7 +105,7 @@ func TestTickBotTurns(t *testing.T) {
 				}
 			}
 			msg := &edits{}
-			h := New(db, tt.engine, msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
+			h := newHandler(t, db, tt.engine, msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
 			got, err := h.tick(ctx)
 			if err != nil {
 				t.Fatalf("tick: %v", err)
@@ -174,7 +174,7 @@ func TestTickFiresAtOnce(t *testing.T) {
 		}
 	}
 	msg := &barrierEdits{n: n, all: make(chan struct{})}
-	h := New(db, ai.New(ai.Options{}), msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
+	h := newHandler(t, db, ai.New(ai.Options{}), msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
 	got, err := h.tick(ctx)
 	if err != nil {
 		t.Fatalf("tick: %v", err)

@@ -201,7 +201,7 @@ func tour(t testing.TB, cat *i18n.Catalog, locale string) []rendered {
 	}
 	t.Cleanup(func() { db.Close() })
 	p := &posts{}
-	h := New(db, ai.New(ai.Options{}), p, botUser, Options{Now: clock.Now, Seed: 1})
+	h := newHandler(t, db, ai.New(ai.Options{}), p, botUser, Options{Now: clock.Now, Seed: 1})
 	h.cat = cat
 	for _, d := range definitions(cat) {
 		h.defs[d.Name] = d

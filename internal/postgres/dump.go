@@ -6,13 +6,18 @@ import (
 	"strings"
 )
 
-// libpqParams are the URL parameters that pg_dump (libpq) understands;
-// it refuses others, such as pgx's pool_max_conns.
-var libpqParams = map[string]bool{
-	"host": true, "hostaddr": true, "port": true, "dbname": true, "user": true,
-	"connect_timeout": true, "options": true, "application_name": true,
-	"sslmode": true, "sslcert": true, "sslkey": true, "sslrootcert": true, "sslcrl": true,
-	"sslpassword": false, "requiressl": true, "gssencmode": true, "target_session_attrs": true,
+// libpqParam reports whether pg_dump (libpq) takes the URL parameter
+// name: it refuses others, such as pgx's pool_max_conns, and the TLS key's
+// passphrase is kept off its command line.
+func libpqParam(name string) bool {
+	switch name {
+	case "host", "hostaddr", "port", "dbname", "user",
+		"connect_timeout", "options", "application_name",
+		"sslmode", "sslcert", "sslkey", "sslrootcert", "sslcrl",
+		"requiressl", "gssencmode", "target_session_attrs":
+		return true
+	}
+	return false
 }
 
 // DumpCommand returns the shell command that writes a backup of the
@@ -31,7 +36,7 @@ func DumpCommand(rawURL, path string) (string, error) {
 	q := u.Query()
 	schema := q.Get("search_path")
 	for k := range q {
-		if !libpqParams[k] {
+		if !libpqParam(k) {
 			q.Del(k)
 		}
 	}

@@ -12,6 +12,8 @@ func TestDumpCommand(t *testing.T) {
 			`pg_dump --format=custom --file='/b/it'\''s.dump' --schema=games postgresql://h/db`},
 		{"postgres://h/db?options=-c%20statement_timeout%3D5s", "x",
 			"pg_dump --format=custom --file=x 'postgres://h/db?options=-c%20statement_timeout%3D5s'"},
+		{"postgres://h/db?sslkey=k.pem&sslpassword=secret&sslmode=verify-full", "x",
+			"pg_dump --format=custom --file=x 'postgres://h/db?sslkey=k.pem&sslmode=verify-full'"},
 	}
 	for _, tt := range tests {
 		got, err := DumpCommand(tt.url, tt.path)
