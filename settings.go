@@ -170,6 +170,29 @@ func (s *Settings) Validate() error {
 	return nil
 }
 
+// Apply runs change on s, as an admin's command asks, for a store to save:
+// the settings stay their guild's, must pass Validate, and are stamped
+// updated at time at. A change that fails or leaves them out of bounds
+// returns its error and leaves s as it was.
+func (s *Settings) Apply(change func(*Settings) error, at time.Time) error {
+	c := *s
+	c.Channels = slices.Clone(s.Channels)
+	if s.Simultaneous != nil {
+		v := *s.Simultaneous
+		c.Simultaneous = &v
+	}
+	if err := change(&c); err != nil {
+		return err
+	}
+	c.GuildID = s.GuildID
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	c.UpdatedAt = at
+	*s = c
+	return nil
+}
+
 func (d Defaults) validate() error {
 	size := cmpOr(d.Size, game.MinSize)
 	switch {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestSettingsValidate(t *testing.T) {
@@ -151,5 +153,41 @@ func TestRetime(t *testing.T) {
 		if !g.Deadline.Equal(tt.want) {
 			t.Errorf("%s: got %s, want %s", tt.name, g.Deadline, tt.want)
 		}
+	}
+}
+
+// TestApply: a change keeps the settings their guild's and stamps them;
+// one that fails, or leaves them out of bounds, changes nothing.
+func TestApply(t *testing.T) {
+	at := time.Date(2026, 11, 24, 1, 0, 0, 0, time.UTC)
+	refusal := &Error{Code: EINVALID, Message: "no"}
+	yes := true
+	tests := []struct {
+		name    string
+		change  func(*Settings) error
+		want    Settings
+		wantErr error
+	}{
+		{"a cooldown", func(s *Settings) error { s.Cooldown = time.Minute; return nil },
+			Settings{GuildID: "100", Channels: []string{"7"}, Simultaneous: &yes, Cooldown: time.Minute, UpdatedAt: at}, nil},
+		{"another guild's ID", func(s *Settings) error { s.GuildID = "200"; s.Role = "9"; return nil },
+			Settings{GuildID: "100", Channels: []string{"7"}, Simultaneous: &yes, Role: "9", UpdatedAt: at}, nil},
+		{"refused by the change", func(s *Settings) error { s.Channels[0] = "8"; *s.Simultaneous = false; return refusal },
+			Settings{GuildID: "100", Channels: []string{"7"}, Simultaneous: &yes}, refusal},
+		{"out of bounds", func(s *Settings) error { s.Channels[0] = "8"; s.O = Mark{Name: "❌"}; return nil },
+			Settings{GuildID: "100", Channels: []string{"7"}, Simultaneous: &yes}, ErrBadSettings},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			on := true
+			s := Settings{GuildID: "100", Channels: []string{"7"}, Simultaneous: &on}
+			err := s.Apply(tt.change, at)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("got error %v, want %v", err, tt.wantErr)
+			}
+			if diff := cmp.Diff(tt.want, s); diff != "" {
+				t.Errorf("settings (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

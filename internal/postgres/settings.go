@@ -115,14 +115,9 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 		if s, err = r.settings(guildID); err != nil {
 			return err
 		}
-		if err := change(s); err != nil {
+		if err := s.Apply(change, at); err != nil {
 			return err
 		}
-		s.GuildID = guildID
-		if err := s.Validate(); err != nil {
-			return err
-		}
-		s.UpdatedAt = at
 		w := &pgx.Batch{}
 		w.Queue("UPDATE guilds SET ("+settingsrow.Names+") = ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) WHERE id = $1",
 			append([]any{guildID}, settingsrow.From(s).Args()...)...)

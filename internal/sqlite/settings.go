@@ -55,14 +55,9 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 		if s, err = readSettings(ctx, tx, guildID); err != nil {
 			return err
 		}
-		if err := change(s); err != nil {
+		if err := s.Apply(change, at); err != nil {
 			return err
 		}
-		s.GuildID = guildID
-		if err := s.Validate(); err != nil {
-			return err
-		}
-		s.UpdatedAt = at
 		return saveSettings(ctx, tx, s)
 	})
 	if err != nil {
