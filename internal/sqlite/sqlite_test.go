@@ -42,67 +42,6 @@ func newDB(t testing.TB, opts Options) (*DB, string) {
 	return db, path
 }
 
-// wantCode fails unless err carries code.
-func wantCode(t testing.TB, err error, code string) {
-	t.Helper()
-	if got := tttbot.ErrorCode(err); got != code {
-		t.Fatalf("got error %v (code %q), want code %q", err, got, code)
-	}
-}
-
-// ok fails t on an error.
-func ok(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// must returns v, failing t on an error.
-func must[T any](t testing.TB) func(T, error) T {
-	return func(v T, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-}
-
-func TestOpenSettings(t *testing.T) {
-	db, _ := newDB(t, Options{})
-	tests := []struct {
-		pool, pragma, want string
-	}{
-		{"writer", "journal_mode", "wal"},
-		{"writer", "foreign_keys", "1"},
-		{"writer", "synchronous", "1"},
-		{"writer", "busy_timeout", "5000"},
-		{"writer", "query_only", "0"},
-		{"reader", "journal_mode", "wal"},
-		{"reader", "foreign_keys", "1"},
-		{"reader", "synchronous", "1"},
-		{"reader", "busy_timeout", "5000"},
-		{"reader", "query_only", "1"},
-	}
-	for _, tt := range tests {
-		pool := db.w
-		if tt.pool == "reader" {
-			pool = db.r
-		}
-		var got string
-		if err := pool.QueryRow("PRAGMA " + tt.pragma).Scan(&got); err != nil {
-			t.Fatal(err)
-		}
-		if got != tt.want {
-			t.Errorf("%s: PRAGMA %s: got %q, want %q", tt.pool, tt.pragma, got, tt.want)
-		}
-	}
-	if err := db.Ping(t.Context()); err != nil {
-		t.Errorf("ping: %v", err)
-	}
-}
-
 func TestOpenOddPath(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a dir?#%", "my db.sqlite")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -123,9 +62,9 @@ func TestOpenOddPath(t *testing.T) {
 func TestRestart(t *testing.T) {
 	c := &clock{t0}
 	path := filepath.Join(t.TempDir(), "tttbot.db")
-	db := must[*DB](t)(Open(t.Context(), path, Options{Now: c.Now}))
+	db := storetest.Must[*DB](t)(Open(t.Context(), path, Options{Now: c.Now}))
 	g := storetest.StartGame(t, db, "c1", "alice", "bob")
-	g = must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4)))
+	g = storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4)))
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -135,15 +74,15 @@ func TestRestart(t *testing.T) {
 		t.Fatalf("reopen: %v", err)
 	}
 	defer db.Close()
-	got := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+	got := storetest.Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
 	if diff := cmp.Diff(g, got); diff != "" {
 		t.Fatalf("game after restart (-before +after):\n%s", diff)
 	}
-	got = must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(got, "bob", 0)))
+	got = storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(got, "bob", 0)))
 	if got.Board != "O../.X./..." || got.Version != 4 {
 		t.Errorf("got board %q version %d, want %q version 4", got.Board, got.Version, "O../.X./...")
 	}
-	if n := len(must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 2 {
+	if n := len(storetest.Must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 2 {
 		t.Errorf("got %d moves, want 2", n)
 	}
 }
@@ -151,7 +90,7 @@ func TestRestart(t *testing.T) {
 func TestBackup(t *testing.T) {
 	db, path := newDB(t, Options{})
 	g := storetest.StartGame(t, db, "c1", "alice", "bob")
-	must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4)))
+	storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4)))
 
 	dir := t.TempDir()
 	for name, backup := range map[string]func(dst string) error{

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tttbot/tttbot/internal/diskfault"
+	"github.com/tttbot/tttbot/internal/storetest"
 )
 
 // TestPingWrites checks that Ping fails, naming the file, while the disk
@@ -17,7 +18,7 @@ import (
 // database it cannot write.
 func TestPingWrites(t *testing.T) {
 	db, path := newDB(t, Options{})
-	ok(t, db.Ping(t.Context()))
+	storetest.OK(t, db.Ping(t.Context()))
 
 	restore := diskfault.Unwritable(t)
 	err := db.Ping(t.Context())
@@ -51,7 +52,7 @@ func TestPingReportsFailedWrites(t *testing.T) {
 	}
 	// A max_page_count below the file's size holds the file at its size:
 	// a disk that is full.
-	ok(t, exec("PRAGMA max_page_count = 1"))
+	storetest.OK(t, exec("PRAGMA max_page_count = 1"))
 	grow := "INSERT INTO interactions (id, seen_at) " +
 		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000) SELECT i, i FROM n"
 	if err := exec(grow); !storageFailure(err) {
@@ -65,8 +66,8 @@ func TestPingReportsFailedWrites(t *testing.T) {
 	if err := db.Ping(ctx); err == nil || !strings.Contains(err.Error(), "a write failed") {
 		t.Errorf("ping after a write failed for want of space: got %v, want the failed write", err)
 	}
-	ok(t, exec("PRAGMA max_page_count = 1073741823"))
-	ok(t, exec(grow))
+	storetest.OK(t, exec("PRAGMA max_page_count = 1073741823"))
+	storetest.OK(t, exec(grow))
 	if err := db.Ping(ctx); err != nil {
 		t.Errorf("ping after a write committed again: %v", err)
 	}

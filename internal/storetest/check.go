@@ -15,25 +15,25 @@ func checkGames(t *testing.T, newDB Opener) (db *DB, won, vsBot int64, acked []t
 	db = newDB(t, Options{SimultaneousGames: true})
 	g := PlayCells(t, db, StartGame(t, db, "c1", "a", "b"), 0, 3, 1, 4, 2)
 	won = g.ID
-	acked = must[[]tttbot.Move](t)(db.Moves(t.Context(), won))
+	acked = Must[[]tttbot.Move](t)(db.Moves(t.Context(), won))
 
 	b := &tttbot.Game{ChannelID: "c1", Rows: 4, Cols: 4, K: 3, Challenger: "h", Opponent: "bot",
 		BotLevel: "perfect", XPlayer: "h", OPlayer: "bot", Status: tttbot.StatusActive}
-	ok(t, db.CreateGame(t.Context(), b))
+	OK(t, db.CreateGame(t.Context(), b))
 	vsBot = PlayCells(t, db, b, 5).ID
 
 	d := Challenge("c2", "c", "d")
-	ok(t, db.CreateGame(t.Context(), d))
-	must[*tttbot.Game](t)(db.Decline(t.Context(), d.ID, "d", d.Version, t0))
-	ok(t, db.CreateGame(t.Context(), Challenge("c2", "e", "f")))
+	OK(t, db.CreateGame(t.Context(), d))
+	Must[*tttbot.Game](t)(db.Decline(t.Context(), d.ID, "d", d.Version, t0))
+	OK(t, db.CreateGame(t.Context(), Challenge("c2", "e", "f")))
 
 	r := PlayCells(t, db, StartGame(t, db, "c3", "g", "h"), 0)
-	must[*tttbot.Game](t)(db.Resign(t.Context(), r.ID, "h", t0))
+	Must[*tttbot.Game](t)(db.Resign(t.Context(), r.ID, "h", t0))
 	PlayCells(t, db, StartGame(t, db, "c4", "i", "j"), 0, 1, 2, 4, 3, 5, 7, 6, 8) // a draw
 
 	k := &tttbot.Game{GuildID: "guild", ChannelID: "c5", Rows: 3, Cols: 3, K: 3, Challenger: "k", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "k", OPlayer: "bot", Status: tttbot.StatusActive}
-	ok(t, db.CreateGame(t.Context(), k))
+	OK(t, db.CreateGame(t.Context(), k))
 	PlayCells(t, db, k, xWins...) // the bot loses
 	return db, won, vsBot, acked
 }

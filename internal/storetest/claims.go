@@ -20,7 +20,7 @@ func testDueClaims(t *testing.T, newDB Opener) {
 	var all []int64
 	for i := range n {
 		g := Challenge(fmt.Sprint("c", i), "alice", fmt.Sprint("p", i)) // due at t0+1m
-		ok(t, db.CreateGame(ctx, g))
+		OK(t, db.CreateGame(ctx, g))
 		all = append(all, g.ID)
 	}
 	at := t0.Add(time.Minute)
@@ -56,20 +56,20 @@ func testDueClaims(t *testing.T, newDB Opener) {
 	}
 
 	// The claims run out together: the games are due again, to one caller.
-	if due := must[[]*tttbot.Game](t)(db.Due(ctx, at.Add(tttbot.ClaimLease-time.Millisecond), 0)); len(due) != 0 {
+	if due := Must[[]*tttbot.Game](t)(db.Due(ctx, at.Add(tttbot.ClaimLease-time.Millisecond), 0)); len(due) != 0 {
 		t.Errorf("before the claims run out: got %d games due, want none", len(due))
 	}
 	later := at.Add(tttbot.ClaimLease)
-	if due := must[[]*tttbot.Game](t)(db.Due(ctx, later, 0)); len(due) != n {
+	if due := Must[[]*tttbot.Game](t)(db.Due(ctx, later, 0)); len(due) != n {
 		t.Errorf("once the claims ran out: got %d games due, want %d", len(due), n)
 	}
 
 	// A change ends the claim: a game accepted with a deadline already
 	// passed is due at once, not a lease later.
-	g := must[*tttbot.Game](t)(db.Game(ctx, all[0]))
-	must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: g.Opponent, Version: g.Version,
+	g := Must[*tttbot.Game](t)(db.Game(ctx, all[0]))
+	Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: g.Opponent, Version: g.Version,
 		XPlayer: "alice", At: t0, Deadline: at}))
-	due := must[[]*tttbot.Game](t)(db.Due(ctx, later, 0))
+	due := Must[[]*tttbot.Game](t)(db.Due(ctx, later, 0))
 	if len(due) != 1 || due[0].ID != g.ID || due[0].Status != tttbot.StatusActive {
 		t.Errorf("after a change: got %d games due, want the accepted game", len(due))
 	}

@@ -83,7 +83,7 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	if diff := cmp.Diff(want, g); diff != "" {
 		t.Errorf("created game (-want +got):\n%s", diff)
 	}
-	got := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+	got := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stored game (-want +got):\n%s", diff)
 	}
@@ -91,8 +91,8 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	// A challenge may carry the X and O its challenger planned.
 	planned := Challenge("c2", "alice", "bob")
 	planned.XPlayer, planned.OPlayer = "bob", "alice"
-	ok(t, db.CreateGame(t.Context(), planned))
-	got = must[*tttbot.Game](t)(db.Game(t.Context(), planned.ID))
+	OK(t, db.CreateGame(t.Context(), planned))
+	got = Must[*tttbot.Game](t)(db.Game(t.Context(), planned.ID))
 	if got.XPlayer != "bob" || got.OPlayer != "alice" || got.Turn != "" {
 		t.Errorf("planned challenge: got X %q O %q turn %q, want bob, alice and no turn", got.XPlayer, got.OPlayer, got.Turn)
 	}
@@ -108,11 +108,11 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	if bot.Turn != "bot" || bot.Board != "...../...../...../...../....." || bot.GuildID != "" {
 		t.Errorf("got turn %q board %q guild %q, want bot, the empty 5×5 board and no guild", bot.Turn, bot.Board, bot.GuildID)
 	}
-	due := must[[]*tttbot.Game](t)(db.Due(t.Context(), t0, 0))
+	due := Must[[]*tttbot.Game](t)(db.Due(t.Context(), t0, 0))
 	if len(due) != 1 || due[0].ID != bot.ID || due[0].Language != "pt-BR" {
 		t.Errorf("due at t0: got %d games, want the bot's game in pt-BR", len(due))
 	}
-	if got := must[*tttbot.Game](t)(db.Game(t.Context(), bot.ID)); got.Language != "pt-BR" {
+	if got := Must[*tttbot.Game](t)(db.Game(t.Context(), bot.ID)); got.Language != "pt-BR" {
 		t.Errorf("stored game: language %q, want pt-BR", got.Language)
 	}
 }
@@ -149,7 +149,7 @@ func testCreateGameInvalid(t *testing.T, newDB Opener) {
 			g := Challenge("c1", "alice", "bob")
 			tt.edit(g)
 			before := *g
-			wantCode(t, db.CreateGame(t.Context(), g), tttbot.EINVALID)
+			WantCode(t, db.CreateGame(t.Context(), g), tttbot.EINVALID)
 			if diff := cmp.Diff(before, *g); diff != "" {
 				t.Errorf("refused game changed (-before +after):\n%s", diff)
 			}
@@ -216,7 +216,7 @@ func testConflicts(t *testing.T, newDB Opener) {
 				}
 			}
 			err := db.CreateGame(t.Context(), newGame(tt.create))
-			wantCode(t, err, tt.want)
+			WantCode(t, err, tt.want)
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("got %v, want %v", err, tt.wantErr)
 			}
@@ -228,10 +228,10 @@ func testClosedGamesFreeTheChannel(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	g := Challenge("c1", "alice", "bob")
-	ok(t, db.CreateGame(ctx, g))
-	must[*tttbot.Game](t)(db.Decline(ctx, g.ID, "bob", g.Version, t0))
+	OK(t, db.CreateGame(ctx, g))
+	Must[*tttbot.Game](t)(db.Decline(ctx, g.ID, "bob", g.Version, t0))
 	g = StartGame(t, db, "c1", "alice", "bob")
-	must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "bob", t0))
+	Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "bob", t0))
 	StartGame(t, db, "c1", "bob", "carol")
 }
 
@@ -241,12 +241,12 @@ func testAcceptConflict(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	g1, g2 := Challenge("c1", "alice", "bob"), Challenge("c1", "carol", "dave")
-	ok(t, db.CreateGame(ctx, g1))
-	ok(t, db.CreateGame(ctx, g2))
-	ok(t, db.SetSimultaneousGames(ctx, "guild", false))
+	OK(t, db.CreateGame(ctx, g1))
+	OK(t, db.CreateGame(ctx, g2))
+	OK(t, db.SetSimultaneousGames(ctx, "guild", false))
 	_, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g2.ID, Player: "dave", Version: g2.Version, XPlayer: "carol", At: t0, Deadline: time.Time{}})
-	wantCode(t, err, tttbot.ECONFLICT)
-	got := must[*tttbot.Game](t)(db.Game(ctx, g2.ID))
+	WantCode(t, err, tttbot.ECONFLICT)
+	got := Must[*tttbot.Game](t)(db.Game(ctx, g2.ID))
 	if got.Status != tttbot.StatusPending || got.Version != 1 {
 		t.Errorf("refused accept: got status %s version %d, want pending version 1", got.Status, got.Version)
 	}
@@ -256,7 +256,7 @@ func testAccept(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	g := Challenge("c1", "alice", "bob")
-	ok(t, db.CreateGame(ctx, g))
+	OK(t, db.CreateGame(ctx, g))
 
 	refusals := []struct {
 		name, user, xPlayer string
@@ -293,7 +293,7 @@ func testAccept(t *testing.T, newDB Opener) {
 		t.Errorf("accepted game (-want +got):\n%s", diff)
 	}
 	_, err = db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: 2, XPlayer: "bob", At: t0, Deadline: t0.Add(time.Hour)})
-	wantCode(t, err, tttbot.EFINISHED)
+	WantCode(t, err, tttbot.EFINISHED)
 }
 
 func testDecline(t *testing.T, newDB Opener) {
@@ -312,10 +312,10 @@ func testDecline(t *testing.T, newDB Opener) {
 	}
 	for i, tt := range tests {
 		g := Challenge("c"+string(rune('0'+i)), "alice", "bob")
-		ok(t, db.CreateGame(ctx, g))
+		OK(t, db.CreateGame(ctx, g))
 		_, err := db.Decline(ctx, g.ID, tt.user, tt.version, t0.Add(time.Second))
-		wantCode(t, err, tt.want)
-		got := must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		WantCode(t, err, tt.want)
+		got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
 		if got.Status != tt.status {
 			t.Errorf("%s declines: got status %s, want %s", tt.user, got.Status, tt.status)
 		}
@@ -326,7 +326,7 @@ func testDecline(t *testing.T, newDB Opener) {
 	}
 	g := StartGame(t, db, "c9", "alice", "bob")
 	_, err := db.Decline(ctx, g.ID, "bob", g.Version, t0)
-	wantCode(t, err, tttbot.EFINISHED)
+	WantCode(t, err, tttbot.EFINISHED)
 }
 
 func testPlayErrors(t *testing.T, newDB Opener) {
@@ -335,7 +335,7 @@ func testPlayErrors(t *testing.T, newDB Opener) {
 	g := StartGame(t, db, "c1", "alice", "bob") // alice is X
 	g = PlayCells(t, db, g, 4)
 	pending := Challenge("c2", "alice", "bob")
-	ok(t, db.CreateGame(ctx, pending))
+	OK(t, db.CreateGame(ctx, pending))
 	over := PlayCells(t, db, StartGame(t, db, "c3", "alice", "bob"), 0, 3, 1, 4, 2)
 
 	tests := []struct {
@@ -362,7 +362,7 @@ func testPlayErrors(t *testing.T, newDB Opener) {
 		t.Run(tt.name, func(t *testing.T) {
 			before, _ := db.Game(ctx, tt.req.GameID)
 			_, err := db.Play(ctx, tt.req)
-			wantCode(t, err, tt.code)
+			WantCode(t, err, tt.code)
 			if !errors.Is(err, tt.want) {
 				t.Errorf("got %v, want %v", err, tt.want)
 			}
@@ -372,7 +372,7 @@ func testPlayErrors(t *testing.T, newDB Opener) {
 			}
 		})
 	}
-	if n := len(must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))); n != 1 {
+	if n := len(Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))); n != 1 {
 		t.Errorf("got %d moves, want 1", n)
 	}
 }
@@ -405,14 +405,14 @@ func testPlayToTheEnd(t *testing.T, newDB Opener) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("finished game (-want +got):\n%s", diff)
 			}
-			stored := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+			stored := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
 			if diff := cmp.Diff(g, stored); diff != "" {
 				t.Errorf("stored game (-returned +stored):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.results, results(t, db, g.ID)); diff != "" {
 				t.Errorf("results (-want +got):\n%s", diff)
 			}
-			moves := must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))
+			moves := Must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))
 			for i, m := range moves {
 				player := []string{"alice", "bob"}[i%2]
 				if m.Ply != i+1 || m.Cell != tt.cells[i] || m.Player != player || !m.At.Equal(t0.Add(time.Second)) {
@@ -459,10 +459,10 @@ func testPlayWithAnswer(t *testing.T, newDB Opener) {
 				t.Errorf("got board %s version +%d turn %q, want %s +%d %q",
 					got.Board, got.Version-g.Version, got.Turn, tt.wantBoard, tt.wantVersion, tt.wantTurn)
 			}
-			if stored := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID)); !cmp.Equal(got, stored) {
+			if stored := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID)); !cmp.Equal(got, stored) {
 				t.Errorf("stored game differs from the returned one: %s", cmp.Diff(got, stored))
 			}
-			if n := len(must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 4+tt.wantVersion {
+			if n := len(Must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 4+tt.wantVersion {
 				t.Errorf("got %d moves, want %d", n, 4+tt.wantVersion)
 			}
 		})
@@ -474,14 +474,14 @@ func testResign(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4)
 	pending := Challenge("c2", "alice", "bob")
-	ok(t, db.CreateGame(ctx, pending))
+	OK(t, db.CreateGame(ctx, pending))
 
 	_, err := db.Resign(ctx, g.ID, "carol", t0)
-	wantCode(t, err, tttbot.ENOTYOURS)
+	WantCode(t, err, tttbot.ENOTYOURS)
 	_, err = db.Resign(ctx, pending.ID, "alice", t0)
-	wantCode(t, err, tttbot.EINVALID)
+	WantCode(t, err, tttbot.EINVALID)
 	_, err = db.Resign(ctx, 999, "alice", t0)
-	wantCode(t, err, tttbot.ENOTFOUND)
+	WantCode(t, err, tttbot.ENOTFOUND)
 
 	// Either player may resign, on their turn or not.
 	got, err := db.Resign(ctx, g.ID, "alice", t0.Add(time.Minute))
@@ -497,18 +497,18 @@ func testResign(t *testing.T, newDB Opener) {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 	_, err = db.Resign(ctx, g.ID, "bob", t0)
-	wantCode(t, err, tttbot.EFINISHED)
+	WantCode(t, err, tttbot.EFINISHED)
 }
 
 func testDueAndExpire(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	pending := Challenge("c1", "alice", "bob") // expires at t0+1m
-	ok(t, db.CreateGame(ctx, pending))
+	OK(t, db.CreateGame(ctx, pending))
 	active := PlayCells(t, db, StartGame(t, db, "c2", "carol", "dave"), 4) // dave to move by t0+3m
 	noClock := &tttbot.Game{ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "erin", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "erin", OPlayer: "bot", Status: tttbot.StatusActive}
-	ok(t, db.CreateGame(ctx, noClock))
+	OK(t, db.CreateGame(ctx, noClock))
 	PlayCells(t, db, StartGame(t, db, "c4", "frank", "grace"), 0, 3, 1, 4, 2) // finished: never due
 
 	ids := func(gs []*tttbot.Game) []int64 {
@@ -536,29 +536,29 @@ func testDueAndExpire(t *testing.T, newDB Opener) {
 		{t0.Add(time.Hour + lease), 0, []int64{pending.ID, active.ID}},
 	}
 	for _, tt := range dueTests {
-		got := ids(must[[]*tttbot.Game](t)(db.Due(ctx, tt.at, tt.limit)))
+		got := ids(Must[[]*tttbot.Game](t)(db.Due(ctx, tt.at, tt.limit)))
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("Due(%v, %d) (-want +got):\n%s", tt.at, tt.limit, diff)
 		}
 	}
 
 	_, err := db.Expire(ctx, pending.ID, pending.Version+1, t0.Add(time.Hour))
-	wantCode(t, err, tttbot.ESTALE)
+	WantCode(t, err, tttbot.ESTALE)
 	_, err = db.Expire(ctx, pending.ID, pending.Version, t0.Add(59*time.Second))
-	wantCode(t, err, tttbot.EINVALID)
+	WantCode(t, err, tttbot.EINVALID)
 	_, err = db.Expire(ctx, noClock.ID, noClock.Version, t0.Add(time.Hour))
-	wantCode(t, err, tttbot.EINVALID)
+	WantCode(t, err, tttbot.EINVALID)
 	_, err = db.Expire(ctx, 999, 1, t0.Add(time.Hour))
-	wantCode(t, err, tttbot.ENOTFOUND)
+	WantCode(t, err, tttbot.ENOTFOUND)
 
-	got := must[*tttbot.Game](t)(db.Expire(ctx, pending.ID, pending.Version, t0.Add(time.Minute)))
+	got := Must[*tttbot.Game](t)(db.Expire(ctx, pending.ID, pending.Version, t0.Add(time.Minute)))
 	if got.Status != tttbot.StatusExpired || !got.FinishedAt.Equal(t0.Add(time.Minute)) || !got.Deadline.IsZero() {
 		t.Errorf("expired challenge: got %+v, want expired at %v with no deadline", got, t0.Add(time.Minute))
 	}
 	_, err = db.Expire(ctx, pending.ID, got.Version, t0.Add(time.Hour))
-	wantCode(t, err, tttbot.EFINISHED)
+	WantCode(t, err, tttbot.EFINISHED)
 
-	got = must[*tttbot.Game](t)(db.Expire(ctx, active.ID, active.Version, t0.Add(3*time.Minute)))
+	got = Must[*tttbot.Game](t)(db.Expire(ctx, active.ID, active.Version, t0.Add(3*time.Minute)))
 	if got.Status != tttbot.StatusFinished || got.Reason != tttbot.ReasonTimeout || got.Winner != "carol" {
 		t.Errorf("timed out game: got status %s reason %s winner %q, want finished on timeout, won by carol",
 			got.Status, got.Reason, got.Winner)
@@ -567,7 +567,7 @@ func testDueAndExpire(t *testing.T, newDB Opener) {
 	if diff := cmp.Diff(want, results(t, db, active.ID)); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
-	if left := must[[]*tttbot.Game](t)(db.Due(ctx, t0.Add(2*time.Hour), 0)); len(left) != 0 {
+	if left := Must[[]*tttbot.Game](t)(db.Due(ctx, t0.Add(2*time.Hour), 0)); len(left) != 0 {
 		t.Errorf("due after expiring: got %d games, want none", len(left))
 	}
 }
@@ -577,7 +577,7 @@ func testOpenGame(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	g1 := StartGame(t, db, "c1", "alice", "bob")
 	g2 := Challenge("c1", "carol", "dave")
-	ok(t, db.CreateGame(ctx, g2))
+	OK(t, db.CreateGame(ctx, g2))
 	StartGame(t, db, "c2", "alice", "erin")
 
 	tests := []struct {
@@ -593,16 +593,16 @@ func testOpenGame(t *testing.T, newDB Opener) {
 	for _, tt := range tests {
 		got, err := db.OpenGame(ctx, tt.channel, tt.user)
 		if tt.want == 0 {
-			wantCode(t, err, tttbot.ENOTFOUND)
+			WantCode(t, err, tttbot.ENOTFOUND)
 			continue
 		}
 		if err != nil || got.ID != tt.want {
 			t.Errorf("OpenGame(%s, %s): got %v, %v; want game %d", tt.channel, tt.user, got, err, tt.want)
 		}
 	}
-	must[*tttbot.Game](t)(db.Resign(ctx, g1.ID, "bob", t0))
+	Must[*tttbot.Game](t)(db.Resign(ctx, g1.ID, "bob", t0))
 	_, err := db.OpenGame(ctx, "c1", "alice")
-	wantCode(t, err, tttbot.ENOTFOUND)
+	WantCode(t, err, tttbot.ENOTFOUND)
 }
 
 func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
@@ -612,13 +612,13 @@ func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
 	if err := db.SetMessage(ctx, g.ID, "m1"); err != nil {
 		t.Fatal(err)
 	}
-	got := must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+	got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
 	if got.MessageID != "m1" || got.Version != g.Version {
 		t.Errorf("got message %q version %d, want m1 and version %d unchanged", got.MessageID, got.Version, g.Version)
 	}
-	wantCode(t, db.SetMessage(ctx, 999, "m1"), tttbot.ENOTFOUND)
+	WantCode(t, db.SetMessage(ctx, 999, "m1"), tttbot.ENOTFOUND)
 
-	wantCode(t, db.SetSimultaneousGames(ctx, "", true), tttbot.EINVALID)
+	WantCode(t, db.SetSimultaneousGames(ctx, "", true), tttbot.EINVALID)
 
 	// CreateGame records the names it is given, a new one over the old,
 	// and keeps those it is not.
@@ -646,7 +646,7 @@ func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
 		t.Errorf("moves of a new game: got %v, %v; want an empty list", moves, err)
 	}
 	_, err = db.Moves(ctx, 999)
-	wantCode(t, err, tttbot.ENOTFOUND)
+	WantCode(t, err, tttbot.ENOTFOUND)
 }
 
 func testInternalErrors(t *testing.T, newDB Opener) {
@@ -658,15 +658,15 @@ func testInternalErrors(t *testing.T, newDB Opener) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err := db.Play(ctx, Click(g, "alice", 0))
-	wantCode(t, err, tttbot.EINTERNAL)
+	WantCode(t, err, tttbot.EINTERNAL)
 
 	// So is a board that does not parse: refused, not a panic.
 	if _, err := db.SQL.Exec("UPDATE games SET board = 'XXX/XXX/XXX' WHERE id = $1", g.ID); err != nil {
 		t.Fatal(err)
 	}
 	_, err = db.Play(t.Context(), Click(g, "alice", 0))
-	wantCode(t, err, tttbot.EINTERNAL)
-	if n := len(must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 0 {
+	WantCode(t, err, tttbot.EINTERNAL)
+	if n := len(Must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 0 {
 		t.Errorf("got %d moves, want 0", n)
 	}
 }

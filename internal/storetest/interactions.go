@@ -58,7 +58,7 @@ func testReplayRefused(t *testing.T, newDB Opener) {
 	}
 	for _, tt := range replays {
 		t.Run(tt.name, func(t *testing.T) {
-			wantCode(t, tt.run(in(ctx, "9001")), tttbot.EREPLAY)
+			WantCode(t, tt.run(in(ctx, "9001")), tttbot.EREPLAY)
 		})
 	}
 	after, err := db.Game(ctx, g.ID)
@@ -78,7 +78,7 @@ func testRefusedWriteRecordsNothing(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	StartGame(t, db, "c1", "alice", "bob")
 	busy := in(ctx, "9002")
-	wantCode(t, db.CreateGame(busy, Challenge("c1", "alice", "carol")), tttbot.ECONFLICT)
+	WantCode(t, db.CreateGame(busy, Challenge("c1", "alice", "carol")), tttbot.ECONFLICT)
 	if seen, err := db.seen(ctx, "9002"); err != nil || seen {
 		t.Fatalf("after a refused write: got seen %v, %v; want unseen", seen, err)
 	}
@@ -104,7 +104,7 @@ func testReplayAfterReopen(t *testing.T, newDB Opener) {
 		t.Fatal(err)
 	}
 	st := db.Reopen(t)
-	wantCode(t, st.CreateGame(in(t.Context(), "9003"), Challenge("c2", "alice", "bob")), tttbot.EREPLAY)
+	WantCode(t, st.CreateGame(in(t.Context(), "9003"), Challenge("c2", "alice", "bob")), tttbot.EREPLAY)
 	if n := games(t, db); n != 1 {
 		t.Errorf("got %d games, want 1", n)
 	}
@@ -157,7 +157,7 @@ func testForget(t *testing.T, newDB Opener) {
 func testInteractionIDNotASnowflake(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	for _, id := range []string{"abc", "-5", "0", "99999999999999999999"} {
-		wantCode(t, db.CreateGame(in(t.Context(), id), Challenge("c1", "alice", "bob")), tttbot.EINVALID)
+		WantCode(t, db.CreateGame(in(t.Context(), id), Challenge("c1", "alice", "bob")), tttbot.EINVALID)
 		if seen, err := db.seen(t.Context(), id); err != nil || seen {
 			t.Errorf("%q: got seen %v, %v; want unseen", id, seen, err)
 		}

@@ -36,8 +36,8 @@ func testRacingClicks(t *testing.T, newDB Opener) {
 				t.Errorf("click %d: got %v, want success or a refusal as stale", i, err)
 			}
 		}
-		moves := must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))
-		after := must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		moves := Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))
+		after := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
 		if won != 1 || len(moves) != 1 || after.Version != g.Version+1 {
 			t.Errorf("round %d: %d clicks won, %d moves stored, version %d; want 1, 1, %d",
 				round, won, len(moves), after.Version, g.Version+1)
@@ -53,7 +53,7 @@ func testAcceptAgainstDecline(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	for round := range 20 {
 		g := Challenge(fmt.Sprint("c", round), "alice", "bob")
-		ok(t, db.CreateGame(ctx, g))
+		OK(t, db.CreateGame(ctx, g))
 		answers := []func() (*tttbot.Game, error){
 			func() (*tttbot.Game, error) {
 				return db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version,
@@ -85,7 +85,7 @@ func testAcceptAgainstDecline(t *testing.T, newDB Opener) {
 		if winner == nil {
 			t.Fatalf("round %d: no answer counted", round)
 		}
-		stored := must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		stored := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
 		if stored.Status != winner.Status || stored.Version != 2 {
 			t.Errorf("round %d: stored %s at version %d, want %s at 2", round, stored.Status, stored.Version, winner.Status)
 		}
@@ -165,7 +165,7 @@ func testReplayAtOnce(t *testing.T, newDB Opener) {
 		if codes[""] != 1 || codes[tttbot.EREPLAY]+codes[tttbot.ESTALE] != 1 {
 			t.Errorf("round %d: got %v, want one success and one refusal", round, errs)
 		}
-		if n := len(must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))); n != 1 {
+		if n := len(Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))); n != 1 {
 			t.Errorf("round %d: got %d moves, want 1", round, n)
 		}
 	}
@@ -174,7 +174,7 @@ func testReplayAtOnce(t *testing.T, newDB Opener) {
 // testPing: a store that takes writes says so.
 func testPing(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
-	ok(t, db.Ping(t.Context()))
+	OK(t, db.Ping(t.Context()))
 }
 
 func testActiveGames(t *testing.T, newDB Opener) {
@@ -182,19 +182,19 @@ func testActiveGames(t *testing.T, newDB Opener) {
 	count := func() int {
 		t.Helper()
 		n, err := db.ActiveGames(t.Context())
-		ok(t, err)
+		OK(t, err)
 		return n
 	}
 	if got := count(); got != 0 {
 		t.Fatalf("empty database: got %d active games, want 0", got)
 	}
-	ok(t, db.CreateGame(t.Context(), Challenge("c1", "a", "b"))) // pending: not active
+	OK(t, db.CreateGame(t.Context(), Challenge("c1", "a", "b"))) // pending: not active
 	g := StartGame(t, db, "c2", "a", "b")
 	StartGame(t, db, "c3", "a", "b")
 	if got := count(); got != 2 {
 		t.Fatalf("got %d active games, want 2", got)
 	}
-	must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "a", t0))
+	Must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "a", t0))
 	if got := count(); got != 1 {
 		t.Errorf("after a resignation: got %d active games, want 1", got)
 	}
@@ -210,7 +210,7 @@ func testSchemaConstraints(t *testing.T, newDB Opener) {
 	insertGame := `INSERT INTO games (guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
 		status, board, version, created_at, updated_at, exclusive)
 		VALUES ('guild', 'c1', 3, 3, 3, 'carol', 'dave', 'pending', '.../.../...', 1, 0, 0, $1)`
-	ok(t, db.CreateGame(ctx, Challenge("elsewhere", "carol", "dave"))) // carol and dave exist
+	OK(t, db.CreateGame(ctx, Challenge("elsewhere", "carol", "dave"))) // carol and dave exist
 	tests := []struct {
 		name  string
 		query string

@@ -37,7 +37,7 @@ func finishGame(t testing.TB, db *DB, channel, a, b string, cells []int) *tttbot
 // standing returns player's standing in scope on 3×3, or the zero Standing.
 func standing(t testing.TB, db *DB, scope, player string) tttbot.Standing {
 	t.Helper()
-	st := must[*tttbot.Stats](t)(db.Stats(t.Context(), scope, player))
+	st := Must[*tttbot.Stats](t)(db.Stats(t.Context(), scope, player))
 	for _, s := range st.Ratings {
 		if s.Shape == shape3 {
 			return s
@@ -50,7 +50,7 @@ func standing(t testing.TB, db *DB, scope, player string) tttbot.Standing {
 func countRows(t testing.TB, db *DB, table string) int {
 	t.Helper()
 	var n int
-	ok(t, db.SQL.QueryRow("SELECT count(*) FROM "+table).Scan(&n))
+	OK(t, db.SQL.QueryRow("SELECT count(*) FROM "+table).Scan(&n))
 	return n
 }
 
@@ -59,7 +59,7 @@ func countRows(t testing.TB, db *DB, table string) int {
 func checkCounts(t testing.TB, db *DB) {
 	t.Helper()
 	var bad int
-	ok(t, db.SQL.QueryRow(`SELECT count(*) FROM (
+	OK(t, db.SQL.QueryRow(`SELECT count(*) FROM (
 		SELECT scope, board_rows, board_cols, k, band, count(*) AS n FROM ratings WHERE games >= 5
 			GROUP BY scope, board_rows, board_cols, k, band) want
 		FULL JOIN (SELECT * FROM rating_counts WHERE players > 0) got USING (scope, board_rows, board_cols, k, band)
@@ -187,10 +187,10 @@ func testRatedEndings(t *testing.T, newDB Opener) {
 		{"timeout", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
 			// bob, to move, lets his clock run out.
 			g = PlayCells(t, db, g, 4)
-			return must[*tttbot.Game](t)(db.Expire(t.Context(), g.ID, g.Version, g.Deadline))
+			return Must[*tttbot.Game](t)(db.Expire(t.Context(), g.ID, g.Version, g.Deadline))
 		}, "bob"},
 		{"resign", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
-			return must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "alice", t0))
+			return Must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "alice", t0))
 		}, "alice"},
 	}
 	for _, tt := range tests {
@@ -217,11 +217,11 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 
 	declined := Challenge("c1", "alice", "bob")
-	ok(t, db.CreateGame(ctx, declined))
-	must[*tttbot.Game](t)(db.Decline(ctx, declined.ID, "bob", declined.Version, t0))
+	OK(t, db.CreateGame(ctx, declined))
+	Must[*tttbot.Game](t)(db.Decline(ctx, declined.ID, "bob", declined.Version, t0))
 	expired := Challenge("c2", "alice", "bob")
-	ok(t, db.CreateGame(ctx, expired))
-	must[*tttbot.Game](t)(db.Expire(ctx, expired.ID, expired.Version, expired.Deadline))
+	OK(t, db.CreateGame(ctx, expired))
+	Must[*tttbot.Game](t)(db.Expire(ctx, expired.ID, expired.Version, expired.Deadline))
 	if n := countRows(t, db, "ratings") + countRows(t, db, "bot_records") + countRows(t, db, "results"); n != 0 {
 		t.Fatalf("a declined and an expired challenge left %d rows of results, ratings and records", n)
 	}
@@ -230,10 +230,10 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 		t.Helper()
 		g := &tttbot.Game{GuildID: "guild", ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "bot",
 			BotLevel: level, XPlayer: "carol", OPlayer: "bot", Status: tttbot.StatusActive}
-		ok(t, db.CreateGame(ctx, g))
+		OK(t, db.CreateGame(ctx, g))
 		g = PlayCells(t, db, g, cells...)
 		if resign {
-			g = must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "carol", t0))
+			g = Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "carol", t0))
 		}
 		if g.Status != tttbot.StatusFinished {
 			t.Fatalf("bot game did not finish: %s", g.Board)
@@ -247,14 +247,14 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 	if n := countRows(t, db, "ratings"); n != 0 {
 		t.Errorf("games against the bot left %d ratings, want none", n)
 	}
-	st := must[*tttbot.Stats](t)(db.Stats(ctx, "guild", "carol"))
+	st := Must[*tttbot.Stats](t)(db.Stats(ctx, "guild", "carol"))
 	want := &tttbot.Stats{Player: "carol", VsBot: []tttbot.BotRecord{
 		{Level: "easy", Wins: 2, Draws: 1}, {Level: "perfect", Losses: 2},
 	}}
 	if diff := gocmp.Diff(want, st); diff != "" {
 		t.Errorf("carol's stats (-want +got):\n%s", diff)
 	}
-	if st := must[*tttbot.Stats](t)(db.Stats(ctx, "guild", "nobody")); len(st.Ratings)+len(st.VsBot) != 0 {
+	if st := Must[*tttbot.Stats](t)(db.Stats(ctx, "guild", "nobody")); len(st.Ratings)+len(st.VsBot) != 0 {
 		t.Errorf("stats of a stranger: got %+v, want none", st)
 	}
 }
@@ -319,12 +319,12 @@ func testRatingExactlyOnce(t *testing.T, newDB Opener) {
 func seedRatings(t testing.TB, db *DB, players int) {
 	t.Helper()
 	tx, err := db.SQL.Begin()
-	ok(t, err)
+	OK(t, err)
 	defer tx.Rollback()
 	for i := range players {
 		id := fmt.Sprintf("p%03d", i)
 		_, err := tx.Exec("INSERT INTO players (id, name, updated_at) VALUES ($1, $2, 0)", id, "Player "+id)
-		ok(t, err)
+		OK(t, err)
 		r := 1400 + 16*float64(i%7) // conservative ratings on band edges...
 		if i%5 == 0 {
 			r += 0.5 // ...and inside bands
@@ -344,17 +344,17 @@ func seedRatings(t testing.TB, db *DB, players int) {
 			_, err := tx.Exec(`INSERT INTO ratings (scope, player_id, board_rows, board_cols, k, rating, rd, sigma,
 				games, wins, losses, draws, streak, best_streak, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 0.06, $8, $9, 0, 0, 0, 0, 0)`,
 				row.scope, id, row.shape.Rows, row.shape.Cols, row.shape.K, r+float64(len(row.scope)), rd, games, games)
-			ok(t, err)
+			OK(t, err)
 		}
 	}
-	ok(t, tx.Commit())
+	OK(t, tx.Commit())
 }
 
 // ranked is the leaderboard of scope on 3×3 as a sort of its ratings.
 func ranked(t testing.TB, db *DB, scope string) []string {
 	t.Helper()
 	rows, err := db.SQL.Query("SELECT player_id, conservative FROM ratings WHERE scope = $1 AND board_rows = 3 AND games >= 5", scope)
-	ok(t, err)
+	OK(t, err)
 	defer rows.Close()
 	type entry struct {
 		id string
@@ -363,7 +363,7 @@ func ranked(t testing.TB, db *DB, scope string) []string {
 	var all []entry
 	for rows.Next() {
 		var e entry
-		ok(t, rows.Scan(&e.id, &e.c))
+		OK(t, rows.Scan(&e.id, &e.c))
 		all = append(all, e)
 	}
 	slices.SortFunc(all, func(a, b entry) int { return cmp.Or(cmp.Compare(b.c, a.c), strings.Compare(b.id, a.id)) })
@@ -385,7 +385,7 @@ func testLeaderboardPaging(t *testing.T, newDB Opener) {
 		for _, size := range []int{1, 3, 7, 10, 100} {
 			var got []string
 			for offset := 0; ; offset += size {
-				page := must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, offset, size))
+				page := Must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, offset, size))
 				if page.Total != len(want) {
 					t.Fatalf("%s: page size %d at %d: got total %d, want %d", when, size, offset, page.Total, len(want))
 				}
@@ -421,17 +421,17 @@ func testLeaderboardPaging(t *testing.T, newDB Opener) {
 		"DELETE FROM ratings WHERE player_id = 'p005'",
 	} {
 		_, err := db.SQL.Exec(q)
-		ok(t, err)
+		OK(t, err)
 	}
 	checkCounts(t, db)
 	check("updated")
 
 	// Past the end, and an empty board.
-	page := must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, 1000, 10))
+	page := Must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, 1000, 10))
 	if len(page.Standings) != 0 || page.Total == 0 {
 		t.Errorf("past the end: got %d standings of %d, want none of some", len(page.Standings), page.Total)
 	}
-	page = must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "nowhere", shape3, 0, 10))
+	page = Must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "nowhere", shape3, 0, 10))
 	if len(page.Standings) != 0 || page.Total != 0 {
 		t.Errorf("empty board: got %+v", page)
 	}
@@ -440,7 +440,7 @@ func testLeaderboardPaging(t *testing.T, newDB Opener) {
 		offset, limit int
 	}{{tttbot.Shape{Rows: 3, Cols: 3, K: 4}, 0, 10}, {tttbot.Shape{Rows: 6, Cols: 6, K: 4}, 0, 10}, {shape3, -1, 10}, {shape3, 0, 0}} {
 		_, err := db.Leaderboard(ctx, "guild", bad.shape, bad.offset, bad.limit)
-		wantCode(t, err, tttbot.EINVALID)
+		WantCode(t, err, tttbot.EINVALID)
 	}
 }
 
@@ -464,7 +464,7 @@ func testLeaderboardFromGames(t *testing.T, newDB Opener) {
 			}
 		}
 	}
-	page := must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, 0, 10))
+	page := Must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "guild", shape3, 0, 10))
 	var got []string
 	for _, s := range page.Standings {
 		got = append(got, s.Player)
@@ -472,7 +472,7 @@ func testLeaderboardFromGames(t *testing.T, newDB Opener) {
 	if len(got) != 4 || got[0] != "alice" || got[3] != "dave" {
 		t.Errorf("got leaderboard %v, want alice first and dave last", got)
 	}
-	global := must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "", shape3, 0, 10))
+	global := Must[tttbot.LeaderboardPage](t)(db.Leaderboard(ctx, "", shape3, 0, 10))
 	if diff := gocmp.Diff(page, global); diff != "" {
 		t.Errorf("one guild's games: the global board differs (-guild +global):\n%s", diff)
 	}
@@ -490,15 +490,15 @@ func testHistory(t *testing.T, newDB Opener) {
 	// A game in a DM, against the bot, and one in another guild.
 	dm := &tttbot.Game{ChannelID: "dm", Rows: 4, Cols: 4, K: 4, Challenger: "alice", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}
-	ok(t, db.CreateGame(ctx, dm))
-	must[*tttbot.Game](t)(db.Resign(ctx, dm.ID, "alice", t0.Add(time.Hour)))
+	OK(t, db.CreateGame(ctx, dm))
+	Must[*tttbot.Game](t)(db.Resign(ctx, dm.ID, "alice", t0.Add(time.Hour)))
 	other := Challenge("c9", "alice", "carol")
 	other.GuildID = "elsewhere"
-	ok(t, db.CreateGame(ctx, other))
-	other = must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: other.ID, Player: "carol", Version: other.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
-	must[*tttbot.Game](t)(db.Resign(ctx, other.ID, "carol", t0))
+	OK(t, db.CreateGame(ctx, other))
+	other = Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: other.ID, Player: "carol", Version: other.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
+	Must[*tttbot.Game](t)(db.Resign(ctx, other.ID, "carol", t0))
 
-	got := must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "guild", 10))
+	got := Must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "guild", 10))
 	at := t0.Add(time.Second)
 	want := []tttbot.HistoryEntry{
 		{GameID: ids[2], Shape: shape3, Opponent: "bob", Outcome: tttbot.Draw, Reason: tttbot.ReasonDraw, FinishedAt: at},
@@ -508,18 +508,18 @@ func testHistory(t *testing.T, newDB Opener) {
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("alice's history in the guild (-want +got):\n%s", diff)
 	}
-	if got := must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "guild", 2)); len(got) != 2 || got[0].GameID != ids[2] {
+	if got := Must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "guild", 2)); len(got) != 2 || got[0].GameID != ids[2] {
 		t.Errorf("limit 2: got %+v, want the two newest", got)
 	}
-	got = must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "", 10))
+	got = Must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "", 10))
 	wantDM := []tttbot.HistoryEntry{{GameID: dm.ID, Shape: tttbot.Shape{Rows: 4, Cols: 4, K: 4}, Opponent: "bot", BotLevel: "easy",
 		Outcome: tttbot.Loss, Reason: tttbot.ReasonResign, FinishedAt: t0.Add(time.Hour)}}
 	if diff := gocmp.Diff(wantDM, got); diff != "" {
 		t.Errorf("alice's history in DMs (-want +got):\n%s", diff)
 	}
-	if got := must[[]tttbot.HistoryEntry](t)(db.History(ctx, "carol", "guild", 10)); len(got) != 0 {
+	if got := Must[[]tttbot.HistoryEntry](t)(db.History(ctx, "carol", "guild", 10)); len(got) != 0 {
 		t.Errorf("carol played nobody in the guild: got %+v", got)
 	}
 	_, err := db.History(ctx, "alice", "guild", 0)
-	wantCode(t, err, tttbot.EINVALID)
+	WantCode(t, err, tttbot.EINVALID)
 }

@@ -17,7 +17,7 @@ import (
 func testSettings(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	const guild = "900"
-	got := must[*tttbot.Settings](t)(db.Settings(t.Context(), guild))
+	got := Must[*tttbot.Settings](t)(db.Settings(t.Context(), guild))
 	if diff := cmp.Diff(&tttbot.Settings{GuildID: guild}, got); diff != "" {
 		t.Errorf("a guild that set nothing (-want +got):\n%s", diff)
 	}
@@ -30,12 +30,12 @@ func testSettings(t *testing.T, newDB Opener) {
 		X: tttbot.Mark{Name: "cat", ID: "14", Animated: true}, O: tttbot.Mark{Name: "🐶"},
 		Locale: "pt-BR", UpdatedAt: t0,
 	}
-	saved := must[*tttbot.Settings](t)(db.UpdateSettings(t.Context(), guild, func(s *tttbot.Settings) error {
+	saved := Must[*tttbot.Settings](t)(db.UpdateSettings(t.Context(), guild, func(s *tttbot.Settings) error {
 		*s = want
 		s.GuildID = "another" // the store keeps the guild's own
 		return nil
 	}))
-	for _, s := range []*tttbot.Settings{saved, must[*tttbot.Settings](t)(db.Settings(t.Context(), guild))} {
+	for _, s := range []*tttbot.Settings{saved, Must[*tttbot.Settings](t)(db.Settings(t.Context(), guild))} {
 		if diff := cmp.Diff(&want, s); diff != "" {
 			t.Errorf("settings (-want +got):\n%s", diff)
 		}
@@ -52,7 +52,7 @@ func testSettings(t *testing.T, newDB Opener) {
 			t.Errorf("got %v, want a refusal", err)
 		}
 	}
-	if diff := cmp.Diff(&want, must[*tttbot.Settings](t)(db.Settings(t.Context(), guild))); diff != "" {
+	if diff := cmp.Diff(&want, Must[*tttbot.Settings](t)(db.Settings(t.Context(), guild))); diff != "" {
 		t.Errorf("after refused changes (-want +got):\n%s", diff)
 	}
 	if _, err := db.UpdateSettings(t.Context(), "", func(*tttbot.Settings) error { return nil }); !errors.Is(err, tttbot.ErrSettingsOutOfGuild) {
@@ -65,8 +65,8 @@ func guildGame(t *testing.T, db *DB, guild, channel, a, b string, cells []int) *
 	t.Helper()
 	g := Challenge(channel, a, b)
 	g.GuildID = guild
-	ok(t, db.CreateGame(t.Context(), g))
-	g = must[*tttbot.Game](t)(db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(time.Minute)}))
+	OK(t, db.CreateGame(t.Context(), g))
+	g = Must[*tttbot.Game](t)(db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(time.Minute)}))
 	return PlayCells(t, db, g, cells...)
 }
 
@@ -91,17 +91,17 @@ func testResetRatings(t *testing.T, newDB Opener) {
 		guildGame(t, db, "901", "c1", "alice", "bob", xWins)
 		guildGame(t, db, "902", "c2", "alice", "bob", oWins)
 	}
-	n := must[int](t)(db.ResetRatings(t.Context(), "901"))
+	n := Must[int](t)(db.ResetRatings(t.Context(), "901"))
 	if n != 2 {
 		t.Errorf("reset %d ratings, want 2", n)
 	}
 	board := func(scope string) int {
-		return must[tttbot.LeaderboardPage](t)(db.Leaderboard(t.Context(), scope, shape3, 0, 10)).Total
+		return Must[tttbot.LeaderboardPage](t)(db.Leaderboard(t.Context(), scope, shape3, 0, 10)).Total
 	}
 	if a, b, g := board("901"), board("902"), board(""); a != 0 || b != 2 || g != 2 {
 		t.Errorf("leaderboards after the reset: guild %d, other guild %d, global %d players; want 0, 2, 2", a, b, g)
 	}
-	if h := must[[]tttbot.HistoryEntry](t)(db.History(t.Context(), "alice", "901", 20)); len(h) != tttbot.MinRatedGames {
+	if h := Must[[]tttbot.HistoryEntry](t)(db.History(t.Context(), "alice", "901", 20)); len(h) != tttbot.MinRatedGames {
 		t.Errorf("history after the reset: %d games, want %d", len(h), tttbot.MinRatedGames)
 	}
 	checkSound(t, db)
@@ -123,14 +123,14 @@ func testForgetPlayer(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	won := guildGame(t, db, "901", "c1", "alice", "bob", xWins)
-	ok(t, db.CreateGame(ctx, &tttbot.Game{GuildID: "901", ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "alice",
+	OK(t, db.CreateGame(ctx, &tttbot.Game{GuildID: "901", ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "alice",
 		Opponent: "bot", BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}, tttbot.Player{ID: "alice", Name: "Alice"}))
 	active := PlayCells(t, db, StartGame(t, db, "c3", "carol", "alice"), 4)
 	pending := Challenge("c4", "dave", "alice")
-	ok(t, db.CreateGame(ctx, pending))
+	OK(t, db.CreateGame(ctx, pending))
 	both := guildGame(t, db, "901", "c5", "erin", "alice", draw)
 
-	e := must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "alice", t0.Add(time.Hour)))
+	e := Must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "alice", t0.Add(time.Hour)))
 	if !e.Named || e.Ratings != 3 || e.Records != 1 || e.Games != 5 || len(e.Closed) != 3 {
 		t.Errorf("erasure %+v: want named, 3 ratings (global and two guilds), 1 record against the bot (the game it resigned), 5 games, 3 closed", e)
 	}
@@ -139,33 +139,33 @@ func testForgetPlayer(t *testing.T, newDB Opener) {
 			t.Errorf("closed game %d: status %s, players %s and %s", c.ID, c.Status, c.Challenger, c.Opponent)
 		}
 	}
-	a := must[*tttbot.Game](t)(db.Game(ctx, active.ID))
+	a := Must[*tttbot.Game](t)(db.Game(ctx, active.ID))
 	if a.Status != tttbot.StatusFinished || a.Reason != tttbot.ReasonResign || a.Winner != "carol" {
 		t.Errorf("alice's active game: %s by %s won by %q; want carol winning by resignation", a.Status, a.Reason, a.Winner)
 	}
-	if p := must[*tttbot.Game](t)(db.Game(ctx, pending.ID)); p.Status != tttbot.StatusDeclined {
+	if p := Must[*tttbot.Game](t)(db.Game(ctx, pending.ID)); p.Status != tttbot.StatusDeclined {
 		t.Errorf("the challenge to alice: %s, want declined", p.Status)
 	}
 	for _, table := range []string{"ratings", "bot_records"} {
 		var n int
-		ok(t, db.SQL.QueryRow("SELECT count(*) FROM "+table+" WHERE player_id = 'alice'").Scan(&n))
+		OK(t, db.SQL.QueryRow("SELECT count(*) FROM "+table+" WHERE player_id = 'alice'").Scan(&n))
 		if n != 0 {
 			t.Errorf("%s: %d rows of alice left", table, n)
 		}
 	}
 	for _, table := range []string{"players WHERE id", "games WHERE challenger_id = 'alice' OR opponent_id", "moves WHERE player_id", "results WHERE opponent_id = 'alice' OR player_id"} {
 		var n int
-		ok(t, db.SQL.QueryRow("SELECT count(*) FROM "+table+" = 'alice'").Scan(&n))
+		OK(t, db.SQL.QueryRow("SELECT count(*) FROM "+table+" = 'alice'").Scan(&n))
 		if n != 0 {
 			t.Errorf("%s: %d rows still name alice", table, n)
 		}
 	}
 	// bob's game replays, against a placeholder.
-	w := must[*tttbot.Game](t)(db.Game(ctx, won.ID))
+	w := Must[*tttbot.Game](t)(db.Game(ctx, won.ID))
 	if !tttbot.Forgotten(w.Challenger) || w.Winner != w.Challenger || w.XPlayer != w.Challenger {
 		t.Errorf("bob's game: challenger %q, X %q, winner %q; want one placeholder", w.Challenger, w.XPlayer, w.Winner)
 	}
-	h := must[[]tttbot.HistoryEntry](t)(db.History(ctx, "bob", "901", 10))
+	h := Must[[]tttbot.HistoryEntry](t)(db.History(ctx, "bob", "901", 10))
 	if len(h) != 1 || h[0].Opponent != w.Challenger || h[0].Outcome != tttbot.Loss {
 		t.Errorf("bob's history: %+v", h)
 	}
@@ -175,14 +175,14 @@ func testForgetPlayer(t *testing.T, newDB Opener) {
 	checkSound(t, db)
 
 	// The other player of a game forgotten too: two placeholders.
-	must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "erin", t0.Add(time.Hour)))
-	b := must[*tttbot.Game](t)(db.Game(ctx, both.ID))
+	Must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "erin", t0.Add(time.Hour)))
+	b := Must[*tttbot.Game](t)(db.Game(ctx, both.ID))
 	if !tttbot.Forgotten(b.Challenger) || !tttbot.Forgotten(b.Opponent) || b.Challenger == b.Opponent {
 		t.Errorf("a game of two forgotten players: %q against %q", b.Challenger, b.Opponent)
 	}
 	checkSound(t, db)
 
-	if e := must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "nobody", time.Time{})); e.Named || e.Games != 0 || e.Ratings != 0 {
+	if e := Must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "nobody", time.Time{})); e.Named || e.Games != 0 || e.Ratings != 0 {
 		t.Errorf("forgetting a stranger: %+v, want nothing", e)
 	}
 	if _, err := db.ForgetPlayer(ctx, b.Challenger, time.Time{}); tttbot.ErrorCode(err) != tttbot.EINVALID {
@@ -199,7 +199,7 @@ func testStartGame(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true, Now: c.Now})
 	ctx := t.Context()
 	const guild, role = "901", "77"
-	must[*tttbot.Settings](t)(db.UpdateSettings(ctx, guild, func(s *tttbot.Settings) error {
+	Must[*tttbot.Settings](t)(db.UpdateSettings(ctx, guild, func(s *tttbot.Settings) error {
 		s.Cooldown, s.Role, s.TurnTimeout = time.Minute, role, 30*time.Second
 		return nil
 	}))
@@ -222,7 +222,7 @@ func testStartGame(t *testing.T, newDB Opener) {
 		return g, err
 	}
 
-	first := must[*tttbot.Game](t)(start("alice", "bob", nil))
+	first := Must[*tttbot.Game](t)(start("alice", "bob", nil))
 	if adm := seen[0]; adm.Settings.Cooldown != time.Minute || adm.Settings.Role != role || !adm.LastStart.IsZero() {
 		t.Errorf("first admission: %+v, want the guild's settings and no last game", adm)
 	}
@@ -235,14 +235,14 @@ func testStartGame(t *testing.T, newDB Opener) {
 		t.Errorf("second admission: last start %s, want %s", seen[1].LastStart, first.CreatedAt)
 	}
 	var n int
-	ok(t, db.SQL.QueryRow("SELECT count(*) FROM games").Scan(&n))
+	OK(t, db.SQL.QueryRow("SELECT count(*) FROM games").Scan(&n))
 	if n != 1 {
 		t.Errorf("%d games after a refusal, want 1", n)
 	}
 	// The bot in a game in the channel already: prepare makes this one a
 	// game against it, and the room rules see it as such.
-	must[*tttbot.Game](t)(start("dave", "bot", nil))
-	if g := must[*tttbot.Game](t)(start("erin", "bot", nil)); g.Status != tttbot.StatusActive || g.Turn != "erin" {
+	Must[*tttbot.Game](t)(start("dave", "bot", nil))
+	if g := Must[*tttbot.Game](t)(start("erin", "bot", nil)); g.Status != tttbot.StatusActive || g.Turn != "erin" {
 		t.Errorf("a second game against the bot: %s, turn %q", g.Status, g.Turn)
 	}
 
@@ -251,13 +251,13 @@ func testStartGame(t *testing.T, newDB Opener) {
 	if !errors.Is(err, tttbot.ErrRoleNeeded) {
 		t.Fatalf("accept without the role: got %v, want %v", err, tttbot.ErrRoleNeeded)
 	}
-	g := must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: first.ID, Player: "bob", Version: 1, XPlayer: "alice",
+	g := Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: first.ID, Player: "bob", Version: 1, XPlayer: "alice",
 		At: c.t, Deadline: c.t.Add(5 * time.Minute), Roles: []string{"78", role}}))
 	if want := c.t.Add(30 * time.Second); !g.Deadline.Equal(want) {
 		t.Errorf("accepted: deadline %s, want the guild's 30s: %s", g.Deadline, want)
 	}
 	at := c.t.Add(5 * time.Second)
-	g = must[*tttbot.Game](t)(db.Play(ctx, tttbot.MoveRequest{GameID: g.ID, Player: "alice", Cell: 4, Version: g.Version, At: at, Deadline: at.Add(5 * time.Minute)}))
+	g = Must[*tttbot.Game](t)(db.Play(ctx, tttbot.MoveRequest{GameID: g.ID, Player: "alice", Cell: 4, Version: g.Version, At: at, Deadline: at.Add(5 * time.Minute)}))
 	if want := at.Add(30 * time.Second); !g.Deadline.Equal(want) {
 		t.Errorf("after a move: deadline %s, want the guild's 30s: %s", g.Deadline, want)
 	}
@@ -271,7 +271,7 @@ func testCooldownAtOnce(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	const guild = "901"
-	must[*tttbot.Settings](t)(db.UpdateSettings(ctx, guild, func(s *tttbot.Settings) error { s.Cooldown = time.Hour; return nil }))
+	Must[*tttbot.Settings](t)(db.UpdateSettings(ctx, guild, func(s *tttbot.Settings) error { s.Cooldown = time.Hour; return nil }))
 	for round := range 10 {
 		challenger := fmt.Sprint("p", round)
 		errs := make([]error, 2)

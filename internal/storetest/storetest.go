@@ -134,23 +134,23 @@ func (c *clock) Now() time.Time { return c.t }
 const ratingPeriod = 7 * 24 * time.Hour
 
 // wantCode fails unless err carries code.
-func wantCode(t testing.TB, err error, code string) {
+func WantCode(t testing.TB, err error, code string) {
 	t.Helper()
 	if got := tttbot.ErrorCode(err); got != code {
 		t.Fatalf("got error %v (code %q), want code %q", err, got, code)
 	}
 }
 
-// ok fails t on an error.
-func ok(t testing.TB, err error) {
+// OK fails t on an error.
+func OK(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-// must returns v, failing t on an error.
-func must[T any](t testing.TB) func(T, error) T {
+// Must returns v, failing t on an error: Must[T](t)(f()).
+func Must[T any](t testing.TB) func(T, error) T {
 	return func(v T, err error) T {
 		t.Helper()
 		if err != nil {

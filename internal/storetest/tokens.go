@@ -24,8 +24,8 @@ func testWebhookGameRoundTrip(t *testing.T, newDB Opener) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := Challenge("c"+strconv.Itoa(n), "alice", "bob")
 			g.GuildID, g.Webhook, g.Guest, g.Token = tt.g.GuildID, tt.g.Webhook, tt.g.Guest, tt.g.Token
-			ok(t, db.CreateGame(t.Context(), g))
-			got := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+			OK(t, db.CreateGame(t.Context(), g))
+			got := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
 			if got.Webhook != tt.g.Webhook || got.Guest != tt.g.Guest || got.Token.Value != tt.g.Token.Value || !got.Token.Expires.Equal(tt.g.Token.Expires) {
 				t.Errorf("got webhook %v, guest %v, token %+v; want %v, %v, %+v", got.Webhook, got.Guest, got.Token, tt.g.Webhook, tt.g.Guest, tt.g.Token)
 			}
@@ -39,7 +39,7 @@ func testSetToken(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	g := Challenge("c1", "alice", "bob")
 	g.Webhook, g.Token = true, tttbot.Token{Value: "first", Expires: t0.Add(15 * time.Minute)}
-	ok(t, db.CreateGame(t.Context(), g))
+	OK(t, db.CreateGame(t.Context(), g))
 	steps := []struct {
 		name string
 		tok  tttbot.Token
@@ -54,14 +54,14 @@ func testSetToken(t *testing.T, newDB Opener) {
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
 			err := db.SetToken(t.Context(), g.ID, s.tok)
-			wantCode(t, err, s.code)
-			got := must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+			WantCode(t, err, s.code)
+			got := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
 			if got.Token.Value != s.want || got.Version != g.Version {
 				t.Errorf("got token %q at version %d, want %q at %d", got.Token.Value, got.Version, s.want, g.Version)
 			}
 		})
 	}
-	wantCode(t, db.SetToken(t.Context(), 9999, tttbot.Token{Value: "x", Expires: t0}), tttbot.ENOTFOUND)
+	WantCode(t, db.SetToken(t.Context(), 9999, tttbot.Token{Value: "x", Expires: t0}), tttbot.ENOTFOUND)
 }
 
 // testGuestGamesRateGlobally: a game in a server that has not installed the
@@ -75,8 +75,8 @@ func testGuestGamesRateGlobally(t *testing.T, newDB Opener) {
 			g.GuildID, g.Guest, g.Webhook = "guest-guild", true, true
 			g.Token = tttbot.Token{Value: "tok", Expires: t0.Add(15 * time.Minute)}
 		}
-		ok(t, db.CreateGame(t.Context(), g))
-		g = must[*tttbot.Game](t)(db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
+		OK(t, db.CreateGame(t.Context(), g))
+		g = Must[*tttbot.Game](t)(db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
 		PlayCells(t, db, g, xWins...)
 	}
 	tests := []struct {
@@ -92,11 +92,11 @@ func testGuestGamesRateGlobally(t *testing.T, newDB Opener) {
 			t.Errorf("scope %q: alice has %d rated games, want %d", tt.scope, got, tt.games)
 		}
 	}
-	if h := must[[]tttbot.HistoryEntry](t)(db.History(t.Context(), "alice", "guest-guild", 10)); len(h) != 1 {
+	if h := Must[[]tttbot.HistoryEntry](t)(db.History(t.Context(), "alice", "guest-guild", 10)); len(h) != 1 {
 		t.Errorf("got %d games in alice's history in the guest server, want 1", len(h))
 	}
 	problems, err := db.Check(t.Context(), nil)
-	ok(t, err)
+	OK(t, err)
 	if len(problems) > 0 {
 		t.Errorf("the consistency check found problems: %v", problems)
 	}
