@@ -215,3 +215,36 @@ func TestHTTPMode(t *testing.T) {
 		}
 	}
 }
+
+// TestRegisterCommandsOff: an instance configured not to register leaves
+// Discord's commands alone in either mode, while it serves.
+func TestRegisterCommandsOff(t *testing.T) {
+	key := ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-mode-key-0123456"))
+	for _, mode := range []string{config.ModeGateway, config.ModeHTTP} {
+		srv := discordtest.NewServer(t)
+		t.Run(mode, func(t *testing.T) {
+			cfg := botConfigFor(t, srv)
+			cfg.Discord.Mode, cfg.Discord.RegisterCommands = mode, false
+			if mode == config.ModeHTTP {
+				cfg.Discord.PublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
+			}
+			addr, _ := runBot(t, cfg, serveOptions{seed: 1})
+			// A round trip after start-up, past the moment a registration
+			// would have been made.
+			if code, _ := get(t, "http://"+addr+"/healthz"); code != http.StatusOK {
+				t.Errorf("healthz: got %d, want 200", code)
+			}
+			if mode == config.ModeGateway {
+				help := srv.Slash(t, srv.NewUser("alice"), srv.NewChannel(), "ttt help").Result(t)
+				wantSays(t, help, "Tic-tac-toe")
+			}
+		})
+		// The bot has stopped, and with it any registration under way.
+		if got := len(srv.CallsTo(discordtest.RouteOverwriteGlobal)); got != 0 {
+			t.Errorf("%s: got %d registrations, want none", mode, got)
+		}
+		if n := len(srv.Commands("")); n != 0 {
+			t.Errorf("%s: got %d commands registered, want none", mode, n)
+		}
+	}
+}

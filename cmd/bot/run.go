@@ -206,9 +206,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		appID = cfg.Discord.ApplicationID
 	}
 	// Only Discord refusing the bot ends it; other errors leave the
-	// previous registration in force. Of several processes sharing the
-	// shards, the one holding shard 0 registers: Discord keeps one set of
-	// commands per application.
+	// previous registration in force.
 	defs, err := commands.Definitions()
 	if err != nil {
 		return err
@@ -216,8 +214,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	fatal := make(chan error, 1)
 	regCtx, stopReg := context.WithCancel(ctx)
 	regDone := make(chan struct{})
-	register := gw == nil || gw.Runs(0)
-	if !register {
+	// Discord keeps one set of commands per application: of several
+	// processes sharing the shards, the one holding shard 0 registers, and
+	// of several http instances those configured to.
+	register := cfg.Discord.RegisterCommands && (gw == nil || gw.Runs(0))
+	switch {
+	case !cfg.Discord.RegisterCommands:
+		log.Info("commands left to another instance or bot register", "register_commands", false)
+	case !register:
 		log.Info("commands left to the process holding shard 0")
 	}
 	go func() {

@@ -60,6 +60,12 @@ type Discord struct {
 	ShardCount     int      `toml:"shard_count"`
 	ShardIDs       string   `toml:"shard_ids"`
 	ShardDownGrace Duration `toml:"shard_down_grace"` // how long a shard may be down before /healthz fails
+
+	// RegisterCommands has the process overwrite the slash commands at
+	// start-up: in ModeGateway only if it runs shard 0. Discord keeps one
+	// set per application, so of several instances one registers, or
+	// none and the deployment runs `bot register`.
+	RegisterCommands bool `toml:"register_commands"`
 }
 
 // How interactions reach the bot.
@@ -142,7 +148,7 @@ func Default() Config {
 	return Config{
 		Discord: Discord{
 			APIURL: "https://discord.com/api/v9", Mode: ModeGateway,
-			ShardDownGrace: Duration{time.Minute},
+			ShardDownGrace: Duration{time.Minute}, RegisterCommands: true,
 		},
 		HTTP:     HTTP{Listen: "127.0.0.1:8080", Path: "/interactions", MaxConnections: 512},
 		Database: Database{Path: "tttbot.db"},
@@ -469,6 +475,7 @@ func (c Config) LogValue() slog.Value {
 			slog.Int("shard_count", d.ShardCount),
 			slog.String("shard_ids", d.ShardIDs),
 			slog.String("shard_down_grace", d.ShardDownGrace.String()),
+			slog.Bool("register_commands", d.RegisterCommands),
 		),
 		slog.String("http.listen", c.HTTP.Listen),
 		slog.String("http.path", c.HTTP.Path),
