@@ -12,7 +12,7 @@ import (
 
 	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/migratedata"
-	"github.com/tttbot/tttbot/internal/postgres"
+	"github.com/tttbot/tttbot/internal/pgurl"
 )
 
 // migrateDataCmd copies a SQLite database into an empty PostgreSQL one, for
@@ -43,11 +43,11 @@ func migrateDataCmd(ctx context.Context, e env, args []string) error {
 	case *to == "":
 		return errors.New("-to: name the PostgreSQL database to copy into, as postgres://user@host/db, or set TTTBOT_DATABASE_URL")
 	case !strings.HasPrefix(*to, "postgres://") && !strings.HasPrefix(*to, "postgresql://"):
-		return fmt.Errorf("-to: want a postgres:// URL, got %s", postgres.Redact(*to))
+		return fmt.Errorf("-to: want a postgres:// URL, got %s", pgurl.Redact(*to))
 	case strings.HasPrefix(*from, "postgres://") || strings.HasPrefix(*from, "postgresql://"):
 		return errors.New("-from: want the SQLite database file; the PostgreSQL database goes in -to")
 	}
-	fmt.Fprintf(e.stdout, "copying %s into %s\n", *from, postgres.Redact(*to))
+	fmt.Fprintf(e.stdout, "copying %s into %s\n", *from, pgurl.Redact(*to))
 	opts := migratedata.Options{}
 	var p *progress
 	if terminal(e.stderr) {

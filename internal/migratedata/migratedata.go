@@ -28,6 +28,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/tttbot/tttbot/internal/pgurl"
 	"github.com/tttbot/tttbot/internal/postgres"
 	_ "github.com/tttbot/tttbot/internal/sqlite" // registers the "sqlite3" driver
 	"github.com/tttbot/tttbot/migrations"
@@ -149,25 +150,25 @@ func Copy(ctx context.Context, from, to string, opts Options) (Result, error) {
 	// which a bot's URL may carry and the server would refuse.
 	cfg, err := pgxpool.ParseConfig(to)
 	if err != nil {
-		return Result{}, fmt.Errorf("open PostgreSQL database %s: the URL does not parse", postgres.Redact(to))
+		return Result{}, fmt.Errorf("open PostgreSQL database %s: the URL does not parse", pgurl.Redact(to))
 	}
 	dst := stdlib.OpenDB(*cfg.ConnConfig)
 	defer dst.Close()
 	conn, err := dst.Conn(ctx)
 	if err != nil {
-		return Result{}, fmt.Errorf("open PostgreSQL database %s: %w", postgres.Redact(to), err)
+		return Result{}, fmt.Errorf("open PostgreSQL database %s: %w", pgurl.Redact(to), err)
 	}
 	defer conn.Close()
 	dtx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
-		return Result{}, fmt.Errorf("copy into %s: %w", postgres.Redact(to), err)
+		return Result{}, fmt.Errorf("copy into %s: %w", pgurl.Redact(to), err)
 	}
 	defer dtx.Rollback()
 
 	c := copier{src: stx, dst: dtx, conn: conn, opts: opts}
 	counts, err := c.run(ctx)
 	if err != nil {
-		return Result{}, fmt.Errorf("copy into %s: %w", postgres.Redact(to), err)
+		return Result{}, fmt.Errorf("copy into %s: %w", pgurl.Redact(to), err)
 	}
 	if opts.Checking != nil {
 		opts.Checking()
@@ -180,7 +181,7 @@ func Copy(ctx context.Context, from, to string, opts Options) (Result, error) {
 		return Result{}, &CheckError{Problems: problems}
 	}
 	if err := dtx.Commit(); err != nil {
-		return Result{}, fmt.Errorf("copy into %s: commit: %w", postgres.Redact(to), err)
+		return Result{}, fmt.Errorf("copy into %s: commit: %w", pgurl.Redact(to), err)
 	}
 	return Result{Counts: counts, Version: version, Elapsed: time.Since(start)}, nil
 }
