@@ -594,7 +594,7 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 	for i := range r.bySize {
 		slices.Sort(r.bySize[i])
 	}
-	r.perSec = d.perSecond()
+	r.perSec = d.perSecond(r.elapsed + r.paused)
 	r.rest = map[string]int64{}
 	stub.calls.Range(func(k, v any) bool {
 		if n := v.(*atomic.Int64).Load(); n > 0 {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,5 +231,19 @@ func TestCheckDeadlines(t *testing.T) {
 					fired, unedited, problems, tt.wantFired, tt.wantUnedited, tt.wantProblems)
 			}
 		})
+	}
+}
+
+// The seconds after the load, when the report checks the database, are not
+// seconds in which the bots answered nothing.
+func TestPerSecondStopsWithTheLoad(t *testing.T) {
+	d := newDriver(loadOptions{duration: 3 * time.Second}, 0, nil, nil)
+	d.from = time.Now().Add(-10 * time.Second)
+	for i := range 3 {
+		d.secs[i].Store(int64(100 + i))
+	}
+	got := d.perSecond(3 * time.Second)
+	if want := []int64{100, 101, 102}; !slices.Equal(got, want) {
+		t.Errorf("perSecond(3s) = %v, want %v", got, want)
 	}
 }

@@ -220,10 +220,11 @@ func newDriver(o loadOptions, ids runIDs, key ed25519.PrivateKey, urls []string)
 	return d
 }
 
-// perSecond is the answers in each second since the warm-up; -1 for the
-// seconds the kill touched.
-func (d *driver) perSecond() []int64 {
-	end := int(time.Since(d.from) / time.Second)
+// perSecond is the answers in each second of the measured span, which ends
+// before the database checks of the report; -1 for the seconds the kill
+// touched.
+func (d *driver) perSecond(span time.Duration) []int64 {
+	end := int(span / time.Second)
 	out := make([]int64, 0, max(end, 0))
 	for i := 0; i < end && i < len(d.secs); i++ {
 		from := d.from.Add(time.Duration(i) * time.Second)
