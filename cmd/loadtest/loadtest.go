@@ -69,7 +69,7 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 		if o.instances == 1 {
 			cfgPath = filepath.Join(dir, "config.toml")
 		}
-		cfg := botConfig(o, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen)
+		cfg := botConfig(o, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen, i == 0)
 		if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 			return nil, fmt.Errorf("write config: %w", err)
 		}
@@ -241,8 +241,9 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 const timerInterval = time.Second
 
 // botConfig is the configuration of one bot: in http mode on listen, with
-// the REST stub at api.
-func botConfig(o loadOptions, publicKey, api, listen string) string {
+// the REST stub at api. Only the first bot registers the commands, as in a
+// deployment of several instances.
+func botConfig(o loadOptions, publicKey, api, listen string, register bool) string {
 	database := fmt.Sprintf("path = %q", o.db)
 	if o.databaseURL != "" {
 		database = fmt.Sprintf("url = %q", o.databaseURL)
@@ -255,6 +256,7 @@ func botConfig(o loadOptions, publicKey, api, listen string) string {
 mode = "http"
 public_key = %q
 api_url = %q
+register_commands = %t
 
 [http]
 listen = %q
@@ -267,7 +269,7 @@ listen = %q
 
 [log]
 level = "warn"
-`, publicKey, api, listen, database, game)
+`, publicKey, api, register, listen, database, game)
 }
 
 // machineSpeed times ed25519.Sign on 2 KB, the fastest of a few batches: a

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/migratedata"
 	"github.com/tttbot/tttbot/internal/postgres/pgtest"
 )
@@ -245,5 +246,24 @@ func TestPerSecondStopsWithTheLoad(t *testing.T) {
 	got := d.perSecond(3 * time.Second)
 	if want := []int64{100, 101, 102}; !slices.Equal(got, want) {
 		t.Errorf("perSecond(3s) = %v, want %v", got, want)
+	}
+}
+
+// Of several bots only the first registers the commands, as one instance of
+// a deployment does; each bot's configuration is one the bot accepts.
+func TestBotConfigRegistersOnce(t *testing.T) {
+	o := loadOptions{databaseURL: "postgres://postgres@127.0.0.1:5432/test", abandon: 0.01, turnTimeout: 5 * time.Second}
+	for _, register := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, []byte(botConfig(o, strings.Repeat("ab", 32), "http://127.0.0.1:1/api/v9", "127.0.0.1:0", register)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := config.Load(path, func(string) string { return "" })
+		if err != nil {
+			t.Fatalf("load the config of a bot that registers %t: %v", register, err)
+		}
+		if got := cfg.Discord.RegisterCommands; got != register {
+			t.Errorf("register_commands = %t, want %t", got, register)
+		}
 	}
 }
