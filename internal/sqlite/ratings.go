@@ -72,30 +72,6 @@ const standingColumns = `r.player_id, ifnull(p.name, ''), r.board_rows, r.board_
 // bandWidth is the width of a rating_counts band, as in the migration.
 const bandWidth = 16
 
-// record is a player's row of ratings.
-type record struct {
-	rating.Rating
-	games, wins, losses, draws int
-	streak, best               int
-}
-
-// add counts one more game with outcome o.
-func (r *record) add(o tttbot.Outcome) {
-	r.games++
-	switch o {
-	case tttbot.Win:
-		r.wins++
-		r.streak = max(r.streak, 0) + 1
-		r.best = max(r.best, r.streak)
-	case tttbot.Loss:
-		r.losses++
-		r.streak = min(r.streak, 0) - 1
-	default:
-		r.draws++
-		r.streak = 0
-	}
-}
-
 // rate records a game that just finished: between two people, in both
 // players' ratings in its guild and globally; against the bot, in the
 // human's record at its level. It runs in the transaction that finishes the
@@ -130,28 +106,27 @@ const ratingPeriod = 7 * 24 * time.Hour
 // ratePair updates the challenger's and the opponent's ratings in scope.
 func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) error {
 	players := [2]string{g.Challenger, g.Opponent}
-	recs := [2]record{{Rating: rating.Default()}, {Rating: rating.Default()}}
+	// A player without a row yet starts from the default rating and an
+	// empty record.
+	var recs [2]tttbot.Standing
+	rs := [2]rating.Rating{rating.Default(), rating.Default()}
 	rows, err := tx.QueryContext(ctx, queryRatingPair, scope, players[0], players[1], g.Rows, g.Cols, g.K)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id string
-		var r record
+		var s tttbot.Standing
 		var updated int64
-		if err := rows.Scan(&id, &r.R, &r.RD, &r.Sigma, &r.games, &r.wins, &r.losses, &r.draws, &r.streak, &r.best, &updated); err != nil {
+		if err := rows.Scan(&s.Player, &s.R, &s.RD, &s.Sigma, &s.Games, &s.Wins, &s.Losses, &s.Draws, &s.Streak, &s.Best, &updated); err != nil {
 			return err
 		}
+		i := b2i(s.Player == players[1])
+		recs[i] = s
 		// Each game is a rating period of its own, and so is each
 		// ratingPeriod without one: a player back from a break is less
 		// certain, and moves faster.
-		r.Rating = r.Idle(int(g.FinishedAt.Sub(fromMS(updated)) / ratingPeriod))
-		if id == players[1] {
-			recs[1] = r
-		} else {
-			recs[0] = r
-		}
+		rs[i] = rating.Rating{R: s.R, RD: s.RD, Sigma: s.Sigma}.Idle(int(g.FinishedAt.Sub(fromMS(updated)) / ratingPeriod))
 	}
 	if err := rows.Err(); err != nil {
 		return err
@@ -163,12 +138,12 @@ func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) e
 	case tttbot.Loss:
 		score = rating.Loss
 	}
-	recs[0].Rating, recs[1].Rating = rating.UpdatePair(recs[0].Rating, recs[1].Rating, score, rating.DefaultTau)
+	rs[0], rs[1] = rating.UpdatePair(rs[0], rs[1], score, rating.DefaultTau)
 	args := make([]any, 0, 2*15)
-	for i, r := range recs {
-		r.add(g.Outcome(players[i]))
-		args = append(args, scope, players[i], g.Rows, g.Cols, g.K, r.R, r.RD, r.Sigma,
-			r.games, r.wins, r.losses, r.draws, r.streak, r.best, toMS(g.FinishedAt))
+	for i, s := range recs {
+		s.Count(g.Outcome(players[i]))
+		args = append(args, scope, players[i], g.Rows, g.Cols, g.K, rs[i].R, rs[i].RD, rs[i].Sigma,
+			s.Games, s.Wins, s.Losses, s.Draws, s.Streak, s.Best, toMS(g.FinishedAt))
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO ratings (scope, player_id, board_rows, board_cols, k,
 		rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at)

@@ -116,6 +116,11 @@ func buildFixture(b *testing.B) fixture {
 		player int
 		shape  tttbot.Shape
 	}
+	// A player's rating and record on one shape, as the store keeps them.
+	type record struct {
+		rating.Rating
+		tttbot.Standing
+	}
 	recs := map[key]*record{}
 	bots := map[[2]string]*[3]int{}
 	insGame := prepare(`INSERT INTO games (id, guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
@@ -198,16 +203,16 @@ func buildFixture(b *testing.B) fixture {
 		}
 		score := map[string]float64{"win": 1, "loss": 0, "draw": 0.5}[oa]
 		ra.Rating, rb.Rating = rating.UpdatePair(ra.Rating, rb.Rating, score, rating.DefaultTau)
-		ra.add(tttbot.Outcome(oa))
-		rb.add(tttbot.Outcome(ob))
+		ra.Count(tttbot.Outcome(oa))
+		rb.Count(tttbot.Outcome(ob))
 	}
 
 	insRating := prepare(`INSERT INTO ratings (scope, player_id, board_rows, board_cols, k, rating, rd, sigma,
 		games, wins, losses, draws, streak, best_streak, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	for k, r := range recs {
 		for _, scope := range []string{"", fixtureGuild} {
-			if _, err := insRating.Exec(scope, ids[k.player], k.shape.Rows, k.shape.Cols, k.shape.K, r.R, r.RD, r.Sigma,
-				r.games, r.wins, r.losses, r.draws, r.streak, r.best, t0ms); err != nil {
+			if _, err := insRating.Exec(scope, ids[k.player], k.shape.Rows, k.shape.Cols, k.shape.K, r.Rating.R, r.Rating.RD, r.Rating.Sigma,
+				r.Games, r.Wins, r.Losses, r.Draws, r.Streak, r.Best, t0ms); err != nil {
 				b.Fatal(err)
 			}
 		}
