@@ -20,7 +20,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,6 +28,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/pgurl"
 )
 
@@ -52,20 +52,9 @@ type DB struct {
 	pool *pgxpool.Pool
 	opts Options
 
-	// failed is the last write's storage failure, cleared by a write that
-	// commits. Ping reports it, as internal/sqlite's does.
-	failed atomic.Pointer[writeFailure]
+	// failed remembers the writes that failed for want of storage, for Ping.
+	failed health.Failures
 }
-
-// writeFailure is a write that failed for want of storage, and when.
-type writeFailure struct {
-	at  time.Time
-	err error
-}
-
-// failureMemory is how long Ping reports a failed write that no commit has
-// followed.
-const failureMemory = 30 * time.Second
 
 // writeTimeout bounds a write transaction, which runs without its
 // caller's cancellation (see write): a server that stops answering fails
@@ -136,7 +125,7 @@ func cleanErr(err error, url string) error {
 // Ping checks that the database answers and takes writes: the probe
 // writes, which a server or session that is read-only (a standby, one out
 // of disk) refuses, and commits. It also reports a write that
-// failed for want of storage in the last failureMemory, unless one has
+// failed for want of storage in the last health.FailureMemory, unless one has
 // committed since.
 func (db *DB) Ping(ctx context.Context) error {
 	// A row of its own, which nothing else reads, inserted and deleted:
@@ -151,12 +140,7 @@ func (db *DB) Ping(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("write probe: %w", err)
 	}
-	if f := db.failed.Load(); f != nil {
-		if age := time.Since(f.at); age < failureMemory {
-			return fmt.Errorf("a write failed %s ago: %w", age.Round(time.Second), f.err)
-		}
-	}
-	return nil
+	return db.failed.Err()
 }
 
 // storageFailure reports whether err is the server failing to store: a
@@ -291,16 +275,9 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) err
 			break
 		}
 	}
-	switch {
-	case err == nil:
-		if db.failed.Load() != nil {
-			db.failed.Store(nil)
-		}
-		if in != nil {
-			in.SetRecorded()
-		}
-	case storageFailure(err):
-		db.failed.Store(&writeFailure{at: time.Now(), err: err})
+	db.failed.Note(err, storageFailure(err))
+	if err == nil && in != nil {
+		in.SetRecorded()
 	}
 	return err
 }

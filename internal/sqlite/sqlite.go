@@ -24,6 +24,7 @@ import (
 	"github.com/mattn/go-sqlite3" // also registers the "sqlite3" driver
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/health"
 )
 
 var _ tttbot.GameStore = (*DB)(nil)
@@ -59,21 +60,9 @@ type DB struct {
 
 	writers atomic.Int32 // writes holding or waiting for the connection
 
-	// failed is the last write's storage failure, cleared by a write that
-	// commits. Ping reports it: on a nearly full disk its own small probe
-	// can still commit while the moves, which need new pages, fail.
-	failed atomic.Pointer[writeFailure]
+	// failed remembers the writes that failed for want of storage, for Ping.
+	failed health.Failures
 }
-
-// writeFailure is a write that failed for want of storage, and when.
-type writeFailure struct {
-	at  time.Time
-	err error
-}
-
-// failureMemory is how long Ping reports a failed write that no commit has
-// followed: a quiet bot whose disk was freed turns healthy again by itself.
-const failureMemory = 30 * time.Second
 
 // Open opens (creating if needed) the database at path and migrates it to
 // the latest schema. It refuses a database written by a newer binary.
@@ -281,12 +270,7 @@ func (db *DB) Ping(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("write probe: %w", err)
 	}
-	if f := db.failed.Load(); f != nil {
-		if age := time.Since(f.at); age < failureMemory {
-			return fmt.Errorf("a write failed %s ago: %w", age.Round(time.Second), f.err)
-		}
-	}
-	return nil
+	return db.failed.Err()
 }
 
 // storageFailure reports whether err is SQLite failing to store: a full
@@ -312,14 +296,7 @@ func storageFailure(err error) bool {
 // the writes: a failure for want of storage until a write commits.
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
 	err := db.upkeep(ctx, fn)
-	switch {
-	case err == nil:
-		if db.failed.Load() != nil {
-			db.failed.Store(nil)
-		}
-	case storageFailure(err):
-		db.failed.Store(&writeFailure{at: time.Now(), err: err})
-	}
+	db.failed.Note(err, storageFailure(err))
 	return err
 }
 
