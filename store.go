@@ -51,7 +51,9 @@ type GameStore interface {
 
 	// Play applies a move and, when it ends the game, the result; then its
 	// Answer, if any (see Game.PlayAnswered). The next turn's deadline is
-	// the guild's turn timeout when it has one (see Settings.Retime).
+	// the guild's turn timeout when it has one (see Settings.Retime). A
+	// move with Seen has the outcome it would have without: Seen only
+	// spares a store a read when the game has not moved on.
 	Play(ctx context.Context, m MoveRequest) (*Game, error)
 
 	// Resign ends user's active game as a loss for user.

@@ -276,6 +276,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 	m := tttbot.MoveRequest{
 		GameID: g.ID, Player: user, Cell: cell, Version: version, At: now,
 		Deadline: s.deadlineFor(g, g.Other(user), now),
+		Seen:     g,
 	}
 	if g.VsBot() {
 		m.Answer = s.botAnswer(ctx, g, m)
@@ -358,6 +359,7 @@ func (s *Service) botMove(ctx context.Context, g *tttbot.Game) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	m.Seen = g
 	next, err := s.store.Play(ctx, m)
 	if err != nil {
 		return Result{}, fmt.Errorf("play bot move: %w", err)

@@ -69,6 +69,19 @@ const (
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
 		finished_at = $12, claimed_until = NULL WHERE id = $1`
 	queryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
+
+	// queryPlaySeen is queryUpdateGame, the interaction's record ($15, or
+	// none when 0) and the moves (arrays $16–$19) in one statement, all
+	// written only while the game is still at version $13 and its guild's
+	// turn timeout is $14 seconds: see playSeen.
+	queryPlaySeen = `WITH g AS (UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
+		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
+		finished_at = $12, claimed_until = NULL
+		WHERE id = $1 AND version = $13 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $14
+		RETURNING id),
+	i AS (INSERT INTO interactions (id, seen_at) SELECT $15::bigint, $11::bigint FROM g WHERE $15::bigint <> 0)
+	INSERT INTO moves (game_id, ply, cell, player_id, at)
+	SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($16::int[], $17::int[], $18::text[], $19::bigint[]) AS m (ply, cell, player_id, at)`
 )
 
 // scanGame reads the gameColumns of a row, then any extra columns into extra.
@@ -302,6 +315,7 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc)
 			return err
 		}
 		st.GuildID, st.TurnTimeout = g.GuildID, time.Duration(turn)*time.Second
+		db.turnTimeouts.put(g.GuildID, st.TurnTimeout)
 		w := &pgx.Batch{}
 		if err := changeGame(ctx, t, g, &st, at, w, fn); err != nil {
 			return err
@@ -350,13 +364,21 @@ func queueResults(w *pgx.Batch, g *tttbot.Game) {
 }
 
 // Play applies a move and, when it ends the game, the result; then
-// m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore.
+// m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore. A
+// move with m.Seen that does not end the game costs one round trip (see
+// playSeen); any other, three.
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
 	m.At, m.Deadline = db.now(m.At), round(m.Deadline)
 	if a := m.Answer; a != nil {
 		answer := *a
 		answer.At, answer.Deadline = db.now(a.At), round(a.Deadline)
 		m.Answer = &answer
+	}
+	if m.Seen != nil {
+		g, err := db.playSeen(ctx, m)
+		if !errors.Is(err, errMovedOn) {
+			return g, err
+		}
 	}
 	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		moves, err := g.PlayAnswered(m)
@@ -369,6 +391,65 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		}
 		return nil
 	})
+}
+
+// errMovedOn is playSeen's word that it wrote nothing, and Play must read
+// the game under a lock to apply the move, or to say why not.
+var errMovedOn = errors.New("the game or its guild's turn timeout changed since it was read")
+
+// playSeen is Play on m.Seen, the game as the caller read it, in one
+// statement: the game's update, the interaction's record and the moves,
+// written only while the game is still at m.Version and its guild's turn
+// timeout is the one this DB last read for it (see turnTimeouts). The
+// version makes the check of the move against m.Seen as good as one
+// under the game's lock: every change bumps it. errMovedOn, with nothing
+// written, when either has changed, when the domain refuses the move (the
+// locking path refuses it too, a replay first), and when the move ends the
+// game, whose ratings need their rows read first.
+func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
+	if m.Seen.ID != m.GameID || m.Seen.Version != m.Version {
+		return nil, errMovedOn
+	}
+	turn, ok := db.turnTimeouts.get(m.Seen.GuildID)
+	if !ok {
+		return nil, errMovedOn
+	}
+	g := *m.Seen
+	moves, err := g.PlayAnswered(m)
+	if err != nil || g.Status != tttbot.StatusActive {
+		return nil, errMovedOn
+	}
+	st := tttbot.Settings{GuildID: g.GuildID, TurnTimeout: turn}
+	st.Retime(&g, moves[len(moves)-1].At)
+	g.Version++
+	g.UpdatedAt = m.At
+	var plies, cells []int
+	var players []string
+	var ats []int64
+	for _, mv := range moves {
+		plies, cells = append(plies, mv.Ply), append(cells, mv.Cell)
+		players, ats = append(players, mv.Player), append(ats, mv.At.UnixMilli())
+	}
+	err = db.write(ctx, func(ctx context.Context, t *tx) error {
+		ct, err := t.c.Exec(ctx, queryPlaySeen, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
+			nullString(g.Turn), g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
+			g.UpdatedAt.UnixMilli(), toMS(g.FinishedAt), m.Version, int64(turn/time.Second), t.in,
+			plies, cells, players, ats)
+		switch {
+		case replay(err):
+			return tttbot.ErrReplay
+		case err != nil:
+			return err
+		case ct.RowsAffected() == 0:
+			return errMovedOn
+		}
+		t.closed = true // one statement: committed on its own
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &g, nil
 }
 
 // Accept starts a pending challenge. See tttbot.GameStore.
@@ -484,22 +565,25 @@ func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 }
 
 // SetMessage records the board message of a game. It leaves the version
-// alone: the message holds the board, it does not change it.
+// alone: the message holds the board, it does not change it. It is one
+// statement, which records the interaction only with the message.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
 	at := db.now(time.Time{})
 	return db.write(ctx, func(ctx context.Context, t *tx) error {
-		b := &pgx.Batch{}
-		b.Queue("UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3",
-			nullString(messageID), at.UnixMilli(), id).Exec(func(ct pgconn.CommandTag) error {
-			if ct.RowsAffected() == 0 {
-				return tttbot.ErrNotFound
-			}
-			return nil
-		})
-		if err := t.begin(ctx, b); err != nil {
-			return err
+		var n int
+		err := t.c.QueryRow(ctx, `WITH u AS (UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3 RETURNING id),
+			i AS (INSERT INTO interactions (id, seen_at) SELECT $4::bigint, $2::bigint FROM u WHERE $4::bigint <> 0)
+			SELECT count(*) FROM u`, nullString(messageID), at.UnixMilli(), id, t.in).Scan(&n)
+		switch {
+		case replay(err):
+			return tttbot.ErrReplay
+		case err != nil:
+			return fmt.Errorf("set message: %w", err)
+		case n == 0:
+			return tttbot.ErrNotFound
 		}
-		return t.commit(ctx, nil)
+		t.closed = true // one statement: committed on its own
+		return nil
 	})
 }
 

@@ -54,6 +54,10 @@ type DB struct {
 
 	// failed remembers the writes that failed for want of storage, for Ping.
 	failed health.Failures
+
+	// turnTimeouts are the guilds' turn timeouts as last read, which a
+	// move on a game as seen assumes and its write checks (see playSeen).
+	turnTimeouts turnTimeouts
 }
 
 // writeTimeout bounds a write transaction, which runs without its

@@ -31,33 +31,50 @@ func (p *player) newGame(ctx context.Context) error {
 	return p.s.CreateGame(ctx, p.g)
 }
 
-// move applies the next move as a click does: an interaction recorded, the
-// game read and locked, the rules, the move inserted, the game updated,
+// move applies the next move as a click does: the game read, then an
+// interaction recorded, the rules, the move inserted, the game updated,
 // the commit — and, one move in a dozen or so, the results and ratings.
-func (p *player) move(ctx context.Context, interaction int64) error {
+// With seen, the move carries the game as read (MoveRequest.Seen), as the
+// bot's clicks do; without, the store reads and locks the game again.
+func (p *player) move(ctx context.Context, interaction int64, seen bool) error {
 	if p.g == nil || p.g.Status != tttbot.StatusActive {
 		if err := p.newGame(ctx); err != nil {
 			return err
 		}
 	}
-	at := t0.Add(time.Duration(p.g.Version) * time.Second)
-	ctx = tttbot.WithInteraction(ctx, &tttbot.Interaction{ID: strconv.FormatInt(interaction, 10)})
-	g, err := p.s.Play(ctx, tttbot.MoveRequest{GameID: p.g.ID, Player: p.g.Turn,
-		Cell: p.cells[0], Version: p.g.Version, At: at, Deadline: at.Add(time.Minute)})
+	g, err := p.s.Game(ctx, p.g.ID)
 	if err != nil {
+		return err
+	}
+	at := t0.Add(time.Duration(g.Version) * time.Second)
+	ctx = tttbot.WithInteraction(ctx, &tttbot.Interaction{ID: strconv.FormatInt(interaction, 10)})
+	m := tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: p.cells[0], Version: g.Version, At: at, Deadline: at.Add(time.Minute)}
+	if seen {
+		m.Seen = g
+	}
+	if g, err = p.s.Play(ctx, m); err != nil {
 		return err
 	}
 	p.g, p.cells = g, p.cells[1:]
 	return nil
 }
 
-// BenchmarkMove measures committed moves from 1 and from 16 goroutines,
-// each playing its own games in its own channel of a guild that allows
-// many, on the store open opens; game creation is part of the figure, one
-// in about 12 moves.
+// BenchmarkMove measures clicks' committed moves from 1 and from 16
+// goroutines, each playing its own games in its own channel of a guild
+// that allows many, on the store open opens, with and without
+// MoveRequest.Seen; game creation is part of the figure, one in about 12
+// moves.
 func BenchmarkMove(b *testing.B, open func(b *testing.B) tttbot.GameStore) {
-	for _, goroutines := range []int{1, 16} {
-		b.Run(fmt.Sprint("goroutines=", goroutines), func(b *testing.B) {
+	for _, bench := range []struct {
+		goroutines int
+		seen       bool
+	}{{1, true}, {1, false}, {16, true}, {16, false}} {
+		goroutines := bench.goroutines
+		name := fmt.Sprint("goroutines=", goroutines, "/seen")
+		if !bench.seen {
+			name = fmt.Sprint("goroutines=", goroutines, "/locked")
+		}
+		b.Run(name, func(b *testing.B) {
 			s := open(b)
 			var n, ids atomic.Int64
 			ids.Store(1 << 60) // snowflake-sized
@@ -67,7 +84,7 @@ func BenchmarkMove(b *testing.B, open func(b *testing.B) tttbot.GameStore) {
 				i := n.Add(1)
 				p := &player{s: s, channel: fmt.Sprint("c", i), rng: rand.New(rand.NewPCG(uint64(i), 2))}
 				for pb.Next() {
-					if err := p.move(b.Context(), ids.Add(1)); err != nil {
+					if err := p.move(b.Context(), ids.Add(1), bench.seen); err != nil {
 						b.Error(err)
 						return
 					}

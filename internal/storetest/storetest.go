@@ -78,6 +78,7 @@ func Run(t *testing.T, open Opener) {
 		{"PlayErrors", testPlayErrors},
 		{"PlayToTheEnd", testPlayToTheEnd},
 		{"PlayWithAnswer", testPlayWithAnswer},
+		{"PlaySeen", testPlaySeen},
 		{"Resign", testResign},
 		{"DueAndExpire", testDueAndExpire},
 		{"DueClaims", testDueClaims},

@@ -1,0 +1,84 @@
+package postgres
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/storetest"
+)
+
+// TestPlaySeenPath: a move on a game as seen takes the one-statement path
+// while the game and its guild's turn timeout are as read, and nothing
+// else; when it stands aside it has written nothing.
+func TestPlaySeenPath(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	at := time.UnixMilli(1_700_000_000_000).UTC()
+	g := storetest.Challenge("c1", "alice", "bob")
+	g.GuildID = "903"
+	if err := db.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	g, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	click := func(g *tttbot.Game, cell int) tttbot.MoveRequest {
+		return tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: cell, Version: g.Version, At: at, Deadline: at.Add(time.Minute), Seen: g}
+	}
+	moves := func() int {
+		var n int
+		if err := db.pool.QueryRow(ctx, "SELECT count(*) FROM moves WHERE game_id = $1", g.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	// With the guild's turn timeout forgotten, the locking path reads it.
+	db.turnTimeouts.m = nil
+	if _, err := db.playSeen(ctx, click(g, 4)); !errors.Is(err, errMovedOn) {
+		t.Fatalf("first move in an unread guild: got %v, want errMovedOn", err)
+	}
+	g, err = db.Play(ctx, click(g, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := db.playSeen(ctx, click(g, 0))
+	if err != nil {
+		t.Fatalf("a move on the game as read: %v", err)
+	}
+	if n := moves(); n != 2 {
+		t.Fatalf("got %d moves stored, want 2", n)
+	}
+
+	stale := click(g, 1) // g is one move behind next
+	if _, err := db.playSeen(ctx, stale); !errors.Is(err, errMovedOn) {
+		t.Errorf("a move on an old game: got %v, want errMovedOn", err)
+	}
+	if _, err := db.pool.Exec(ctx, "UPDATE guilds SET turn_timeout = 3600 WHERE id = '903'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.playSeen(ctx, click(next, 8)); !errors.Is(err, errMovedOn) {
+		t.Errorf("a move after the guild's turn timeout changed: got %v, want errMovedOn", err)
+	}
+	if _, err := db.playSeen(ctx, click(next, 4)); !errors.Is(err, errMovedOn) {
+		t.Errorf("a refused move: got %v, want errMovedOn", err)
+	}
+	if n := moves(); n != 2 {
+		t.Errorf("got %d moves stored after the moves that stood aside, want 2", n)
+	}
+
+	// Play learns the new timeout; the next move takes the short path again.
+	next, err = db.Play(ctx, click(next, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := at.Add(time.Hour); !next.Deadline.Equal(want) {
+		t.Errorf("deadline %s, want %s", next.Deadline, want)
+	}
+	if _, err := db.playSeen(ctx, click(next, 1)); err != nil {
+		t.Errorf("a move once the timeout is read again: %v", err)
+	}
+}

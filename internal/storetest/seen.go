@@ -1,0 +1,176 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/tttbot/tttbot"
+)
+
+// seen is click with Seen set to g, the game as read.
+func seen(g *tttbot.Game, player string, cell int) tttbot.MoveRequest {
+	m := Click(g, player, cell)
+	m.Seen = g
+	return m
+}
+
+// testPlaySeen: a move with Seen has the outcome it has without, whether
+// the game and its guild's settings are as seen or have changed since.
+func testPlaySeen(t *testing.T, newDB Opener) {
+	ctx := t.Context()
+
+	t.Run("same as without", func(t *testing.T) {
+		db := newDB(t, Options{})
+		a := StartGame(t, db, "c1", "alice", "bob")
+		b := StartGame(t, db, "c2", "carol", "dave")
+		// The first move of each: a locking path may learn the guild's
+		// settings; the later ones may take the store's shorter one.
+		for _, cell := range []int{0, 4, 1, 8, 2} {
+			ma := seen(a, a.Turn, cell)
+			a = Must[*tttbot.Game](t)(db.Play(ctx, ma))
+			b = Must[*tttbot.Game](t)(db.Play(ctx, Click(b, b.Turn, cell)))
+			got := *a
+			got.ChannelID, got.Challenger, got.Opponent, got.XPlayer, got.OPlayer, got.Turn, got.Winner = "", "", "", "", "", "", ""
+			want := *b
+			want.ChannelID, want.Challenger, want.Opponent, want.XPlayer, want.OPlayer, want.Turn, want.Winner = "", "", "", "", "", "", ""
+			want.ID = a.ID
+			if diff := cmp.Diff(&want, &got); diff != "" {
+				t.Fatalf("after cell %d, the game played with Seen differs (-without +with):\n%s", cell, diff)
+			}
+			stored := Must[*tttbot.Game](t)(db.Game(ctx, a.ID))
+			if diff := cmp.Diff(a, stored); diff != "" {
+				t.Fatalf("after cell %d, stored game differs from the one returned (-returned +stored):\n%s", cell, diff)
+			}
+		}
+		if a.Status != tttbot.StatusFinished || a.Winner != "alice" {
+			t.Errorf("got %s won by %q, want finished, won by alice", a.Status, a.Winner)
+		}
+		if got := results(t, db, a.ID); len(got) != 2 {
+			t.Errorf("got %d results of the game played with Seen, want 2", len(got))
+		}
+		moves := Must[[]tttbot.Move](t)(db.Moves(ctx, a.ID))
+		if len(moves) != 5 {
+			t.Errorf("got %d moves, want 5", len(moves))
+		}
+	})
+
+	t.Run("game moved on", func(t *testing.T) {
+		db := newDB(t, Options{})
+		g := StartGame(t, db, "c1", "alice", "bob")
+		g = PlayCells(t, db, g, 4) // a locking path first
+		old := g
+		PlayCells(t, db, g, 0)
+		// Seen and Version agree, and are one move behind: refused as
+		// without Seen.
+		for _, player := range []string{"alice", "bob"} {
+			_, with := db.Play(ctx, seen(old, player, 1))
+			_, without := db.Play(ctx, Click(old, player, 1))
+			if with == nil || tttbot.ErrorCode(with) != tttbot.ErrorCode(without) {
+				t.Errorf("%s's click on the old board: got %v with Seen, %v without", player, with, without)
+			}
+		}
+		// Resigned since: no move lands on a finished game.
+		cur := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "alice", t0.Add(time.Second)))
+		_, err := db.Play(ctx, seen(cur, cur.Turn, 8))
+		WantCode(t, err, tttbot.EFINISHED)
+		if moves := Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID)); len(moves) != 2 {
+			t.Errorf("got %d moves, want 2", len(moves))
+		}
+		// Seen behind the click's version.
+		h := StartGame(t, db, "c2", "carol", "dave")
+		h2 := PlayCells(t, db, h, 4)
+		m := seen(h, "dave", 0)
+		m.Version = h2.Version
+		got := Must[*tttbot.Game](t)(db.Play(ctx, m))
+		if got.Version != h2.Version+1 || got.Board == h2.Board {
+			t.Errorf("got version %d board %s, want %d and dave's move on %s", got.Version, got.Board, h2.Version+1, h2.Board)
+		}
+	})
+
+	t.Run("refused as without", func(t *testing.T) {
+		db := newDB(t, Options{})
+		g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4)
+		_, err := db.Play(ctx, seen(g, "alice", 0))
+		WantCode(t, err, tttbot.ENOTYOURTURN)
+		_, err = db.Play(ctx, seen(g, "bob", 4))
+		WantCode(t, err, tttbot.EINVALID)
+		if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); got.Version != g.Version {
+			t.Errorf("got version %d after refusals, want %d", got.Version, g.Version)
+		}
+	})
+
+	t.Run("turn timeout changed", func(t *testing.T) {
+		db := newDB(t, Options{})
+		const guild = "902" // a guild of settings: a snowflake
+		g := Challenge("c1", "alice", "bob")
+		g.GuildID = guild
+		OK(t, db.CreateGame(ctx, g))
+		g = Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(2 * time.Minute)}))
+		g = PlayCells(t, db, g, 4)
+		g = Must[*tttbot.Game](t)(db.Play(ctx, seen(g, "bob", 0)))
+		if want := t0.Add(3 * time.Minute); !g.Deadline.Equal(want) {
+			t.Fatalf("deadline %s, want the move's own %s", g.Deadline, want)
+		}
+		Must[*tttbot.Settings](t)(db.UpdateSettings(ctx, guild, func(s *tttbot.Settings) error {
+			s.TurnTimeout = time.Hour
+			return nil
+		}))
+		m := seen(g, "alice", 8)
+		g = Must[*tttbot.Game](t)(db.Play(ctx, m))
+		if want := m.At.Add(time.Hour); !g.Deadline.Equal(want) {
+			t.Errorf("deadline %s after the guild set an hour, want %s", g.Deadline, want)
+		}
+		if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); !got.Deadline.Equal(g.Deadline) {
+			t.Errorf("stored deadline %s, want %s", got.Deadline, g.Deadline)
+		}
+	})
+
+	t.Run("replay", func(t *testing.T) {
+		db := newDB(t, Options{})
+		g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4, 0)
+		first := in(ctx, "7001")
+		g2 := Must[*tttbot.Game](t)(db.Play(first, seen(g, "alice", 8)))
+		if !tttbot.InteractionFrom(first).Recorded() {
+			t.Error("got the interaction unrecorded after its move")
+		}
+		// Sent again against the game as it is now, and as it was.
+		for _, s := range []*tttbot.Game{g2, g} {
+			_, err := db.Play(in(ctx, "7001"), seen(s, s.Turn, 2))
+			WantCode(t, err, tttbot.EREPLAY)
+		}
+		if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); got.Version != g2.Version {
+			t.Errorf("got version %d after the replays, want %d", got.Version, g2.Version)
+		}
+	})
+
+	t.Run("with the bot's answer", func(t *testing.T) {
+		db := newDB(t, Options{})
+		g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bot",
+			BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive, Turn: "alice", Deadline: t0.Add(time.Minute)}
+		OK(t, db.CreateGame(ctx, g))
+		g = PlayCells(t, db, g, 4, 0)
+		m := seen(g, "alice", 8)
+		m.Answer = &tttbot.MoveRequest{GameID: g.ID, Player: "bot", Cell: 2, Version: g.Version + 1, At: m.At, Deadline: m.At.Add(time.Minute)}
+		got := Must[*tttbot.Game](t)(db.Play(ctx, m))
+		if got.Version != g.Version+2 || got.Turn != "alice" {
+			t.Errorf("got version %d, %s to move; want %d, alice", got.Version, got.Turn, g.Version+2)
+		}
+		moves := Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))
+		want := []int{4, 0, 8, 2}
+		if cells := cellsOf(moves); !cmp.Equal(cells, want, cmpopts.EquateEmpty()) {
+			t.Errorf("got cells %v, want %v", cells, want)
+		}
+	})
+}
+
+func cellsOf(moves []tttbot.Move) []int {
+	var out []int
+	for _, m := range moves {
+		out = append(out, m.Cell)
+	}
+	return out
+}
