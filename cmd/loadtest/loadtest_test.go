@@ -249,6 +249,28 @@ func TestPerSecondStopsWithTheLoad(t *testing.T) {
 	}
 }
 
+// An answer counts in the second it came in, also when its request was
+// sent in the warm-up: under overload the first measured seconds answer
+// the warm-up's queue, and are not seconds without answers.
+func TestCountAnswerBySecondReceived(t *testing.T) {
+	d := newDriver(loadOptions{duration: 3 * time.Second}, 0, nil, nil)
+	tests := []struct {
+		name  string
+		after time.Duration // from d.from
+		want  []int64       // perSecond(3s) once counted
+	}{
+		{"in the warm-up", -time.Millisecond, []int64{0, 0, 0}},
+		{"first second", 0, []int64{1, 0, 0}},
+		{"third second", 2500 * time.Millisecond, []int64{1, 0, 1}},
+	}
+	for _, tt := range tests {
+		d.countAnswer(d.from.Add(tt.after))
+		if got := d.perSecond(3 * time.Second); !slices.Equal(got, tt.want) {
+			t.Errorf("after an answer %s: perSecond = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // Of several bots only the first registers the commands, as one instance of
 // a deployment does; each bot's configuration is one the bot accepts.
 func TestBotConfigRegistersOnce(t *testing.T) {

@@ -237,6 +237,19 @@ func (d *driver) perSecond(span time.Duration) []int64 {
 	return out
 }
 
+// countAnswer counts an answer in the second of the measured span it came
+// in, whenever its request was sent: under a rate the bots cannot keep
+// up with, the answers of the first measured seconds are to requests
+// queued in the warm-up, and the bots were busy giving them.
+func (d *driver) countAnswer(done time.Time) {
+	if done.Before(d.from) {
+		return
+	}
+	if i := int(done.Sub(d.from) / time.Second); i < len(d.secs) {
+		d.secs[i].Add(1)
+	}
+}
+
 type worker struct {
 	d       *driver
 	rng     *rand.Rand
@@ -794,10 +807,8 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	} else {
 		w.lat[k] = append(w.lat[k], done.Sub(at))
 		w.bySize[btoi(w.big)] = append(w.bySize[btoi(w.big)], done.Sub(at))
-		if i := int(done.Sub(w.d.from) / time.Second); i < len(w.d.secs) {
-			w.d.secs[i].Add(1)
-		}
 	}
+	w.d.countAnswer(done)
 	in.answered.Add(1)
 	if resp.StatusCode == http.StatusOK && r != nil {
 		// The driver shares the bot's cores, so it decodes with json127
