@@ -71,17 +71,24 @@ const (
 	queryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
 
 	// queryPlaySeen is queryUpdateGame, the interaction's record ($15, or
-	// none when 0) and the moves (arrays $16–$19) in one statement, all
-	// written only while the game is still at version $13 and its guild's
-	// turn timeout is $14 seconds: see playSeen.
+	// none when 0, seen at $20) and the moves (arrays $16–$19) in one
+	// statement, all written only while the game is still at version $13
+	// and its guild's turn timeout is $14 seconds: see playSeen. It returns
+	// the columns that change without a new version.
+	//
+	// It locks the game's row before the interaction's key, the locking
+	// path the other way round: a replay racing on both paths can
+	// deadlock, which PostgreSQL breaks within deadlock_timeout, and the
+	// retried loser is refused as the replay it is.
 	queryPlaySeen = `WITH g AS (UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
 		finished_at = $12, claimed_until = NULL
 		WHERE id = $1 AND version = $13 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $14
-		RETURNING id),
-	i AS (INSERT INTO interactions (id, seen_at) SELECT $15::bigint, $11::bigint FROM g WHERE $15::bigint <> 0)
-	INSERT INTO moves (game_id, ply, cell, player_id, at)
-	SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($16::int[], $17::int[], $18::text[], $19::bigint[]) AS m (ply, cell, player_id, at)`
+		RETURNING id, message_id, token, token_expires),
+	i AS (INSERT INTO interactions (id, seen_at) SELECT $15::bigint, $20::bigint FROM g WHERE $15::bigint <> 0),
+	mv AS (INSERT INTO moves (game_id, ply, cell, player_id, at)
+		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($16::int[], $17::int[], $18::text[], $19::bigint[]) AS m (ply, cell, player_id, at))
+	SELECT coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0) FROM g`
 )
 
 // scanGame reads the gameColumns of a row, then any extra columns into extra.
@@ -395,7 +402,7 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 
 // errMovedOn is playSeen's word that it wrote nothing, and Play must read
 // the game under a lock to apply the move, or to say why not.
-var errMovedOn = errors.New("the game or its guild's turn timeout changed since it was read")
+var errMovedOn = errors.New("move not played on the game as read")
 
 // playSeen is Play on m.Seen, the game as the caller read it, in one
 // statement: the game's update, the interaction's record and the moves,
@@ -430,18 +437,19 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game,
 		plies, cells = append(plies, mv.Ply), append(cells, mv.Cell)
 		players, ats = append(players, mv.Player), append(ats, mv.At.UnixMilli())
 	}
+	var expires int64
 	err = db.write(ctx, func(ctx context.Context, t *tx) error {
-		ct, err := t.c.Exec(ctx, queryPlaySeen, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
+		err := t.c.QueryRow(ctx, queryPlaySeen, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
 			nullString(g.Turn), g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
 			g.UpdatedAt.UnixMilli(), toMS(g.FinishedAt), m.Version, int64(turn/time.Second), t.in,
-			plies, cells, players, ats)
+			plies, cells, players, ats, t.now.UnixMilli()).Scan(&g.MessageID, &g.Token.Value, &expires)
 		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return errMovedOn
 		case replay(err):
 			return tttbot.ErrReplay
 		case err != nil:
-			return err
-		case ct.RowsAffected() == 0:
-			return errMovedOn
+			return fmt.Errorf("play move: %w", err)
 		}
 		t.closed = true // one statement: committed on its own
 		return nil
@@ -449,6 +457,7 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game,
 	if err != nil {
 		return nil, err
 	}
+	g.Token.Expires = fromMS(expires)
 	return &g, nil
 }
 

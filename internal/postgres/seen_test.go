@@ -53,18 +53,26 @@ func TestPlaySeenPath(t *testing.T) {
 		t.Fatalf("got %d moves stored, want 2", n)
 	}
 
-	stale := click(g, 1) // g is one move behind next
-	if _, err := db.playSeen(ctx, stale); !errors.Is(err, errMovedOn) {
-		t.Errorf("a move on an old game: got %v, want errMovedOn", err)
+	// Each of these would take the short path but for what it names.
+	other := click(next, 8)
+	other.GameID++
+	for _, tt := range []struct {
+		name string
+		m    tttbot.MoveRequest
+	}{
+		{"on an old game", click(g, 1)}, // g is one move behind next
+		{"refused", click(next, 4)},
+		{"seen of another game", other},
+	} {
+		if _, err := db.playSeen(ctx, tt.m); !errors.Is(err, errMovedOn) {
+			t.Errorf("a move %s: got %v, want errMovedOn", tt.name, err)
+		}
 	}
 	if _, err := db.pool.Exec(ctx, "UPDATE guilds SET turn_timeout = 3600 WHERE id = '903'"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.playSeen(ctx, click(next, 8)); !errors.Is(err, errMovedOn) {
 		t.Errorf("a move after the guild's turn timeout changed: got %v, want errMovedOn", err)
-	}
-	if _, err := db.playSeen(ctx, click(next, 4)); !errors.Is(err, errMovedOn) {
-		t.Errorf("a refused move: got %v, want errMovedOn", err)
 	}
 	if n := moves(); n != 2 {
 		t.Errorf("got %d moves stored after the moves that stood aside, want 2", n)

@@ -26,9 +26,9 @@ func TestBuildWithoutCgo(t *testing.T) {
 	cmd.Dir = "../.."
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
 	out, err := cmd.CombinedOutput()
-	first := "" // the first error, after the package's name
+	first := "" // the first error, after the package's name and any downloads
 	for _, l := range strings.Split(string(out), "\n") {
-		if !strings.HasPrefix(l, "#") {
+		if !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "go: ") {
 			first = l
 			break
 		}

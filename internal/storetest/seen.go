@@ -147,6 +147,23 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		}
 	})
 
+	t.Run("message and token set since read", func(t *testing.T) {
+		db := newDB(t, Options{})
+		g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4)
+		// Neither changes the version: the game as read is still current.
+		OK(t, db.SetMessage(ctx, g.ID, "m1"))
+		tok := tttbot.Token{Value: "tok", Expires: t0.Add(15 * time.Minute)}
+		OK(t, db.SetToken(ctx, g.ID, tok))
+		got := Must[*tttbot.Game](t)(db.Play(ctx, seen(g, "bob", 0)))
+		if got.MessageID != "m1" || got.Token.Value != tok.Value || !got.Token.Expires.Equal(tok.Expires) {
+			t.Errorf("got message %q, token %+v; want m1 and %+v", got.MessageID, got.Token, tok)
+		}
+		stored := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		if diff := cmp.Diff(stored, got); diff != "" {
+			t.Errorf("returned game differs from the stored one (-stored +returned):\n%s", diff)
+		}
+	})
+
 	t.Run("with the bot's answer", func(t *testing.T) {
 		db := newDB(t, Options{})
 		g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bot",
