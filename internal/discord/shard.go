@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 )
 
 // ShardState is where a shard's gateway connection stands.
@@ -50,6 +53,7 @@ type shard struct {
 	reconnects int
 	readies    int // READY events: each is a session start
 	last       lastSample
+	wrote      writeClock
 }
 
 // newShard makes shard id's session: the REST session's token and HTTP
@@ -72,6 +76,7 @@ func (g *Gateway) newShard(id int) (*shard, error) {
 		dropped: make(chan struct{}, 1), up: make(chan struct{}),
 		state: ShardConnecting, since: time.Now(),
 	}
+	s.Dialer = sh.wrote.dialer()
 	s.AddHandler(g.onInteraction)
 	s.AddHandler(sh.onReady)
 	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
@@ -143,21 +148,21 @@ func (sh *shard) run(ctx context.Context) {
 		sh.setState(ShardConnected)
 		sh.upOnce.Do(func() { close(sh.up) })
 		first = false
-		// A Disconnect may come from a connection already replaced (two
-		// of discordgo's goroutines close the same broken one): only a
-		// session that is down is connected again.
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-sh.dropped:
-			}
-			if !sh.connected() {
-				break
-			}
+		select {
+		case <-ctx.Done():
+			return
+		case <-sh.dropped:
 		}
-		sh.setState(ShardReconnecting)
-		sh.log.Warn("gateway shard disconnected, reconnecting")
+		// Open decides whether the session is down: it refuses with
+		// ErrWSAlreadyOpen while a connection is up. DataReady is no sure
+		// sign either way: a Disconnect may come from a connection already
+		// replaced (two of discordgo's goroutines close the same broken
+		// one), and a heartbeat sent as its connection drops sets it after
+		// Close cleared it.
+		if !sh.connected() {
+			sh.setState(ShardReconnecting)
+			sh.log.Warn("gateway shard disconnected, reconnecting")
+		}
 	}
 }
 
@@ -222,31 +227,69 @@ type ShardStatus struct {
 	Down time.Duration
 }
 
-// sample reads the session's connection fields. discordgo writes the
-// acknowledgement and DataReady under the session's lock; the send time
-// under its websocket lock, taking the session's lock right after. The
-// write lock here orders these reads after every heartbeat but one being
-// sent at this instant. discordgo's Open holds that lock through a whole
-// handshake, which may hang for long: health and metrics must not wait
-// for it, and take the last sample instead.
+// sample reads the session's connection fields, which discordgo writes
+// under the session's lock, and the time of the connection's last write.
+// discordgo's Open holds that lock through a whole handshake, which may
+// hang for long: health and metrics must not wait for it, and take the
+// last sample instead.
 func (sh *shard) sample() (ready bool, ack, sent time.Time) {
+	sent = sh.wrote.at()
 	if sh.s.TryLock() {
-		ready, ack, sent = sh.s.DataReady, sh.s.LastHeartbeatAck, sh.s.LastHeartbeatSent
+		ready, ack = sh.s.DataReady, sh.s.LastHeartbeatAck
 		sh.s.Unlock()
 		sh.mu.Lock()
-		sh.last = lastSample{ready, ack, sent}
+		sh.last = lastSample{ready, ack}
 		sh.mu.Unlock()
 		return ready, ack, sent
 	}
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return sh.last.ready, sh.last.ack, sh.last.sent
+	return sh.last.ready, sh.last.ack, sent
 }
 
 // lastSample is what sample read last.
 type lastSample struct {
-	ready     bool
-	ack, sent time.Time
+	ready bool
+	ack   time.Time
+}
+
+// writeClock notes when a shard's gateway connection last wrote. After the
+// handshake the bot writes nothing but heartbeats, so the last write
+// stands for the last heartbeat: discordgo keeps its own record of the
+// heartbeat's send time under a lock it does not export, so reading that
+// would race the next heartbeat.
+type writeClock struct{ last atomic.Int64 } // Unix nanoseconds
+
+func (w *writeClock) at() time.Time {
+	if n := w.last.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
+}
+
+// dialer is websocket's default dialer with connections that note their
+// writes on w.
+func (w *writeClock) dialer() *websocket.Dialer {
+	d := *websocket.DefaultDialer
+	var nd net.Dialer
+	d.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := nd.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return clockedConn{c, w}, nil
+	}
+	return &d
+}
+
+type clockedConn struct {
+	net.Conn
+	w *writeClock
+}
+
+func (c clockedConn) Write(p []byte) (int, error) {
+	c.w.last.Store(time.Now().UnixNano())
+	return c.Conn.Write(p)
 }
 
 // status reads the shard's state at now.
