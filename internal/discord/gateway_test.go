@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -274,6 +275,39 @@ func TestGatewayShardIDs(t *testing.T) {
 	gw, _ = gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 4, ShardIDs: []int{4}})
 	if _, _, err := gw.Open(t.Context()); err == nil || !strings.Contains(err.Error(), "shard 4 is out of range of 4 shards") {
 		t.Errorf("shard 4 of 4: got %v, want it out of range", err)
+	}
+}
+
+// A connection cut the moment the shard reports it up, as its heartbeat
+// goroutine starts: discordgo may then set DataReady after Close cleared
+// it, or close the connection that replaced it. The shard comes back after
+// every cut.
+func TestGatewayShardCutAsItConnects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("each cut waits out the second discordgo's Close takes")
+	}
+	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: 1})
+	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 1})
+	serveGateway(t, gw)
+	reconnects := 0
+	for cuts := 0; cuts < 8; {
+		if srv.DisconnectShard(0) == 1 {
+			cuts++
+		}
+		for deadline := time.Now().Add(10 * time.Second); ; runtime.Gosched() {
+			st := gw.Shards(time.Now())[0]
+			if st.State == discord.ShardConnected && st.Reconnects > reconnects {
+				reconnects = st.Reconnects
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("after %d cuts: got %+v, want it connected again", cuts, st)
+			}
+		}
+	}
+	alice := srv.NewUser("alice")
+	if m := srv.Slash(t, alice, srv.NewChannelIn(srv.NewGuild(0, 1)), "ttt ping").Result(t); m.Content != "here" {
+		t.Errorf("after the cuts: got %q", m.Content)
 	}
 }
 
