@@ -164,8 +164,9 @@ func waitShards(t *testing.T, gw *discord.Gateway, what string, want func(discor
 }
 
 // heartbeating holds of a shard whose first heartbeat was acknowledged.
-// Cut before, a connection's heartbeat goroutine, just started, may close
-// the connection that replaces it: discordgo's, not the bot's.
+// Tests that count reconnections cut a connection only then: cut earlier,
+// its heartbeat goroutine may close the connection that replaces it, a
+// reconnection more of discordgo's making (see TestGatewayShardCutAsItConnects).
 func heartbeating(st discord.ShardStatus) bool { return st.Up && st.Latency > 0 }
 
 // upAfterReconnecting holds of a shard that is up, after one reconnection
