@@ -33,3 +33,9 @@ func (e BoardEdits) Add(ed *commands.Edit) bool { return e.b.add(ed) }
 func (e BoardEdits) Flush(ctx context.Context, messageID string) {
 	e.b.flush(ctx, messageID, "", slog.New(slog.DiscardHandler))
 }
+
+// ShardSession is the discordgo session of the gateway's shard i.
+func (g *Gateway) ShardSession(i int) *discordgo.Session { return g.shards[i].s }
+
+// ShardOpen reports whether shard i's last connection is open.
+func (g *Gateway) ShardOpen(i int) bool { return g.shards[i].wire.open() }

@@ -51,9 +51,9 @@ type shard struct {
 	state      ShardState
 	since      time.Time // when the state began
 	reconnects int
-	readies    int // READY events: each is a session start
-	last       lastSample
-	wrote      writeClock
+	readies    int       // READY events: each is a session start
+	lastAck    time.Time // the acknowledgement sample read last
+	wire       wire
 }
 
 // newShard makes shard id's session: the REST session's token and HTTP
@@ -76,7 +76,7 @@ func (g *Gateway) newShard(id int) (*shard, error) {
 		dropped: make(chan struct{}, 1), up: make(chan struct{}),
 		state: ShardConnecting, since: time.Now(),
 	}
-	s.Dialer = sh.wrote.dialer()
+	s.Dialer = sh.wire.dialer()
 	s.AddHandler(g.onInteraction)
 	s.AddHandler(sh.onReady)
 	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
@@ -148,31 +148,24 @@ func (sh *shard) run(ctx context.Context) {
 		sh.setState(ShardConnected)
 		sh.upOnce.Do(func() { close(sh.up) })
 		first = false
-		select {
-		case <-ctx.Done():
-			return
-		case <-sh.dropped:
+		// A Disconnect may come from a connection already replaced (two
+		// of discordgo's goroutines close the same broken one): only a
+		// shard whose connection is closed connects again. Every end of
+		// a session closes its socket before the Disconnect, and only
+		// this loop dials.
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-sh.dropped:
+			}
+			if !sh.wire.open() {
+				break
+			}
 		}
-		// Open decides whether the session is down: it refuses with
-		// ErrWSAlreadyOpen while a connection is up. DataReady is no sure
-		// sign either way: a Disconnect may come from a connection already
-		// replaced (two of discordgo's goroutines close the same broken
-		// one), and a heartbeat sent as its connection drops sets it after
-		// Close cleared it.
-		if !sh.connected() {
-			sh.setState(ShardReconnecting)
-			sh.log.Warn("gateway shard disconnected, reconnecting")
-		}
+		sh.setState(ShardReconnecting)
+		sh.log.Warn("gateway shard disconnected, reconnecting")
 	}
-}
-
-// connected reports whether discordgo holds the session open: it clears
-// DataReady as it closes a connection, and sets it as the connection's
-// first heartbeat goes out, right after Open.
-func (sh *shard) connected() bool {
-	sh.s.RLock()
-	defer sh.s.RUnlock()
-	return sh.s.DataReady
 }
 
 // connect opens the shard's session once, in its turn by the pacer: a new
@@ -227,49 +220,49 @@ type ShardStatus struct {
 	Down time.Duration
 }
 
-// sample reads the session's connection fields, which discordgo writes
-// under the session's lock, and the time of the connection's last write.
-// discordgo's Open holds that lock through a whole handshake, which may
-// hang for long: health and metrics must not wait for it, and take the
-// last sample instead.
-func (sh *shard) sample() (ready bool, ack, sent time.Time) {
-	sent = sh.wrote.at()
-	if sh.s.TryLock() {
-		ready, ack = sh.s.DataReady, sh.s.LastHeartbeatAck
-		sh.s.Unlock()
-		sh.mu.Lock()
-		sh.last = lastSample{ready, ack}
-		sh.mu.Unlock()
-		return ready, ack, sent
-	}
+// sample reads whether the shard's connection is open and when it last
+// wrote, and the last heartbeat acknowledgement, which discordgo writes
+// under the session's lock. discordgo's Open holds that lock through a
+// whole handshake, which may hang for long: health and metrics must not
+// wait for it, and take the last acknowledgement read instead.
+func (sh *shard) sample() (open bool, ack, sent time.Time) {
+	open, sent = sh.wire.open(), sh.wire.lastWrite()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return sh.last.ready, sh.last.ack, sent
+	if sh.s.TryLock() {
+		sh.lastAck = sh.s.LastHeartbeatAck
+		sh.s.Unlock()
+	}
+	return open, sh.lastAck, sent
 }
 
-// lastSample is what sample read last.
-type lastSample struct {
-	ready bool
-	ack   time.Time
+// wire watches a shard's gateway connections at the socket: when the last
+// one dialled wrote last, and whether it is closed. discordgo's records of
+// either are no help: it writes the heartbeat's send time under a lock it
+// does not export, so reading it races the next heartbeat; and its
+// heartbeat goroutine can set DataReady after Close cleared it, leaving a
+// dropped connection looking open. After the handshake the bot writes
+// nothing but heartbeats, so the last write stands for the last heartbeat.
+type wire struct {
+	wrote atomic.Int64              // Unix nanoseconds
+	conn  atomic.Pointer[wiredConn] // the last dialled
 }
 
-// writeClock notes when a shard's gateway connection last wrote. After the
-// handshake the bot writes nothing but heartbeats, so the last write
-// stands for the last heartbeat: discordgo keeps its own record of the
-// heartbeat's send time under a lock it does not export, so reading that
-// would race the next heartbeat.
-type writeClock struct{ last atomic.Int64 } // Unix nanoseconds
+// open reports whether the last connection dialled is still open.
+func (w *wire) open() bool {
+	c := w.conn.Load()
+	return c != nil && !c.closed.Load()
+}
 
-func (w *writeClock) at() time.Time {
-	if n := w.last.Load(); n != 0 {
+func (w *wire) lastWrite() time.Time {
+	if n := w.wrote.Load(); n != 0 {
 		return time.Unix(0, n)
 	}
 	return time.Time{}
 }
 
-// dialer is websocket's default dialer with connections that note their
-// writes on w.
-func (w *writeClock) dialer() *websocket.Dialer {
+// dialer is websocket's default dialer with its connections watched by w.
+func (w *wire) dialer() *websocket.Dialer {
 	d := *websocket.DefaultDialer
 	var nd net.Dialer
 	d.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -277,19 +270,29 @@ func (w *writeClock) dialer() *websocket.Dialer {
 		if err != nil {
 			return nil, err
 		}
-		return clockedConn{c, w}, nil
+		wc := &wiredConn{Conn: c, w: w}
+		w.conn.Store(wc)
+		return wc, nil
 	}
 	return &d
 }
 
-type clockedConn struct {
+type wiredConn struct {
 	net.Conn
-	w *writeClock
+	w      *wire
+	closed atomic.Bool
 }
 
-func (c clockedConn) Write(p []byte) (int, error) {
-	c.w.last.Store(time.Now().UnixNano())
+func (c *wiredConn) Write(p []byte) (int, error) {
+	c.w.wrote.Store(time.Now().UnixNano())
 	return c.Conn.Write(p)
+}
+
+// Close is every end of a connection: discordgo's Close, a failed Open,
+// and a failed handshake all close the socket.
+func (c *wiredConn) Close() error {
+	c.closed.Store(true)
+	return c.Conn.Close()
 }
 
 // status reads the shard's state at now.
@@ -297,7 +300,7 @@ func (sh *shard) status(now time.Time) ShardStatus {
 	sh.mu.Lock()
 	st := ShardStatus{ID: sh.id, Count: sh.g.count, State: sh.state, Since: sh.since, Reconnects: sh.reconnects}
 	sh.mu.Unlock()
-	ready, ack, sent := sh.sample()
+	open, ack, sent := sh.sample()
 	st.HeartbeatAge = now.Sub(ack)
 	if !ack.IsZero() && !sent.IsZero() && !ack.Before(sent) {
 		st.Latency = ack.Sub(sent)
@@ -305,7 +308,7 @@ func (sh *shard) status(now time.Time) ShardStatus {
 	switch {
 	case st.State != ShardConnected:
 		st.Down = now.Sub(st.Since)
-	case !ready:
+	case !open:
 		// Dropped a moment ago: the loop has yet to hear of it.
 		st.State, st.Since = ShardReconnecting, now
 	case st.HeartbeatAge > HeartbeatStale:
