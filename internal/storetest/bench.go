@@ -67,14 +67,10 @@ func (p *player) move(ctx context.Context, interaction int64, seen bool) error {
 func BenchmarkMove(b *testing.B, open func(b *testing.B) tttbot.GameStore) {
 	for _, bench := range []struct {
 		goroutines int
-		seen       bool
-	}{{1, true}, {1, false}, {16, true}, {16, false}} {
-		goroutines := bench.goroutines
-		name := fmt.Sprint("goroutines=", goroutines, "/seen")
-		if !bench.seen {
-			name = fmt.Sprint("goroutines=", goroutines, "/locked")
-		}
-		b.Run(name, func(b *testing.B) {
+		mode       string // seen: with MoveRequest.Seen; locked: without
+	}{{1, "seen"}, {1, "locked"}, {16, "seen"}, {16, "locked"}} {
+		goroutines, seen := bench.goroutines, bench.mode == "seen"
+		b.Run(fmt.Sprintf("goroutines=%d/%s", goroutines, bench.mode), func(b *testing.B) {
 			s := open(b)
 			var n, ids atomic.Int64
 			ids.Store(1 << 60) // snowflake-sized
@@ -84,7 +80,7 @@ func BenchmarkMove(b *testing.B, open func(b *testing.B) tttbot.GameStore) {
 				i := n.Add(1)
 				p := &player{s: s, channel: fmt.Sprint("c", i), rng: rand.New(rand.NewPCG(uint64(i), 2))}
 				for pb.Next() {
-					if err := p.move(b.Context(), ids.Add(1), bench.seen); err != nil {
+					if err := p.move(b.Context(), ids.Add(1), seen); err != nil {
 						b.Error(err)
 						return
 					}
