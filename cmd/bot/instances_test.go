@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
+	pgtest.Announce()
 	os.Exit(m.Run())
 }
 

@@ -27,6 +27,7 @@ import (
 var buildDir string
 
 func TestMain(m *testing.M) {
+	pgtest.Announce()
 	var err error
 	if buildDir, err = os.MkdirTemp("", "tttbot-loadtest-test-"); err != nil {
 		fmt.Fprintln(os.Stderr, err)

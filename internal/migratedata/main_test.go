@@ -1,0 +1,9 @@
+package migratedata
+
+import (
+	"testing"
+
+	"github.com/tttbot/tttbot/internal/postgres/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
