@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tttbot/tttbot"
@@ -46,5 +47,18 @@ func TestErrorText(t *testing.T) {
 		if got := errorText(en, tt.err); got != tt.want {
 			t.Errorf("%v: got %q, want %q", tt.err, got, tt.want)
 		}
+	}
+}
+
+// TestSettingText: every setting the domain can refuse has its own words.
+func TestSettingText(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range []string{tttbot.SettingChannels, tttbot.SettingRole, tttbot.SettingCooldown, tttbot.SettingChallengeTimeout,
+		tttbot.SettingTurnTimeout, tttbot.SettingLanguage, tttbot.SettingSize, tttbot.SettingFirst, tttbot.SettingMark, tttbot.SettingMarks} {
+		got := errorText(mustCatalog().Source(), &tttbot.SettingsError{Setting: s, Reason: "the domain's words"})
+		if got == settingText(mustCatalog().Source(), "") || strings.Contains(got, "domain") || seen[got] {
+			t.Errorf("%s: got %q, want words of its own", s, got)
+		}
+		seen[got] = true
 	}
 }

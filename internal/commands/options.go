@@ -84,3 +84,35 @@ func checkOptions(defs []*discordgo.ApplicationCommandOption, opts []*discordgo.
 	}
 	return nil
 }
+
+// adminOptions are a subcommand's options, checked against its definition
+// (checkOptions): each value has its option's type.
+type adminOptions []*discordgo.ApplicationCommandInteractionDataOption
+
+// value is the value of option name, nil when it was left out.
+func (opts adminOptions) value(name string) any {
+	for _, o := range opts {
+		if o.Name == name {
+			return o.Value
+		}
+	}
+	return nil
+}
+
+// str is a string option's value, "" when left out.
+func (opts adminOptions) str(name string) string {
+	s, _ := opts.value(name).(string)
+	return s
+}
+
+// num is an integer option's value, and whether it was given.
+func (opts adminOptions) num(name string) (int, bool) {
+	v, ok := opts.value(name).(float64) // JSON numbers
+	return int(v), ok
+}
+
+// flag is a boolean option's value, false when left out.
+func (opts adminOptions) flag(name string) bool {
+	b, _ := opts.value(name).(bool)
+	return b
+}
