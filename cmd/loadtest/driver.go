@@ -1,0 +1,45 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"sync/atomic"
+	"time"
+)
+
+// instance is one bot as the driver sees it: its interactions endpoint, and
+// an epoch that is odd while the bot is down and moves on with each kill,
+// so that a request sent to it before a kill is known to be lost.
+type instance struct {
+	url      string
+	epoch    atomic.Int64
+	inflight atomic.Int64 // requests awaiting its answer
+	answered atomic.Int64 // answers it gave, warm-up included
+}
+
+func (in *instance) down() { in.epoch.Add(1) }
+func (in *instance) up()   { in.epoch.Add(1) }
+
+// driver is the simulated Discord's side of the HTTP endpoints: a load
+// balancer in front of the bots, which sends each request to the next bot
+// that is up.
+type driver struct {
+	o     loadOptions
+	ids   runIDs
+	key   ed25519.PrivateKey
+	bots  []*instance
+	pace  *pacer
+	seq   atomic.Int64   // interactions sent
+	start time.Time      // when the load began
+	from  time.Time      // when the warm-up ended and measuring began
+	secs  []atomic.Int64 // answers per second since from
+}
+
+func newDriver(o loadOptions, ids runIDs, key ed25519.PrivateKey, urls []string) *driver {
+	now := time.Now()
+	d := &driver{o: o, ids: ids, key: key, pace: newPacer(o.rate), start: now, from: now.Add(o.warmup),
+		secs: make([]atomic.Int64, int(o.duration/time.Second)+600)}
+	for _, u := range urls {
+		d.bots = append(d.bots, &instance{url: u})
+	}
+	return d
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// command sends /ttt sub by user in the session's channel; a challenge
+// names its opponent in the resolved users, as Discord does.
+func (w *worker) command(ctx context.Context, k kind, s *session, user, sub string, opts []jsonOption) (int64, *response, error) {
+	data := commandData{ID: "1100000000000000002", Name: "ttt", Type: discordgo.ChatApplicationCommand,
+		Options: []jsonOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
+	for _, o := range opts {
+		if o.Type == discordgo.ApplicationCommandOptionUser {
+			id := o.Value.(string)
+			data.Resolved = &resolved{Users: map[string]jsonUser{id: userJSON(id)},
+				Members: map[string]memberJSON{id: {Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00", Permissions: "2248473465835073"}}}
+		}
+	}
+	return w.interact(ctx, k, s, user, discordgo.InteractionApplicationCommand, data, nil)
+}
+
+// click sends a button click on the message showing b.
+func (w *worker) click(ctx context.Context, k kind, s *session, user, customID string, b *board) (int64, *response, error) {
+	return w.interact(ctx, k, s, user, discordgo.InteractionMessageComponent, componentData{CustomID: customID, ComponentType: discordgo.ButtonComponent}, w.message(s, b))
+}
+
+func (w *worker) message(s *session, b *board) *messageJSON {
+	return &messageJSON{ID: s.msg, ChannelID: s.channel, Type: discordgo.MessageTypeChatInputCommand, Content: b.content, Author: botJSON,
+		Components: b.components, Timestamp: "2025-01-02T03:04:05.000000+00:00", ApplicationID: appID}
+}
+
+func (w *worker) clickBody(s *session, user, customID string, b *board) []byte {
+	body, _ := w.body(s, user, discordgo.InteractionMessageComponent, componentData{CustomID: customID, ComponentType: discordgo.ButtonComponent}, w.message(s, b))
+	return body
+}
+
+func (w *worker) interact(ctx context.Context, k kind, s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) (int64, *response, error) {
+	body, n := w.body(s, user, typ, data, m)
+	var r response
+	code, err := w.send(ctx, k, body, false, &r)
+	if err != nil {
+		return n, nil, err
+	}
+	if code != http.StatusOK {
+		return n, nil, w.fail(k, "got status %d, want 200", code)
+	}
+	return n, &r, nil
+}
+
+// body is a new interaction from user in the session's channel, and its
+// sequence number.
+func (w *worker) body(s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) ([]byte, int64) {
+	n := w.d.seq.Add(1)
+	i := interactionJSON{
+		ID: strconv.FormatInt(w.d.ids.interaction(n), 10), ApplicationID: appID, Type: typ,
+		Token: tokenPrefix + strconv.FormatInt(n, 10), Version: 1,
+		GuildID: s.guild, ChannelID: s.channel, Channel: channelJSON{ID: s.channel, Type: discordgo.ChannelTypeGuildText, GuildID: s.guild},
+		Member: memberJSON{User: ptr(userJSON(user)), Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00",
+			Permissions: "2248473465835073"},
+		AppPermissions: "2248473465835073", Locale: "en-US", GuildLocale: "en-US", Entitlements: []any{},
+		Data: data, Message: m,
+	}
+	b, err := json.Marshal(i)
+	if err != nil {
+		panic(err) // the types above always marshal
+	}
+	return b, n
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Interactions as Discord sends them, with the fields a bot may read.
+type (
+	interactionJSON struct {
+		ID             string                    `json:"id"`
+		ApplicationID  string                    `json:"application_id"`
+		Type           discordgo.InteractionType `json:"type"`
+		Token          string                    `json:"token"`
+		Version        int                       `json:"version"`
+		GuildID        string                    `json:"guild_id"`
+		ChannelID      string                    `json:"channel_id"`
+		Channel        channelJSON               `json:"channel"`
+		Member         memberJSON                `json:"member"`
+		AppPermissions string                    `json:"app_permissions"`
+		Locale         string                    `json:"locale"`
+		GuildLocale    string                    `json:"guild_locale"`
+		Entitlements   []any                     `json:"entitlements"`
+		Data           any                       `json:"data"`
+		Message        *messageJSON              `json:"message,omitempty"`
+	}
+	channelJSON struct {
+		ID      string                `json:"id"`
+		Type    discordgo.ChannelType `json:"type"`
+		GuildID string                `json:"guild_id"`
+	}
+	jsonUser struct {
+		ID            string  `json:"id"`
+		Username      string  `json:"username"`
+		GlobalName    string  `json:"global_name,omitempty"`
+		Discriminator string  `json:"discriminator"`
+		Avatar        *string `json:"avatar"`
+		Bot           bool    `json:"bot,omitempty"`
+	}
+	memberJSON struct {
+		User        *jsonUser `json:"user,omitempty"`
+		Roles       []string  `json:"roles"`
+		JoinedAt    string    `json:"joined_at"`
+		Permissions string    `json:"permissions"`
+	}
+	jsonOption struct {
+		Name    string                                 `json:"name"`
+		Type    discordgo.ApplicationCommandOptionType `json:"type"`
+		Value   any                                    `json:"value,omitempty"`
+		Options []jsonOption                           `json:"options,omitempty"`
+	}
+	commandData struct {
+		ID       string                           `json:"id"`
+		Name     string                           `json:"name"`
+		Type     discordgo.ApplicationCommandType `json:"type"`
+		Options  []jsonOption                     `json:"options"`
+		Resolved *resolved                        `json:"resolved,omitempty"`
+	}
+	resolved struct {
+		Users   map[string]jsonUser   `json:"users"`
+		Members map[string]memberJSON `json:"members"`
+	}
+	componentData struct {
+		CustomID      string                  `json:"custom_id"`
+		ComponentType discordgo.ComponentType `json:"component_type"`
+	}
+	messageJSON struct {
+		ID            string                `json:"id"`
+		ChannelID     string                `json:"channel_id"`
+		Type          discordgo.MessageType `json:"type"`
+		Content       string                `json:"content"`
+		Author        jsonUser              `json:"author"`
+		Components    json.RawMessage       `json:"components"`
+		Timestamp     string                `json:"timestamp"`
+		ApplicationID string                `json:"application_id"`
+	}
+)
+
+var botJSON = jsonUser{ID: botUserID, Username: "tttbot", Discriminator: "0", Bot: true}
+
+func userJSON(id string) jsonUser {
+	i, _ := strconv.ParseInt(id, 10, 64)
+	n := strconv.FormatInt(i-idUsers, 10)
+	return jsonUser{ID: id, Username: "player" + n, GlobalName: "Player " + n, Discriminator: "0"}
+}
+
+// response is the bot's inline answer.
+type response struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data *responseData                     `json:"data"`
+}
+
+type responseData struct {
+	Content    string                 `json:"content"`
+	Flags      discordgo.MessageFlags `json:"flags"`
+	Components json.RawMessage        `json:"components"`
+}
+
+func (r *response) ephemeral() bool {
+	return r.Data != nil && r.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+func (r *response) String() string {
+	if r == nil {
+		return "no answer"
+	}
+	if r.Data == nil {
+		return fmt.Sprintf("type %d", r.Type)
+	}
+	c := r.Data.Content
+	if len(c) > 80 {
+		c = c[:80] + "…"
+	}
+	return fmt.Sprintf("type %d flags %d %q", r.Type, r.Data.Flags, c)
+}
