@@ -67,9 +67,9 @@ func mustDefinitions() []*discordgo.ApplicationCommand {
 
 var interactionIDs atomic.Int64
 
-// interaction is what Discord sends when user acts in channel of guild
+// newInteraction is what Discord sends when user acts in channel of guild
 // ("" for a DM): a member in a guild, a user in a DM.
-func interaction(typ discordgo.InteractionType, user, guild, channel string, data discordgo.InteractionData) *discordgo.Interaction {
+func newInteraction(typ discordgo.InteractionType, user, guild, channel string, data discordgo.InteractionData) *discordgo.Interaction {
 	i := &discordgo.Interaction{
 		ID: fmt.Sprint(interactionIDs.Add(1)), Type: typ, GuildID: guild, ChannelID: channel, Data: data,
 	}
@@ -90,13 +90,13 @@ func slash(tb testing.TB, user, guild, channel, data string) *discordgo.Interact
 	if err := json.Unmarshal([]byte(data), &d); err != nil {
 		tb.Fatalf("command data %s: %v", data, err)
 	}
-	return interaction(discordgo.InteractionApplicationCommand, user, guild, channel, d)
+	return newInteraction(discordgo.InteractionApplicationCommand, user, guild, channel, d)
 }
 
 // click is user's click on button customID of message msg, which is in
 // msgChannel.
 func click(user, guild, channel, msg, msgChannel, customID string) *discordgo.Interaction {
-	i := interaction(discordgo.InteractionMessageComponent, user, guild, channel,
+	i := newInteraction(discordgo.InteractionMessageComponent, user, guild, channel,
 		discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: discordgo.ButtonComponent})
 	i.Message = &discordgo.Message{ID: msg, ChannelID: msgChannel}
 	return i

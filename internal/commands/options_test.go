@@ -151,14 +151,14 @@ func FuzzHandle(f *testing.F) {
 			if json.Unmarshal(data, &d) != nil {
 				return
 			}
-			i = interaction(discordgo.InteractionMessageComponent, bob, guild, "c1", d)
+			i = newInteraction(discordgo.InteractionMessageComponent, bob, guild, "c1", d)
 			i.Message = &discordgo.Message{ID: "m1", ChannelID: "c1"}
 		} else {
 			var d discordgo.ApplicationCommandInteractionData
 			if json.Unmarshal(data, &d) != nil {
 				return
 			}
-			i, opts = interaction(discordgo.InteractionApplicationCommand, alice, guild, ch, d), d.Options
+			i, opts = newInteraction(discordgo.InteractionApplicationCommand, alice, guild, ch, d), d.Options
 		}
 		r := h.Handle(ctx, i)
 		if r.Response == nil {

@@ -64,7 +64,7 @@ func TestPlace(t *testing.T) {
 	h, _ := newTestHandler(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			i := from(interaction(discordgo.InteractionApplicationCommand, alice, tt.o.guild, "c1", nil), tt.o)
+			i := from(newInteraction(discordgo.InteractionApplicationCommand, alice, tt.o.guild, "c1", nil), tt.o)
 			p := h.place(i)
 			if p.Webhook != tt.webhook || p.Guest != tt.guest || botDM(i) != tt.inDM {
 				t.Errorf("got webhook %v, guest %v, bot DM %v; want %v, %v, %v", p.Webhook, p.Guest, botDM(i), tt.webhook, tt.guest, tt.inDM)

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -9,49 +8,15 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
-// Reply is the answer to one interaction.
-type Reply struct {
-	Response *discordgo.InteractionResponse
-	// TrackGame, when set, is the game whose board is the message this
-	// response creates; the adapter reports that message's ID back through
-	// TrackMessage so timers can edit it later.
-	TrackGame int64
-	// Followup, when set, is posted after the response (the Rematch button of
-	// a board that fills all five rows).
-	Followup *discordgo.InteractionResponseData
-	// Edit, when set, is a board message to bring up to date after the
-	// response, rather than before it, when REST would keep the player
-	// waiting: the board of a game resigned by command, or a stale board
-	// a click found.
-	Edit *Edit
-	// Code is the tttbot error code when the interaction was refused
-	// (ESTALE, ENOTYOURTURN, ...) or failed (EINTERNAL); "" when it did what
-	// was asked. The adapters count it, and send nothing to Discord for
-	// EREPLAY: Discord has the answer to the original.
-	Code string
-}
-
-// Edit replaces the content and components of game GameID's board message
-// with Data, the game at Version: through channel REST, or, when Token is
-// set, through the webhook of that interaction token, whose response is
-// the board.
-type Edit struct {
-	GameID               int64
-	Version              int
-	ChannelID, MessageID string
-	Token                string
-	Data                 *discordgo.InteractionResponseData
-}
-
-// Key names the message e edits, so that edits of one message can merge.
-func (e *Edit) Key() string {
-	if e.MessageID != "" {
-		return e.MessageID
-	}
-	return fmt.Sprintf("game %d", e.GameID)
-}
+// Reply is the answer to one interaction, and Edit a board edit that
+// follows one: the types internal/discord sends.
+type (
+	Reply = interaction.Reply
+	Edit  = interaction.Edit
+)
 
 // refuseReplay is the answer to an interaction handled before: it changes
 // nothing, and the adapters send nothing for it.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/internal/commands"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // boardEdits sends the board edits that follow interactions, merging those
@@ -21,11 +21,11 @@ type boardEdits struct {
 	mu sync.Mutex
 	// next holds, for each message with an edit queued or in flight, the
 	// edit to send next: nil when none waits.
-	next map[string]*commands.Edit
+	next map[string]*interaction.Edit
 }
 
 func newBoardEdits(s *discordgo.Session) *boardEdits {
-	return &boardEdits{s: s, next: map[string]*commands.Edit{}}
+	return &boardEdits{s: s, next: map[string]*interaction.Edit{}}
 }
 
 // add queues e. It reports whether the caller must flush e's message:
@@ -33,7 +33,7 @@ func newBoardEdits(s *discordgo.Session) *boardEdits {
 // flush sends e, or a newer one, next. Adapters add before answering the
 // interaction and flush after, so that the edits of interactions answered
 // together merge.
-func (b *boardEdits) add(e *commands.Edit) bool {
+func (b *boardEdits) add(e *interaction.Edit) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	cur, busy := b.next[e.Key()]

@@ -6,9 +6,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // The edits of one board that come in while one is in flight merge into
@@ -24,8 +24,8 @@ func TestBoardEditsMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edit := func(version int) *commands.Edit {
-		return &commands.Edit{GameID: 1, Version: version, ChannelID: ch, MessageID: m.ID,
+	edit := func(version int) *interaction.Edit {
+		return &interaction.Edit{GameID: 1, Version: version, ChannelID: ch, MessageID: m.ID,
 			Data: &discordgo.InteractionResponseData{Content: fmt.Sprint("version ", version)}}
 	}
 	edits := discord.NewBoardEdits(s)

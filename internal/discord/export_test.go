@@ -6,7 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/internal/commands"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // The decoder, for the tests in package discord_test.
@@ -27,7 +27,7 @@ type BoardEdits struct{ b *boardEdits }
 func NewBoardEdits(s *discordgo.Session) BoardEdits { return BoardEdits{newBoardEdits(s)} }
 
 // Add queues e before the interaction's answer; true: call Flush.
-func (e BoardEdits) Add(ed *commands.Edit) bool { return e.b.add(ed) }
+func (e BoardEdits) Add(ed *interaction.Edit) bool { return e.b.add(ed) }
 
 // Flush sends the queued edits of a message, after the answer.
 func (e BoardEdits) Flush(ctx context.Context, messageID string) {

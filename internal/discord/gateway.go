@@ -16,12 +16,14 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/commands"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
-// Handler answers interactions; *commands.Handler is one.
+// Handler answers interactions and hears of the board messages their
+// replies create (interaction.Reply.TrackGame); cmd/bot hands the gateway
+// and the HTTP endpoint internal/commands' handler.
 type Handler interface {
-	Handle(ctx context.Context, i *discordgo.Interaction) commands.Reply
+	Handle(ctx context.Context, i *discordgo.Interaction) interaction.Reply
 	TrackMessage(ctx context.Context, gameID int64, messageID string)
 }
 
@@ -364,7 +366,7 @@ func answer(ctx context.Context, s *discordgo.Session, edits *boardEdits, h Hand
 // afterResponse does the REST work that follows an interaction's response:
 // the board message's ID for the timers, then any follow-up message. Each
 // call goes through try, which may retry it.
-func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, r commands.Reply, log *slog.Logger, try func(context.Context, func() error) error) {
+func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, r interaction.Reply, log *slog.Logger, try func(context.Context, func() error) error) {
 	if r.TrackGame != 0 {
 		var id string
 		err := try(ctx, func() (err error) {

@@ -13,9 +13,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 func TestShardHealth(t *testing.T) {
@@ -182,7 +182,7 @@ func upAfterReconnecting(id int) func(discord.ShardStatus) bool {
 
 // shardReply answers each interaction with a message naming nothing: the
 // test tells the shards apart by the server's routing.
-var shardReply = commands.Reply{Response: &discordgo.InteractionResponse{
+var shardReply = interaction.Reply{Response: &discordgo.InteractionResponse{
 	Type: discordgo.InteractionResponseChannelMessageWithSource,
 	Data: &discordgo.InteractionResponseData{Content: "here"},
 }}

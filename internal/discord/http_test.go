@@ -21,9 +21,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 var (
@@ -33,14 +33,14 @@ var (
 
 // fakeHandler answers every interaction with reply and records what it saw.
 type fakeHandler struct {
-	reply commands.Reply
+	reply interaction.Reply
 
 	mu      sync.Mutex
 	handled []*discordgo.Interaction
 	tracked map[int64]string
 }
 
-func (f *fakeHandler) Handle(_ context.Context, i *discordgo.Interaction) commands.Reply {
+func (f *fakeHandler) Handle(_ context.Context, i *discordgo.Interaction) interaction.Reply {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.handled = append(f.handled, i)
@@ -184,7 +184,7 @@ func TestHTTPHandlerDecodes(t *testing.T) {
 			if name == "click" && len(want.Message.Components) != 4 {
 				t.Fatalf("discordgo decoded %d rows, want 4", len(want.Message.Components))
 			}
-			f := &fakeHandler{reply: commands.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}}
+			f := &fakeHandler{reply: interaction.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}}
 			w := httptest.NewRecorder()
 			newHandler(t, f, nil).ServeHTTP(w, signed(testKey, testNow, body))
 			if w.Code != http.StatusOK {
@@ -257,7 +257,7 @@ func TestHTTPHandlerRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &fakeHandler{reply: commands.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource}}}
+			f := &fakeHandler{reply: interaction.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource}}}
 			w := httptest.NewRecorder()
 			newHandler(t, f, nil).ServeHTTP(w, tt.req())
 			if w.Code != tt.want {
@@ -292,14 +292,14 @@ func TestHTTPHandlerPing(t *testing.T) {
 
 func TestHTTPHandlerCommand(t *testing.T) {
 	rest := &fakeREST{notFound: 2}
-	f := &fakeHandler{reply: commands.Reply{
+	f := &fakeHandler{reply: interaction.Reply{
 		Response: &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: "board"},
 		},
 		TrackGame: 7,
 		Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
-		Edit:      &commands.Edit{GameID: 6, ChannelID: "20", MessageID: "800", Data: &discordgo.InteractionResponseData{Content: "resigned"}},
+		Edit:      &interaction.Edit{GameID: 6, ChannelID: "20", MessageID: "800", Data: &discordgo.InteractionResponseData{Content: "resigned"}},
 	}}
 	h := newHandler(t, f, newREST(t, rest))
 	w := httptest.NewRecorder()
@@ -346,13 +346,13 @@ func TestHTTPHandlerCommand(t *testing.T) {
 // edited after the answer.
 func TestHTTPHandlerEditsAfterRefusal(t *testing.T) {
 	rest := &fakeREST{}
-	f := &fakeHandler{reply: commands.Reply{
+	f := &fakeHandler{reply: interaction.Reply{
 		Response: &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: "out of date", Flags: discordgo.MessageFlagsEphemeral},
 		},
 		Code: "stale",
-		Edit: &commands.Edit{GameID: 1, ChannelID: "20", MessageID: "800", Data: &discordgo.InteractionResponseData{Content: "current"}},
+		Edit: &interaction.Edit{GameID: 1, ChannelID: "20", MessageID: "800", Data: &discordgo.InteractionResponseData{Content: "current"}},
 	}}
 	h := newHandler(t, f, newREST(t, rest))
 	w := httptest.NewRecorder()
@@ -400,7 +400,7 @@ func TestHTTPHandlerEncodes(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := httptest.NewRecorder()
-			newHandler(t, discordHandlerFunc(commands.Reply{Response: resp}), nil).ServeHTTP(w, signed(testKey, testNow, command))
+			newHandler(t, discordHandlerFunc(interaction.Reply{Response: resp}), nil).ServeHTTP(w, signed(testKey, testNow, command))
 			if w.Code != http.StatusOK {
 				t.Fatalf("got status %d, want 200", w.Code)
 			}
@@ -433,7 +433,7 @@ func TestHTTPHandlerLogsNoToken(t *testing.T) {
 	}
 	rest.Client = &http.Client{Transport: rewrite{u}}
 	var logs bytes.Buffer
-	f := &fakeHandler{reply: commands.Reply{
+	f := &fakeHandler{reply: interaction.Reply{
 		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource},
 		TrackGame: 7,
 		Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
@@ -529,7 +529,7 @@ func FuzzHTTPHandler(f *testing.F) {
 	f.Add([]byte(`null`), "-1", true)
 	f.Add([]byte{}, "", true)
 	f.Add([]byte(`{"type":1}`), "99999999999999999999", true)
-	fh := &fakeHandler{reply: commands.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource}}}
+	fh := &fakeHandler{reply: interaction.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource}}}
 	h := newHandler(f, fh, nil)
 	f.Fuzz(func(t *testing.T, body []byte, ts string, sign bool) {
 		r := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(string(body)))
@@ -563,7 +563,7 @@ func BenchmarkHTTPHandler(b *testing.B) {
 		}
 		board = append(board, row)
 	}
-	h := newHandler(b, discordHandlerFunc(commands.Reply{Response: &discordgo.InteractionResponse{
+	h := newHandler(b, discordHandlerFunc(interaction.Reply{Response: &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
 		Data: &discordgo.InteractionResponseData{Content: "<@30> (X) vs <@5> (O)", Components: board},
 	}}), nil)
@@ -583,10 +583,10 @@ func BenchmarkHTTPHandler(b *testing.B) {
 
 // discordHandlerFunc answers every interaction with one reply, recording
 // nothing, so a benchmark does not grow a slice.
-type discordHandlerFunc commands.Reply
+type discordHandlerFunc interaction.Reply
 
-func (r discordHandlerFunc) Handle(context.Context, *discordgo.Interaction) commands.Reply {
-	return commands.Reply(r)
+func (r discordHandlerFunc) Handle(context.Context, *discordgo.Interaction) interaction.Reply {
+	return interaction.Reply(r)
 }
 
 func (discordHandlerFunc) TrackMessage(context.Context, int64, string) {}

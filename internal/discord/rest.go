@@ -12,7 +12,7 @@ import (
 
 // Messenger edits and posts messages through REST: channel messages with
 // the bot token, and interactions' messages through the webhook of
-// application AppID with their tokens. It implements commands.Messenger.
+// application AppID with their tokens. It is the Messenger of internal/commands.
 type Messenger struct {
 	S     *discordgo.Session
 	AppID string

@@ -12,8 +12,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // webhookREST answers an interaction's token calls: the callback, GET
@@ -73,7 +73,7 @@ func tokenInteraction(n int) *discordgo.Interaction {
 		Token: fmt.Sprintf("tok%d", n), ChannelID: "20", Data: discordgo.ApplicationCommandInteractionData{Name: "ttt"}}
 }
 
-var boardReply = commands.Reply{
+var boardReply = interaction.Reply{
 	Response: &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: "board"},
@@ -135,7 +135,7 @@ func TestInteractionCallsLeaveNoBucket(t *testing.T) {
 func TestInteractionCallWaitsOutRateLimit(t *testing.T) {
 	rest := &webhookREST{gets: 1, limited: 1}
 	s := rest.session(t)
-	f := &fakeHandler{reply: commands.Reply{Response: boardReply.Response}}
+	f := &fakeHandler{reply: interaction.Reply{Response: boardReply.Response}}
 	discord.Respond(context.Background(), s, f, tokenInteraction(1), slog.New(slog.DiscardHandler))
 	if len(rest.callbacks) != 2 {
 		t.Fatalf("got %d callbacks, want 2 (a 429, then the answer)", len(rest.callbacks))

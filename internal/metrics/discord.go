@@ -12,9 +12,9 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
-	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // Interactions returns next with each interaction counted by type and
@@ -29,7 +29,7 @@ type interactions struct {
 	m    *Metrics
 }
 
-func (h *interactions) Handle(ctx context.Context, i *discordgo.Interaction) commands.Reply {
+func (h *interactions) Handle(ctx context.Context, i *discordgo.Interaction) interaction.Reply {
 	start := time.Now()
 	r := h.next.Handle(ctx, i)
 	typ := interactionType(i.Type)
@@ -60,11 +60,18 @@ func interactionType(t discordgo.InteractionType) string {
 	return "other"
 }
 
+// AI is the engine: it picks the bot's moves and analyzes positions for
+// reviews.
+type AI interface {
+	Move(ctx context.Context, p game.Position, level ai.Level, rng *rand.Rand) (ai.Choice, error)
+	Analyze(ctx context.Context, p game.Position) (ai.Analysis, error)
+}
+
 // AI returns next with each search timed and its nodes counted, by level.
-func (m *Metrics) AI(next commands.AI) commands.AI { return &engine{next: next, m: m} }
+func (m *Metrics) AI(next AI) AI { return &engine{next: next, m: m} }
 
 type engine struct {
-	next commands.AI
+	next AI
 	m    *Metrics
 }
 
@@ -129,7 +136,7 @@ func (m *Metrics) InteractionEndpoint(next http.Handler) http.Handler {
 
 // outcome is "ok", "error" for a failure of the bot's own, or the code of
 // a refusal the player caused.
-func outcome(r commands.Reply) string {
+func outcome(r interaction.Reply) string {
 	switch r.Code {
 	case "":
 		return "ok"

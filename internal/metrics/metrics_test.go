@@ -20,19 +20,19 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
-	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
 // replies is a discord.Handler that answers with its replies in turn.
 type replies struct {
 	mu      sync.Mutex
-	rs      []commands.Reply
+	rs      []interaction.Reply
 	tracked []string
 }
 
-func (h *replies) Handle(context.Context, *discordgo.Interaction) commands.Reply {
+func (h *replies) Handle(context.Context, *discordgo.Interaction) interaction.Reply {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r := h.rs[0]
@@ -70,7 +70,7 @@ func observed(t *testing.T, c prometheus.Collector) map[string][2]float64 {
 
 func TestInteractions(t *testing.T) {
 	m := New()
-	next := &replies{rs: []commands.Reply{
+	next := &replies{rs: []interaction.Reply{
 		{}, {}, {Code: tttbot.ESTALE}, {Code: tttbot.EINTERNAL}, {Code: tttbot.ESTALE},
 	}}
 	h := m.Interactions(next)
@@ -250,8 +250,8 @@ func TestHandler(t *testing.T) {
 
 type okHandler struct{}
 
-func (okHandler) Handle(context.Context, *discordgo.Interaction) commands.Reply {
-	return commands.Reply{}
+func (okHandler) Handle(context.Context, *discordgo.Interaction) interaction.Reply {
+	return interaction.Reply{}
 }
 func (okHandler) TrackMessage(context.Context, int64, string) {}
 
