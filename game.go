@@ -1,7 +1,8 @@
 // Package tttbot is the domain of the bot: games and their moves, players,
 // board shapes, outcomes and ratings, the errors a player can cause, and the
 // interfaces of the store that keeps them. It imports nothing of the project
-// but the rules of a position in internal/game.
+// but the rules of a position in internal/game and Glicko-2 in
+// internal/rating.
 package tttbot
 
 import (
@@ -101,6 +102,17 @@ type Token struct {
 
 // Valid reports whether t can still be used at time at.
 func (t Token) Valid(at time.Time) bool { return t.Value != "" && at.Before(t.Expires) }
+
+// ErrBadToken refuses a token to record that lacks a value or an expiry.
+var ErrBadToken = &Error{Code: EINVALID, Message: "a token needs a value and an expiry"}
+
+// Check refuses, with ErrBadToken, a token a store cannot record.
+func (t Token) Check() error {
+	if t.Value == "" || t.Expires.IsZero() {
+		return ErrBadToken
+	}
+	return nil
+}
 
 // Wait is how long a deadline of g may run from now, given timeout: no
 // longer than MaxWebhookWait in a Webhook game.

@@ -1,6 +1,10 @@
 package tttbot
 
-import "time"
+import (
+	"time"
+
+	"github.com/tttbot/tttbot/internal/rating"
+)
 
 // MinRatedGames is how many rated games a player needs in a scope and shape
 // before the leaderboard lists them: a handful of games is not yet a rating.
@@ -98,4 +102,59 @@ func (s *Standing) Count(o Outcome) {
 		s.Draws++
 		s.Streak = 0
 	}
+}
+
+// RatingPeriod is how long a player can go without a rated game before
+// their deviation grows as for a rating period without games: a week, so
+// that a year away takes an established 1500 ± 50 back to about ± 90.
+const RatingPeriod = 7 * 24 * time.Hour
+
+// Rate counts finished game g, between two people, in its players'
+// standings in one scope and g's shape: before are their standings as
+// stored, g.Challenger's first, g.Opponent's second; a player's zero
+// Standing is none yet, which starts from the default rating. It returns
+// both after the game, stamped at g's end. Each game is a rating period of
+// its own, and so is each RatingPeriod without one: a player back from a
+// break is less certain, and moves faster.
+func (g *Game) Rate(before [2]Standing) [2]Standing {
+	players := [2]string{g.Challenger, g.Opponent}
+	var rs [2]rating.Rating
+	for i, s := range before {
+		if s == (Standing{}) {
+			rs[i] = rating.Default()
+			continue
+		}
+		rs[i] = rating.Rating{R: s.R, RD: s.RD, Sigma: s.Sigma}.Idle(int(g.FinishedAt.Sub(s.UpdatedAt) / RatingPeriod))
+	}
+	score := rating.Draw
+	switch g.Outcome(players[0]) {
+	case Win:
+		score = rating.Win
+	case Loss:
+		score = rating.Loss
+	}
+	rs[0], rs[1] = rating.UpdatePair(rs[0], rs[1], score, rating.DefaultTau)
+	var after [2]Standing
+	for i, s := range before {
+		s.Player, s.Shape, s.UpdatedAt = players[i], g.Shape(), g.FinishedAt
+		s.R, s.RD, s.Sigma = rs[i].R, rs[i].RD, rs[i].Sigma
+		s.Count(g.Outcome(players[i]))
+		after[i] = s
+	}
+	return after
+}
+
+// BotRecord is finished game g, against the bot, counted for its human,
+// the challenger: a record of the one game at the bot's level.
+func (g *Game) BotRecord() (player string, r BotRecord) {
+	r.Level = g.BotLevel
+	switch g.Outcome(g.Challenger) {
+	case Win:
+		r.Wins = 1
+	case Loss:
+		r.Losses = 1
+	default:
+		r.Draws = 1
+	}
+	return g.Challenger, r
 }

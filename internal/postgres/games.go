@@ -36,9 +36,8 @@ const (
 	queryGame          = "SELECT " + gameColumns + " FROM games WHERE id = $1"
 	queryGameForUpdate = queryGame + " FOR UPDATE"
 	queryChannelBusy   = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = $1 AND " + open + " AND id <> $2)"
-	queryGuildSetting  = "SELECT simultaneous_games FROM guilds WHERE id = $1"
 	// The settings of game $1's guild that a change applies.
-	queryChangeSettings = "SELECT coalesce(role_id, ''), coalesce(turn_timeout, 0) FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
+	queryChangeSettings = "SELECT coalesce(role_id, ''), coalesce(turn_timeout, 0), simultaneous_games FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
 
 	// The due games no timer holds, oldest first, claimed until $3. A game
 	// whose row a change holds is passed by: its deadline is moving.
@@ -134,33 +133,22 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 // transaction, from the guild's settings. See tttbot.GameStore. It costs
 // CreateGame's round trips and one more, which reads what prepare needs.
 func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
-	if prepare == nil {
-		// Nothing to read first: the game is checked before a connection
-		// is taken.
-		n := *g
-		if err := n.Create(); err != nil {
-			return err
-		}
-	}
 	now := db.now(time.Time{})
 	var n tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		n = *g
-		send := t.begin
+		var adm admissionRead
+		if err := t.begin(ctx, adm.queue(n.GuildID, n.Challenger)); err != nil {
+			return err
+		}
+		a, err := adm.admission(n.GuildID)
+		if err != nil {
+			return err
+		}
 		if prepare != nil {
-			var adm admissionRead
-			b := adm.queue(n.GuildID, n.Challenger)
-			if err := t.begin(ctx, b); err != nil {
-				return err
-			}
-			a, err := adm.admission(n.GuildID)
-			if err != nil {
-				return err
-			}
 			if err := prepare(&n, a); err != nil {
 				return err
 			}
-			send = func(ctx context.Context, b *pgx.Batch) error { return t.c.SendBatch(ctx, b).Close() }
 		}
 		if err := n.Create(); err != nil {
 			return err
@@ -190,15 +178,15 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		}
 		var r room
 		r.queue(b, &n)
-		if err := send(ctx, b); err != nil {
+		if err := t.c.SendBatch(ctx, b).Close(); err != nil {
 			return err
 		}
-		allow, err := db.decide(&r, &n, n.Challenger)
+		excl, err := a.Settings.Room(&n, n.Challenger, r.Room, db.opts.SimultaneousGames)
 		if err != nil {
 			return err
 		}
 		var exclusive *bool // NULL, or true: see migration 00007
-		if !allow {
+		if excl {
 			exclusive = new(true)
 		}
 		w := &pgx.Batch{}
@@ -234,73 +222,35 @@ func channelTaken(err error) bool {
 }
 
 // room is what the room rules read of a channel, in the transaction that
-// would put a game in it.
-type room struct {
-	busy     [2]string // the players of another open game of one of the players
-	found    bool      // whether there is one
-	guildSet *bool     // the guild's own setting
-	occupied bool      // whether the channel has another open game
-}
+// would open a game in it.
+type room struct{ tttbot.Room }
 
 // queue adds to b the lock on g's channel and the reads of the room rules,
 // whose results fill r.
 func (r *room) queue(b *pgx.Batch, g *tttbot.Game) {
-	human := g.Opponent
-	if g.VsBot() {
-		human = g.Challenger
-	}
+	p := g.RoomPlayers()
 	b.Queue(lockChannel, g.ChannelID)
-	b.Queue(queryPlayerBusy, g.ChannelID, g.ID, g.Challenger, human).QueryRow(func(row pgx.Row) error {
-		err := row.Scan(&r.busy[0], &r.busy[1])
+	b.Queue(queryPlayerBusy, g.ChannelID, g.ID, p[0], p[1]).QueryRow(func(row pgx.Row) error {
+		var c, o string
+		err := row.Scan(&c, &o)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
-		r.found = err == nil
+		r.PlayerGame = []string{c, o}
 		return err
 	})
-	if g.GuildID != "" {
-		b.Queue(queryGuildSetting, g.GuildID).QueryRow(func(row pgx.Row) error {
-			err := row.Scan(&r.guildSet)
-			if errors.Is(err, pgx.ErrNoRows) {
-				return nil
-			}
-			return err
-		})
-	}
 	b.Queue(queryChannelBusy, g.ChannelID, g.ID).QueryRow(func(row pgx.Row) error {
-		return row.Scan(&r.occupied)
+		return row.Scan(&r.Occupied)
 	})
-}
-
-// decide applies the room rules to what r read: neither player (the bot
-// aside: it may play many people at once) may be in another open game in
-// the channel, and the channel may hold no other open game unless its
-// guild allows simultaneous games, which decide reports. actor is who is
-// asking, for the message.
-func (db *DB) decide(r *room, g *tttbot.Game, actor string) (allow bool, err error) {
-	switch {
-	case r.found && (r.busy[0] == actor || r.busy[1] == actor):
-		return false, tttbot.ErrPlayerBusy
-	case r.found:
-		return false, tttbot.ErrOpponentBusy
-	}
-	allow = db.opts.SimultaneousGames
-	if r.guildSet != nil {
-		allow = *r.guildSet
-	}
-	if !allow && r.occupied {
-		return false, tttbot.ErrChannelBusy
-	}
-	return allow, nil
 }
 
 // change runs fn on game id in one write transaction, the game's row
-// locked, then saves the game with its version bumped and, if fn finished
-// it, its results and the ratings or records they change. fn changes the
-// game through its domain methods, which refuse with an *tttbot.Error, and
-// may queue writes of its own on w. st are the settings of the game's
-// guild that a change applies — its role and turn timeout —, read in the
-// round trip that reads the game.
+// locked, then saves the game as tttbot.Game.Change leaves it and, if fn
+// finished it, its results and the ratings or records they change. fn
+// changes the game through its domain methods, which refuse with an
+// *tttbot.Error, and may queue writes of its own on w. st are the settings
+// of the game's guild that a change applies — its role, turn timeout and
+// simultaneous games —, read in the round trip that reads the game.
 func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
@@ -312,7 +262,7 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc)
 		var st tttbot.Settings
 		var turn int64
 		b.Queue(queryChangeSettings, id).QueryRow(func(row pgx.Row) error {
-			err := row.Scan(&st.Role, &turn)
+			err := row.Scan(&st.Role, &turn, &st.Simultaneous)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return nil
 			}
@@ -341,16 +291,14 @@ type changeFunc func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Sett
 
 // changeGame is change's work on g, locked in t: it queues the writes on w.
 func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, at time.Time, w *pgx.Batch, fn changeFunc) error {
-	before := *g
-	if err := fn(ctx, t, g, st, w); err != nil {
+	finished, err := g.Change(at, func(g *tttbot.Game) error { return fn(ctx, t, g, st, w) })
+	if err != nil {
 		return err
 	}
-	g.Version++
-	g.UpdatedAt = at
 	w.Queue(queryUpdateGame, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
 		nullString(g.Turn), g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
 		g.UpdatedAt.UnixMilli(), toMS(g.FinishedAt))
-	if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
+	if finished {
 		queueResults(w, g)
 		if err := rate(ctx, t, g, w); err != nil {
 			return err
@@ -388,11 +336,10 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		}
 	}
 	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
-		moves, err := g.PlayAnswered(m)
+		moves, err := st.Play(g, m)
 		if err != nil {
 			return err
 		}
-		st.Retime(g, moves[len(moves)-1].At)
 		for _, mv := range moves {
 			w.Queue(queryInsertMove, mv.GameID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli())
 		}
@@ -422,14 +369,15 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game,
 		return nil, errMovedOn
 	}
 	g := *m.Seen
-	moves, err := g.PlayAnswered(m)
-	if err != nil || g.Status != tttbot.StatusActive {
+	st := tttbot.Settings{GuildID: g.GuildID, TurnTimeout: turn}
+	var moves []tttbot.Move
+	finished, err := g.Change(m.At, func(g *tttbot.Game) (err error) {
+		moves, err = st.Play(g, m)
+		return err
+	})
+	if err != nil || finished {
 		return nil, errMovedOn
 	}
-	st := tttbot.Settings{GuildID: g.GuildID, TurnTimeout: turn}
-	st.Retime(&g, moves[len(moves)-1].At)
-	g.Version++
-	g.UpdatedAt = m.At
 	var plies, cells []int
 	var players []string
 	var ats []int64
@@ -465,21 +413,13 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game,
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
 	r.At, r.Deadline = db.now(r.At), round(r.Deadline)
 	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
-		if err := g.Accept(r); err != nil {
-			return err
-		}
-		if err := st.MayPlay(r.Roles); err != nil {
-			return err
-		}
-		st.Retime(g, r.At)
 		var rm room
 		b := &pgx.Batch{}
 		rm.queue(b, g)
 		if err := t.c.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("read channel's games: %w", err)
 		}
-		_, err := db.decide(&rm, g, r.Player)
-		return err
+		return st.Accept(g, r, rm.Room, db.opts.SimultaneousGames)
 	})
 }
 
@@ -600,8 +540,8 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 // holds one that expires later. Like SetMessage, it leaves the version
 // alone: the token reaches the board, it does not change it.
 func (db *DB) SetToken(ctx context.Context, id int64, tok tttbot.Token) error {
-	if tok.Value == "" || tok.Expires.IsZero() {
-		return tttbot.Errorf(tttbot.EINVALID, "a token needs a value and an expiry")
+	if err := tok.Check(); err != nil {
+		return err
 	}
 	expires := round(tok.Expires).UnixMilli()
 	return db.write(ctx, func(ctx context.Context, t *tx) error {
@@ -630,7 +570,7 @@ func (db *DB) SetToken(ctx context.Context, id int64, tok tttbot.Token) error {
 // per channel.
 func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
 	if guildID == "" {
-		return tttbot.Errorf(tttbot.EINVALID, "only a guild has settings")
+		return tttbot.ErrSettingsOutOfGuild
 	}
 	at := db.now(time.Time{})
 	return db.write(ctx, func(ctx context.Context, t *tx) error {

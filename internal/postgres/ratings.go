@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -87,19 +86,13 @@ const (
 const standingColumns = `r.player_id, coalesce(p.name, ''), r.board_rows, r.board_cols, r.k,
 	r.rating, r.rd, r.sigma, r.games, r.wins, r.losses, r.draws, r.streak, r.best_streak, r.updated_at`
 
-// ratingPeriod is how long a player can go without a rated game before
-// their deviation grows as for a rating period without games, as in
-// internal/sqlite.
-const ratingPeriod = 7 * 24 * time.Hour
-
 // rate records a game that just finished, in its transaction t: between
 // two people, in both players' ratings in its guild and globally; against
 // the bot, in the human's record at its level. The writes go on w.
 func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 	if g.VsBot() {
-		// The challenger of a game against the bot is the human.
-		o := g.Outcome(g.Challenger)
-		w.Queue(queryBotRecord, g.Challenger, g.BotLevel, b2i(o == tttbot.Win), b2i(o == tttbot.Loss), b2i(o == tttbot.Draw), g.FinishedAt.UnixMilli())
+		player, r := g.BotRecord()
+		w.Queue(queryBotRecord, player, r.Level, r.Wins, r.Losses, r.Draws, g.FinishedAt.UnixMilli())
 		return nil
 	}
 	scopes := g.Scopes()
@@ -119,7 +112,7 @@ func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 					return err
 				}
 				s.UpdatedAt = fromMS(updated)
-				recs[i][b2i(s.Player == players[1])] = s
+				recs[i][b2i(s.Player == g.Opponent)] = s
 			}
 			return rows.Err()
 		})
@@ -127,26 +120,10 @@ func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 	if err := t.c.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("read ratings: %w", err)
 	}
-	score := rating.Draw
-	switch g.Outcome(players[0]) {
-	case tttbot.Win:
-		score = rating.Win
-	case tttbot.Loss:
-		score = rating.Loss
-	}
 	for i, scope := range scopes {
-		var rs [2]rating.Rating
-		for j, s := range recs[i] {
-			// Each game is a rating period of its own, and so is each
-			// ratingPeriod without one: a player back from a break is less
-			// certain, and moves faster.
-			rs[j] = rating.Rating{R: s.R, RD: s.RD, Sigma: s.Sigma}.Idle(int(g.FinishedAt.Sub(s.UpdatedAt) / ratingPeriod))
-		}
-		rs[0], rs[1] = rating.UpdatePair(rs[0], rs[1], score, rating.DefaultTau)
-		for j, s := range recs[i] {
-			s.Count(g.Outcome(players[j]))
-			w.Queue(queryRatingUpdate, scope, players[j], g.Rows, g.Cols, g.K, rs[j].R, rs[j].RD, rs[j].Sigma,
-				s.Games, s.Wins, s.Losses, s.Draws, s.Streak, s.Best, g.FinishedAt.UnixMilli())
+		for _, s := range g.Rate(recs[i]) {
+			w.Queue(queryRatingUpdate, scope, s.Player, s.Shape.Rows, s.Shape.Cols, s.Shape.K, s.R, s.RD, s.Sigma,
+				s.Games, s.Wins, s.Losses, s.Draws, s.Streak, s.Best, s.UpdatedAt.UnixMilli())
 		}
 	}
 	return nil

@@ -39,7 +39,8 @@ const (
 	// A game and the settings of its guild that a change applies.
 	queryGameToChange = "SELECT " + gameColumns +
 		", ifnull((SELECT role_id FROM guilds WHERE id = games.guild_id), '')" +
-		", ifnull((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) FROM games WHERE id = ?"
+		", ifnull((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0)" +
+		", (SELECT simultaneous_games FROM guilds WHERE id = games.guild_id) FROM games WHERE id = ?"
 	queryChannelBusy = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
 	// The due games not claimed, oldest first: claimed until ?3.
 	queryDueGames = "SELECT id FROM games WHERE " + open + " AND deadline <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
@@ -93,23 +94,15 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 // StartGame is CreateGame with prepare deciding on the game, in its
 // transaction, from the guild's settings. See tttbot.GameStore.
 func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
-	if prepare == nil {
-		// Nothing to read first: the game is checked before the writer
-		// is taken.
-		n := *g
-		if err := n.Create(); err != nil {
-			return err
-		}
-	}
 	now := db.now(time.Time{})
 	var n tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		n = *g
+		adm, err := admission(ctx, tx, n.GuildID, n.Challenger)
+		if err != nil {
+			return err
+		}
 		if prepare != nil {
-			adm, err := admission(ctx, tx, n.GuildID, n.Challenger)
-			if err != nil {
-				return err
-			}
 			if err := prepare(&n, adm); err != nil {
 				return err
 			}
@@ -139,12 +132,16 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 				return fmt.Errorf("save guild: %w", err)
 			}
 		}
-		allow, err := db.checkRoom(ctx, tx, &n, n.Challenger)
+		room, err := readRoom(ctx, tx, &n)
+		if err != nil {
+			return err
+		}
+		excl, err := adm.Settings.Room(&n, n.Challenger, room, db.opts.SimultaneousGames)
 		if err != nil {
 			return err
 		}
 		var exclusive any // NULL, or 1: see migration 00007
-		if !allow {
+		if excl {
 			exclusive = 1
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
@@ -193,49 +190,23 @@ func admission(ctx context.Context, tx *sql.Conn, guildID, challenger string) (t
 	return adm, nil
 }
 
-// checkRoom enforces, inside the caller's transaction, that neither player
-// (the bot aside: it may play many people at once) is in another open game in
-// the channel, and that the channel has no other open game unless its guild
-// allows simultaneous games, which it reports. actor is who is asking, for
-// the message.
-func (db *DB) checkRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game, actor string) (allow bool, err error) {
-	human := g.Opponent
-	if g.VsBot() {
-		human = g.Challenger
-	}
+// readRoom reads, inside the caller's transaction, what the room rules
+// know of g's channel.
+func readRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game) (tttbot.Room, error) {
+	var r tttbot.Room
+	p := g.RoomPlayers()
 	var c, o string
-	err = tx.QueryRowContext(ctx, queryPlayerBusy, g.ChannelID, g.ID, g.Challenger, human).Scan(&c, &o)
+	err := tx.QueryRowContext(ctx, queryPlayerBusy, g.ChannelID, g.ID, p[0], p[1]).Scan(&c, &o)
 	switch {
-	case err == nil && (c == actor || o == actor):
-		return false, tttbot.ErrPlayerBusy
 	case err == nil:
-		return false, tttbot.ErrOpponentBusy
+		r.PlayerGame = []string{c, o}
 	case !errors.Is(err, sql.ErrNoRows):
-		return false, fmt.Errorf("find player's games: %w", err)
+		return r, fmt.Errorf("find player's games: %w", err)
 	}
-
-	allow = db.opts.SimultaneousGames
-	if g.GuildID != "" {
-		var set sql.NullBool
-		err := tx.QueryRowContext(ctx, "SELECT simultaneous_games FROM guilds WHERE id = ?", g.GuildID).Scan(&set)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, fmt.Errorf("read guild settings: %w", err)
-		}
-		if set.Valid {
-			allow = set.Bool
-		}
+	if err := tx.QueryRowContext(ctx, queryChannelBusy, g.ChannelID, g.ID).Scan(&r.Occupied); err != nil {
+		return r, fmt.Errorf("find channel's games: %w", err)
 	}
-	if allow {
-		return true, nil
-	}
-	var busy bool
-	if err := tx.QueryRowContext(ctx, queryChannelBusy, g.ChannelID, g.ID).Scan(&busy); err != nil {
-		return false, fmt.Errorf("find channel's games: %w", err)
-	}
-	if busy {
-		return false, tttbot.ErrChannelBusy
-	}
-	return false, nil
+	return r, nil
 }
 
 // channelTaken reports whether err is the schema refusing a second
@@ -247,25 +218,24 @@ func channelTaken(err error) bool {
 }
 
 // change runs fn on game id in one write transaction, then saves the game
-// with its version bumped and, if fn finished it, its results and the
-// ratings or records they change. fn changes the game through its domain
-// methods, which refuse with an *tttbot.Error. st are the settings of the
-// game's guild that a change applies — its role and turn timeout —, read
-// with the game in one statement: a move pays for no second one.
+// as tttbot.Game.Change leaves it and, if fn finished it, its results and
+// the ratings or records they change. fn changes the game through its
+// domain methods, which refuse with an *tttbot.Error. st are the settings
+// of the game's guild that a change applies — its role, turn timeout and
+// simultaneous games —, read with the game in one statement: a move pays
+// for no second one.
 func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		var err error
 		var st tttbot.Settings
 		var turn int64
-		g, err = scanGame(tx.QueryRowContext(ctx, queryGameToChange, id), &st.Role, &turn)
+		g, err = scanGame(tx.QueryRowContext(ctx, queryGameToChange, id), &st.Role, &turn, &st.Simultaneous)
 		if err != nil {
 			return err
 		}
 		st.GuildID, st.TurnTimeout = g.GuildID, time.Duration(turn)*time.Second
-		return changeGame(ctx, tx, g, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-			return fn(ctx, tx, g, &st)
-		})
+		return changeGame(ctx, tx, g, at, func(g *tttbot.Game) error { return fn(ctx, tx, g, &st) })
 	})
 	if err != nil {
 		return nil, err
@@ -274,17 +244,16 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx co
 }
 
 // changeGame is change's work on g, read in tx.
-func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time, fn func(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error) error {
+func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time, fn func(g *tttbot.Game) error) error {
 	before := *g
-	if err := fn(ctx, tx, g); err != nil {
+	finished, err := g.Change(at, fn)
+	if err != nil {
 		return err
 	}
-	g.Version++
-	g.UpdatedAt = at
 	if err := update(ctx, tx, &before, g); err != nil {
 		return err
 	}
-	if g.Status == tttbot.StatusFinished && before.Status != tttbot.StatusFinished {
+	if finished {
 		if err := writeResults(ctx, tx, g); err != nil {
 			return err
 		}
@@ -336,21 +305,12 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 
 // writeResults records the result of a finished game once per player.
 func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-	outcome := func(p string) string {
-		switch g.Winner {
-		case "":
-			return "draw"
-		case p:
-			return "win"
-		}
-		return "loss"
-	}
 	// A guest game counts on no leaderboard of its guild.
 	_, err := tx.ExecContext(ctx, `INSERT INTO results
 		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at, guild_rated)
 		VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10), (?1, ?3, ?2, ?4, ?6, ?7, ?8, ?9, ?10)`,
 		g.ID, g.Challenger, g.Opponent, nullString(g.GuildID),
-		outcome(g.Challenger), outcome(g.Opponent), g.Reason, nullString(g.BotLevel), toMS(g.FinishedAt), !g.Guest)
+		g.Outcome(g.Challenger), g.Outcome(g.Opponent), g.Reason, nullString(g.BotLevel), toMS(g.FinishedAt), !g.Guest)
 	if err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
@@ -367,11 +327,10 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		m.Answer = &answer
 	}
 	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
-		moves, err := g.PlayAnswered(m)
+		moves, err := st.Play(g, m)
 		if err != nil {
 			return err
 		}
-		st.Retime(g, moves[len(moves)-1].At)
 		for _, mv := range moves {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
 				VALUES (?, ?, ?, ?, ?)`, mv.GameID, mv.Ply, mv.Cell, mv.Player, toMS(mv.At)); err != nil {
@@ -386,15 +345,11 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
 	r.At, r.Deadline = db.now(r.At), round(r.Deadline)
 	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
-		if err := g.Accept(r); err != nil {
+		room, err := readRoom(ctx, tx, g)
+		if err != nil {
 			return err
 		}
-		if err := st.MayPlay(r.Roles); err != nil {
-			return err
-		}
-		st.Retime(g, r.At)
-		_, err := db.checkRoom(ctx, tx, g, r.Player)
-		return err
+		return st.Accept(g, r, room, db.opts.SimultaneousGames)
 	})
 }
 
@@ -521,8 +476,8 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 // holds one that expires later. Like SetMessage, it leaves the version
 // alone: the token reaches the board, it does not change it.
 func (db *DB) SetToken(ctx context.Context, id int64, t tttbot.Token) error {
-	if t.Value == "" || t.Expires.IsZero() {
-		return tttbot.Errorf(tttbot.EINVALID, "a token needs a value and an expiry")
+	if err := t.Check(); err != nil {
+		return err
 	}
 	expires := toMS(round(t.Expires))
 	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
@@ -564,7 +519,7 @@ func savePlayer(ctx context.Context, tx *sql.Conn, p tttbot.Player, at time.Time
 // per channel.
 func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
 	if guildID == "" {
-		return tttbot.Errorf(tttbot.EINVALID, "only a guild has settings")
+		return tttbot.ErrSettingsOutOfGuild
 	}
 	at := db.now(time.Time{})
 	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {

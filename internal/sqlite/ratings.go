@@ -5,10 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/rating"
 )
 
 var _ tttbot.RatingStore = (*DB)(nil)
@@ -78,13 +76,12 @@ const bandWidth = 16
 // game, so it happens exactly once, with the game.
 func rate(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 	if g.VsBot() {
-		// The challenger of a game against the bot is the human.
-		o := g.Outcome(g.Challenger)
+		player, r := g.BotRecord()
 		_, err := tx.ExecContext(ctx, `INSERT INTO bot_records (player_id, bot_level, wins, losses, draws, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, bot_level) DO UPDATE SET
 			wins = wins + excluded.wins, losses = losses + excluded.losses, draws = draws + excluded.draws,
 			updated_at = excluded.updated_at`,
-			g.Challenger, g.BotLevel, b2i(o == tttbot.Win), b2i(o == tttbot.Loss), b2i(o == tttbot.Draw), toMS(g.FinishedAt))
+			player, r.Level, r.Wins, r.Losses, r.Draws, toMS(g.FinishedAt))
 		if err != nil {
 			return fmt.Errorf("update bot record: %w", err)
 		}
@@ -98,19 +95,11 @@ func rate(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 	return nil
 }
 
-// ratingPeriod is how long a player can go without a rated game before
-// their deviation grows as for a rating period without games: a week, so
-// that a year away takes an established 1500 ± 50 back to about ± 90.
-const ratingPeriod = 7 * 24 * time.Hour
-
 // ratePair updates the challenger's and the opponent's ratings in scope.
 func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) error {
-	players := [2]string{g.Challenger, g.Opponent}
-	// A player without a row yet starts from the default rating and an
-	// empty record.
-	var recs [2]tttbot.Standing
-	rs := [2]rating.Rating{rating.Default(), rating.Default()}
-	rows, err := tx.QueryContext(ctx, queryRatingPair, scope, players[0], players[1], g.Rows, g.Cols, g.K)
+	// A player without a row yet starts from the zero Standing.
+	var before [2]tttbot.Standing
+	rows, err := tx.QueryContext(ctx, queryRatingPair, scope, g.Challenger, g.Opponent, g.Rows, g.Cols, g.K)
 	if err != nil {
 		return err
 	}
@@ -121,29 +110,16 @@ func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) e
 		if err := rows.Scan(&s.Player, &s.R, &s.RD, &s.Sigma, &s.Games, &s.Wins, &s.Losses, &s.Draws, &s.Streak, &s.Best, &updated); err != nil {
 			return err
 		}
-		i := b2i(s.Player == players[1])
-		recs[i] = s
-		// Each game is a rating period of its own, and so is each
-		// ratingPeriod without one: a player back from a break is less
-		// certain, and moves faster.
-		rs[i] = rating.Rating{R: s.R, RD: s.RD, Sigma: s.Sigma}.Idle(int(g.FinishedAt.Sub(fromMS(updated)) / ratingPeriod))
+		s.UpdatedAt = fromMS(updated)
+		before[b2i(s.Player == g.Opponent)] = s
 	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	score := rating.Draw
-	switch g.Outcome(players[0]) {
-	case tttbot.Win:
-		score = rating.Win
-	case tttbot.Loss:
-		score = rating.Loss
-	}
-	rs[0], rs[1] = rating.UpdatePair(rs[0], rs[1], score, rating.DefaultTau)
 	args := make([]any, 0, 2*15)
-	for i, s := range recs {
-		s.Count(g.Outcome(players[i]))
-		args = append(args, scope, players[i], g.Rows, g.Cols, g.K, rs[i].R, rs[i].RD, rs[i].Sigma,
-			s.Games, s.Wins, s.Losses, s.Draws, s.Streak, s.Best, toMS(g.FinishedAt))
+	for _, s := range g.Rate(before) {
+		args = append(args, scope, s.Player, s.Shape.Rows, s.Shape.Cols, s.Shape.K, s.R, s.RD, s.Sigma,
+			s.Games, s.Wins, s.Losses, s.Draws, s.Streak, s.Best, toMS(s.UpdatedAt))
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO ratings (scope, player_id, board_rows, board_cols, k,
 		rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at)

@@ -1,0 +1,90 @@
+package tttbot
+
+import "time"
+
+// Room is what the room rules know of the channel a game is to open in
+// (created, or accepted), as a store reads it in the transaction that
+// opens it: the other open games there that the rules must know of.
+type Room struct {
+	// PlayerGame are the two players of another open game in the channel
+	// in which one of the game's RoomPlayers plays; nil when none.
+	PlayerGame []string
+	// Occupied reports whether the channel holds another open game.
+	Occupied bool
+}
+
+// RoomPlayers are the players of g that the room rules keep to one open
+// game per channel: both, but the bot, which may play many people at
+// once. The challenger of a game against the bot is the human.
+func (g *Game) RoomPlayers() [2]string {
+	if g.VsBot() {
+		return [2]string{g.Challenger, g.Challenger}
+	}
+	return [2]string{g.Challenger, g.Opponent}
+}
+
+// Room applies the room rules to game g, which actor opens in its channel,
+// r: neither of g's RoomPlayers may be in another open game there
+// (ErrPlayerBusy when actor is, else ErrOpponentBusy), and the channel may
+// hold no other open game (ErrChannelBusy) unless s allows simultaneous
+// games, or leaves them unset and def does. exclusive reports whether g
+// holds the channel alone, which the schema then enforces.
+func (s *Settings) Room(g *Game, actor string, r Room, def bool) (exclusive bool, err error) {
+	switch {
+	case len(r.PlayerGame) > 0 && (r.PlayerGame[0] == actor || r.PlayerGame[1] == actor):
+		return false, ErrPlayerBusy
+	case len(r.PlayerGame) > 0:
+		return false, ErrOpponentBusy
+	}
+	allow := def
+	if s.Simultaneous != nil {
+		allow = *s.Simultaneous
+	}
+	if !allow && r.Occupied {
+		return false, ErrChannelBusy
+	}
+	return !allow, nil
+}
+
+// Accept starts challenge g as r asks, under its guild's settings s, in
+// its channel's room (see Room, with def): the game's own refusals first
+// (see Game.Accept), then the guild's role (MayPlay), then the room. The
+// deadline of the first turn follows s's turn timeout when it sets one.
+func (s *Settings) Accept(g *Game, r AcceptRequest, room Room, def bool) error {
+	if err := g.Accept(r); err != nil {
+		return err
+	}
+	if err := s.MayPlay(r.Roles); err != nil {
+		return err
+	}
+	s.Retime(g, r.At)
+	_, err := s.Room(g, r.Player, room, def)
+	return err
+}
+
+// Play makes move m and its Answer on g, as Game.PlayAnswered does, under
+// its guild's settings s, and returns the moves made: the next turn's
+// deadline follows s's turn timeout from the last of them when it sets one.
+func (s *Settings) Play(g *Game, m MoveRequest) ([]Move, error) {
+	moves, err := g.PlayAnswered(m)
+	if err != nil {
+		return nil, err
+	}
+	s.Retime(g, moves[len(moves)-1].At)
+	return moves, nil
+}
+
+// Change runs fn, which changes g through its domain methods, and when it
+// succeeds stamps g as a new version changed at time at: every change
+// bumps the version that clicks carry. finished reports whether the
+// change ended the game, whose results and ratings a store then records
+// with it.
+func (g *Game) Change(at time.Time, fn func(*Game) error) (finished bool, err error) {
+	was := g.Status
+	if err := fn(g); err != nil {
+		return false, err
+	}
+	g.Version++
+	g.UpdatedAt = at
+	return g.Status == StatusFinished && was != StatusFinished, nil
+}

@@ -1,0 +1,197 @@
+package tttbot
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestRoomPlayers(t *testing.T) {
+	tests := []struct {
+		name string
+		g    Game
+		want [2]string
+	}{
+		{"two people", Game{Challenger: "alice", Opponent: "bob"}, [2]string{"alice", "bob"}},
+		{"against the bot", Game{Challenger: "alice", Opponent: "bot", BotLevel: "easy"}, [2]string{"alice", "alice"}},
+	}
+	for _, tt := range tests {
+		if got := tt.g.RoomPlayers(); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSettingsRoom(t *testing.T) {
+	on, off := true, false
+	tests := []struct {
+		name          string
+		simultaneous  *bool
+		def           bool
+		room          Room
+		actor         string
+		wantErr       error
+		wantExclusive bool
+	}{
+		{"an empty channel", nil, false, Room{}, "alice", nil, true},
+		{"an empty channel that allows more", nil, true, Room{}, "alice", nil, false},
+		{"the actor busy", nil, true, Room{PlayerGame: []string{"carol", "alice"}}, "alice", ErrPlayerBusy, false},
+		{"the other player busy", nil, true, Room{PlayerGame: []string{"bob", "carol"}}, "alice", ErrOpponentBusy, false},
+		{"a player busy before the channel", nil, false, Room{PlayerGame: []string{"bob", "carol"}, Occupied: true}, "alice", ErrOpponentBusy, false},
+		{"an occupied channel", nil, false, Room{Occupied: true}, "alice", ErrChannelBusy, false},
+		{"an occupied channel, by default shared", nil, true, Room{Occupied: true}, "alice", nil, false},
+		{"the guild shares what the default does not", &on, false, Room{Occupied: true}, "alice", nil, false},
+		{"the guild keeps what the default shares", &off, true, Room{Occupied: true}, "alice", ErrChannelBusy, false},
+		{"the guild keeps an empty channel", &off, true, Room{}, "alice", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Settings{Simultaneous: tt.simultaneous}
+			g := pending()
+			exclusive, err := s.Room(g, tt.actor, tt.room, tt.def)
+			if err != tt.wantErr {
+				t.Fatalf("got error %v, want %v", err, tt.wantErr)
+			}
+			if exclusive != tt.wantExclusive {
+				t.Errorf("got exclusive %v, want %v", exclusive, tt.wantExclusive)
+			}
+		})
+	}
+}
+
+// TestSettingsAccept: the game's refusals come first, then the guild's
+// role, then the room; an accepted game's turn follows the guild's timeout.
+func TestSettingsAccept(t *testing.T) {
+	turn := t0.Add(5 * time.Minute)
+	tests := []struct {
+		name         string
+		s            Settings
+		user         string
+		roles        []string
+		room         Room
+		want         error
+		wantDeadline time.Time
+	}{
+		{"accepted", Settings{}, "bob", nil, Room{}, nil, turn},
+		{"accepted, the guild's turn timeout", Settings{TurnTimeout: time.Hour}, "bob", nil, Room{}, nil, t0.Add(time.Hour)},
+		{"not for the user, whatever the role and room", Settings{Role: "7"}, "carol", nil, Room{Occupied: true}, ErrNotForYou, time.Time{}},
+		{"no role, whatever the room", Settings{Role: "7"}, "bob", []string{"8"}, Room{Occupied: true}, ErrRoleNeeded, time.Time{}},
+		{"with the role", Settings{Role: "7"}, "bob", []string{"8", "7"}, Room{}, nil, turn},
+		{"the accepting player busy", Settings{}, "bob", nil, Room{PlayerGame: []string{"bob", "carol"}}, ErrPlayerBusy, time.Time{}},
+		{"the challenger busy", Settings{}, "bob", nil, Room{PlayerGame: []string{"alice", "carol"}}, ErrOpponentBusy, time.Time{}},
+		{"an occupied channel", Settings{}, "bob", nil, Room{Occupied: true}, ErrChannelBusy, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := pending()
+			err := tt.s.Accept(g, AcceptRequest{GameID: g.ID, Player: tt.user, Version: 1, XPlayer: "alice", At: t0, Deadline: turn, Roles: tt.roles}, tt.room, false)
+			if err != tt.want {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if err == nil && (g.Status != StatusActive || !g.Deadline.Equal(tt.wantDeadline)) {
+				t.Errorf("got %s until %s, want active until %s", g.Status, g.Deadline, tt.wantDeadline)
+			}
+		})
+	}
+}
+
+// TestSettingsPlay: the deadline follows the guild's turn timeout from the
+// last move made, the bot's answer included.
+func TestSettingsPlay(t *testing.T) {
+	at := t0.Add(time.Minute)
+	m := MoveRequest{GameID: 1, Player: "alice", Cell: 0, Version: 2, At: at, Deadline: at.Add(5 * time.Minute)}
+	answered := m
+	answered.Answer = &MoveRequest{GameID: 1, Player: "bob", Cell: 4, Version: 3, At: at.Add(time.Second), Deadline: at.Add(time.Hour)}
+	tests := []struct {
+		name         string
+		s            Settings
+		m            MoveRequest
+		wantMoves    int
+		wantDeadline time.Time
+		wantErr      error
+	}{
+		{"no timeout set", Settings{}, m, 1, at.Add(5 * time.Minute), nil},
+		{"the guild's timeout", Settings{TurnTimeout: time.Hour}, m, 1, at.Add(time.Hour), nil},
+		{"the guild's timeout from the answer", Settings{TurnTimeout: 2 * time.Hour}, answered, 2, at.Add(time.Second + 2*time.Hour), nil},
+		{"refused", Settings{TurnTimeout: time.Hour}, MoveRequest{GameID: 1, Player: "bob", Version: 2, At: at}, 0, t0.Add(5 * time.Minute), ErrNotYourTurn},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := active(".../.../...", "alice")
+			moves, err := tt.s.Play(g, tt.m)
+			if err != tt.wantErr {
+				t.Fatalf("got %v, want %v", err, tt.wantErr)
+			}
+			if len(moves) != tt.wantMoves || !g.Deadline.Equal(tt.wantDeadline) {
+				t.Errorf("got %d moves, deadline %s; want %d, %s", len(moves), g.Deadline, tt.wantMoves, tt.wantDeadline)
+			}
+		})
+	}
+}
+
+// TestGameChange: a change that succeeds is a new version stamped at its
+// time, and says whether it finished the game; a refused one changes
+// nothing.
+func TestGameChange(t *testing.T) {
+	at := t0.Add(time.Minute)
+	tests := []struct {
+		name         string
+		g            *Game
+		fn           func(*Game) error
+		wantErr      error
+		wantFinished bool
+	}{
+		{"a move", active(".../.../...", "alice"), func(g *Game) error {
+			_, err := g.Play(MoveRequest{Player: "alice", Cell: 0, Version: 2}, at)
+			return err
+		}, nil, false},
+		{"a winning move", active("XX./OO./...", "alice"), func(g *Game) error {
+			_, err := g.Play(MoveRequest{Player: "alice", Cell: 2, Version: 2}, at)
+			return err
+		}, nil, true},
+		{"a resignation", active(".../.../...", "alice"), func(g *Game) error { return g.Resign("bob", at) }, nil, true},
+		{"a declined challenge", pending(), func(g *Game) error { return g.Decline("bob", 1, at) }, nil, false},
+		{"a refusal", active(".../.../...", "alice"), func(g *Game) error { return g.Resign("carol", at) }, ErrNotAPlayer, false},
+		{"a finished game expired", func() *Game {
+			g := active(".../.../...", "alice")
+			g.Status = StatusFinished
+			return g
+		}(), func(g *Game) error { return nil }, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := *tt.g
+			finished, err := tt.g.Change(at, tt.fn)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("got %v, want %v", err, tt.wantErr)
+			}
+			if finished != tt.wantFinished {
+				t.Errorf("got finished %v, want %v", finished, tt.wantFinished)
+			}
+			wantVersion, wantUpdated := before.Version+1, at
+			if err != nil {
+				wantVersion, wantUpdated = before.Version, before.UpdatedAt
+			}
+			if tt.g.Version != wantVersion || !tt.g.UpdatedAt.Equal(wantUpdated) {
+				t.Errorf("got version %d at %s, want %d at %s", tt.g.Version, tt.g.UpdatedAt, wantVersion, wantUpdated)
+			}
+		})
+	}
+}
+
+func TestTokenCheck(t *testing.T) {
+	tests := []struct {
+		name string
+		tok  Token
+		want error
+	}{
+		{"a token", Token{Value: "t", Expires: t0}, nil},
+		{"no value", Token{Expires: t0}, ErrBadToken},
+		{"no expiry", Token{Value: "t"}, ErrBadToken},
+	}
+	for _, tt := range tests {
+		if got := tt.tok.Check(); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
