@@ -145,8 +145,10 @@ const firedGrace = 2 * timerInterval
 
 // checkDeadlines checks that each deadline of games fired exactly once, as
 // the board edits at the REST stub show. edits counts, by message ID, the
-// edits that show a game closed: the timers' after a deadline, and a
-// /ttt resign's (a stale click's refresh shows the game open). A game
+// versions of the game that edits showed closed: the timers' edit after a
+// deadline, and a /ttt resign's (a stale click's refresh shows the game
+// open, and a click's refresh of an ended game redraws the version the
+// timers' edit showed, so neither counts). A game
 // ended by its deadline must have had its board edited so once, any other
 // at most once, and no open game's deadline may have passed more than
 // firedGrace before now unfired. After a kill, an

@@ -441,12 +441,12 @@ type restStub struct {
 	nextID  atomic.Int64
 	calls   sync.Map // route → *atomic.Int64
 
-	mu    sync.Mutex
-	edits map[string]int // message ID → edits that show its game closed
+	mu     sync.Mutex
+	closed map[string]map[int]bool // message ID → the versions of its game edits showed closed
 }
 
 func newRESTStub(latency time.Duration, ids runIDs) *restStub {
-	s := &restStub{mux: http.NewServeMux(), ids: ids, latency: latency, edits: map[string]int{}}
+	s := &restStub{mux: http.NewServeMux(), ids: ids, latency: latency, closed: map[string]map[int]bool{}}
 	s.nextID.Store(int64(ids) + stubMessages)
 	user := map[string]any{"id": botUserID, "username": "tttbot", "discriminator": "0", "bot": true}
 	s.route("GET /api/v9/users/@me", func(w http.ResponseWriter, r *http.Request) { writeJSONBody(w, user) })
@@ -478,7 +478,9 @@ func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 	})
 	s.route("PATCH /api/v9/channels/{channel}/messages/{message}", func(w http.ResponseWriter, r *http.Request) {
 		// A stale click's refresh shows the game open; the timers' edit
-		// after a deadline shows it closed.
+		// after a deadline shows it closed. A click's refresh of a board
+		// whose game has ended shows the state the timers' edit showed, at
+		// the same version: it is not a second edit by the timers.
 		var m struct {
 			Components json.RawMessage `json:"components"`
 		}
@@ -488,7 +490,11 @@ func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 		}
 		if b, err := parseBoard(&response{Data: &responseData{Components: m.Components}}); err != nil || !b.open() {
 			s.mu.Lock()
-			s.edits[r.PathValue("message")]++
+			msg := r.PathValue("message")
+			if s.closed[msg] == nil {
+				s.closed[msg] = map[int]bool{}
+			}
+			s.closed[msg][b.version] = true
 			s.mu.Unlock()
 		}
 		writeJSONBody(w, map[string]any{"id": r.PathValue("message"), "channel_id": r.PathValue("channel"), "author": user})
@@ -521,12 +527,17 @@ func (s *restStub) route(pattern string, h http.HandlerFunc) {
 
 func (s *restStub) id() string { return strconv.FormatInt(s.nextID.Add(1), 10) }
 
-// editCounts returns how many times each message was edited to show its
-// game closed.
+// editCounts returns, for each message, how many versions of its game
+// edits showed closed: a refresh that redraws a version already shown is
+// not counted again.
 func (s *restStub) editCounts() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return maps.Clone(s.edits)
+	counts := make(map[string]int, len(s.closed))
+	for m, versions := range s.closed {
+		counts[m] = len(versions)
+	}
+	return counts
 }
 
 func (s *restStub) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }

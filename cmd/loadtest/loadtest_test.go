@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/migratedata"
 	"github.com/tttbot/tttbot/internal/postgres/pgtest"
@@ -231,6 +234,48 @@ func TestCheckDeadlines(t *testing.T) {
 			if fired != tt.wantFired || unedited != tt.wantUnedited || len(problems) != tt.wantProblems {
 				t.Errorf("got %d fired, %d unedited, problems %q; want %d, %d and %d problems",
 					fired, unedited, problems, tt.wantFired, tt.wantUnedited, tt.wantProblems)
+			}
+		})
+	}
+}
+
+// The REST stub counts the versions an edit showed a game closed at, so that
+// a click's refresh of a board the timers closed is not taken for a second
+// firing of its deadline, while two closed versions are.
+func TestRESTStubEditCounts(t *testing.T) {
+	board := func(version int, disabled bool) string {
+		id := commands.CustomID{Action: commands.ActMove, GameID: 7, Version: version}.String()
+		return fmt.Sprintf(`{"components":[{"type":1,"components":[{"type":2,"label":"X","custom_id":%q,"disabled":%t}]}]}`, id, disabled)
+	}
+	tests := []struct {
+		name  string
+		edits []string
+		want  int
+	}{
+		{"the timers' edit", []string{board(5, true)}, 1},
+		{"the timers' edit and a refresh of it", []string{board(5, true), board(5, true)}, 1},
+		{"closed at two versions", []string{board(5, true), board(6, true)}, 2},
+		{"a refresh of an open board", []string{board(4, false)}, 0},
+	}
+	expired := &tttbot.Game{ID: 7, MessageID: "m1", Status: tttbot.StatusExpired}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stub := newRESTStub(0, newRunIDs(time.Now()))
+			for _, body := range tt.edits {
+				r := httptest.NewRequest(http.MethodPatch, "/api/v9/channels/c1/messages/m1", strings.NewReader(body))
+				w := httptest.NewRecorder()
+				stub.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					t.Fatalf("PATCH: got status %d: %s", w.Code, w.Body)
+				}
+			}
+			edits := stub.editCounts()
+			if got := edits["m1"]; got != tt.want {
+				t.Errorf("got %d edits counted, want %d", got, tt.want)
+			}
+			_, _, problems := checkDeadlines([]*tttbot.Game{expired}, edits, time.Now(), false)
+			if (len(problems) == 0) != (tt.want == 1) {
+				t.Errorf("got problems %q, want none exactly when the board was closed at one version", problems)
 			}
 		})
 	}
