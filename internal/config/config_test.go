@@ -317,6 +317,8 @@ func TestValidate(t *testing.T) {
 		{"max snowflake", func(c *config.Config) { c.Discord.ApplicationID = "18446744073709551615" }, true},
 		{"snowflake too big", func(c *config.Config) { c.Discord.ApplicationID = "18446744073709551616" }, false},
 		{"signed snowflake", func(c *config.Config) { c.Discord.GuildIDs = []string{"+123"} }, false},
+		{"zero snowflake", func(c *config.Config) { c.Discord.ApplicationID = "0" }, false},
+		{"leading zero", func(c *config.Config) { c.Discord.GuildIDs = []string{"0123"} }, false},
 		{"upper case level", func(c *config.Config) { c.Log.Level = "DEBUG" }, false},
 		{"zero turn timeout", func(c *config.Config) { c.Game.TurnTimeout.Duration = 0 }, false},
 		{"http mode", func(c *config.Config) { c.Discord.Mode, c.Discord.PublicKey = "http", publicKey }, true},
@@ -405,6 +407,37 @@ func TestLogValue(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("got %s, want it to contain %s", got, want)
 		}
+	}
+}
+
+// TestLogValueEveryKey: every key is logged, at its table and name, so a
+// new key cannot be left out of the log of the configuration.
+func TestLogValueEveryKey(t *testing.T) {
+	var buf bytes.Buffer
+	c := config.Default()
+	c.Log.Format = "json"
+	c.NewLogger(&buf).Info("config loaded", "config", c)
+	var line struct {
+		Config map[string]map[string]any `json:"config"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+		t.Fatalf("%v: %s", err, buf.Bytes())
+	}
+	n := 0
+	for _, key := range config.Keys() {
+		table, name, _ := strings.Cut(key, ".")
+		if _, ok := line.Config[table][name]; !ok {
+			t.Errorf("%s not logged: %s", key, buf.Bytes())
+		}
+	}
+	for _, keys := range line.Config {
+		n += len(keys)
+	}
+	if want := len(config.Keys()); n != want {
+		t.Errorf("got %d keys logged, want %d: %s", n, want, buf.Bytes())
+	}
+	if got, want := line.Config["game"]["turn_timeout"], "5m"; got != want {
+		t.Errorf("got game.turn_timeout logged as %v, want %q", got, want)
 	}
 }
 

@@ -1,0 +1,194 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// setsKey reports whether the TOML document data sets key in table.
+func setsKey(data []byte, table, key string) bool {
+	var doc map[string]any
+	if toml.Unmarshal(data, &doc) != nil {
+		return false
+	}
+	t, ok := doc[table].(map[string]any)
+	if !ok {
+		return false
+	}
+	_, ok = t[key]
+	return ok
+}
+
+// parse decodes a file's contents over the defaults, strictly. Errors start
+// with name and the line, one line per problem.
+func parse(name string, data []byte) (Config, error) {
+	cfg := Default()
+	err := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(&cfg)
+	var strict *toml.StrictMissingError
+	var decode *toml.DecodeError
+	switch {
+	case err == nil:
+		cfg.Discord.Token = Secret(strings.TrimSpace(string(cfg.Discord.Token)))
+		return cfg, nil
+	case errors.As(err, &strict):
+		errs := make([]error, len(strict.Errors))
+		for i, e := range strict.Errors {
+			row, _ := e.Position()
+			key := strings.Join(e.Key(), ".")
+			errs[i] = fmt.Errorf("%s:%d: unknown key %q%s", name, row, key, suggest(key))
+		}
+		return Config{}, errors.Join(errs...)
+	case errors.As(err, &decode):
+		row, col := decode.Position()
+		msg := strings.TrimPrefix(decode.Error(), "toml: ")
+		key := strings.Join(decode.Key(), ".")
+		// A bad value of a known key: say what the key takes rather than
+		// go-toml's message, which names Go types. Other errors (syntax, a
+		// duplicate key) carry no full key, and their column helps.
+		t, ok := keyTypes()[key]
+		switch {
+		case ok && strings.HasPrefix(msg, "cannot decode"):
+			return Config{}, fmt.Errorf("%s:%d: %s: want %s", name, row, key, describe(t))
+		case ok:
+			return Config{}, fmt.Errorf("%s:%d: %s: %s", name, row, key, msg)
+		}
+		return Config{}, fmt.Errorf("%s:%d:%d: %s", name, row, col, msg)
+	}
+	// go-toml hands a number, boolean or date given to a duration key to
+	// Duration.UnmarshalText, and returns its error without the key or line.
+	if key, row := nonString(data, reflect.TypeFor[Duration]()); key != "" {
+		return Config{}, fmt.Errorf("%s:%d: %s: %w", name, row, key, err)
+	}
+	return Config{}, fmt.Errorf("%s: %w", name, err)
+}
+
+// nonString finds the first key of type t in data whose value is not a
+// string, and its line; the key is empty if there is none.
+func nonString(data []byte, t reflect.Type) (key string, line int) {
+	types := keyTypes()
+	var p unstable.Parser
+	p.Reset(data)
+	// visit checks a key-value under the key parts in prefix, and those of
+	// an inline table in turn.
+	var visit func(prefix []string, kv *unstable.Node) bool
+	visit = func(prefix []string, kv *unstable.Node) bool {
+		k := slices.Clone(prefix)
+		first := true
+		for it := kv.Key(); it.Next(); {
+			if first {
+				line, first = p.Shape(it.Node().Raw).Start.Line, false
+			}
+			k = append(k, string(it.Node().Data))
+		}
+		switch v := kv.Value(); {
+		case v.Kind == unstable.InlineTable:
+			for it := v.Children(); it.Next(); {
+				if visit(k, it.Node()) {
+					return true
+				}
+			}
+		case types[strings.Join(k, ".")] == t && v.Kind != unstable.String:
+			key = strings.Join(k, ".")
+			return true
+		}
+		return false
+	}
+	var table []string
+	for p.NextExpression() {
+		switch e := p.Expression(); e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			table = table[:0]
+			for it := e.Key(); it.Next(); {
+				table = append(table, string(it.Node().Data))
+			}
+		case unstable.KeyValue:
+			if visit(table, e) {
+				return key, line
+			}
+		}
+	}
+	return "", 0
+}
+
+// type, read from Config's toml tags.
+func keyTypes() map[string]reflect.Type {
+	keys := make(map[string]reflect.Type)
+	ct := reflect.TypeFor[Config]()
+	for i := range ct.NumField() {
+		table := ct.Field(i)
+		name := table.Tag.Get("toml")
+		keys[name] = table.Type
+		for j := range table.Type.NumField() {
+			f := table.Type.Field(j)
+			keys[name+"."+f.Tag.Get("toml")] = f.Type
+		}
+	}
+	return keys
+}
+
+// describe says what a value of type t looks like in TOML.
+func describe(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[Duration]():
+		return `a duration in quotes, e.g. "90s" or "2m"`
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.Int:
+		return "a whole number, e.g. 512"
+	case t.Kind() == reflect.String:
+		return "a string in quotes"
+	case t.Kind() == reflect.Slice:
+		return `an array of IDs in quotes, e.g. ["123456789012345678"]`
+	case t.Kind() == reflect.Struct:
+		return "a table"
+	}
+	return t.String()
+}
+
+// suggest names the known key an unknown one was probably meant to be: one
+// with the same last part (a key in the wrong table) or a near spelling.
+func suggest(unknown string) string {
+	last := unknown[strings.LastIndex(unknown, ".")+1:]
+	best, bestDist := "", 3
+	for key := range keyTypes() {
+		d := distance(unknown, key)
+		if key[strings.LastIndex(key, ".")+1:] == last {
+			d = 0
+		}
+		if d < bestDist || d == bestDist && key < best {
+			best, bestDist = key, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,171 @@
+package config
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/tttbot/tttbot"
+)
+
+// Validate checks every value, and reports all problems at once.
+func (c Config) Validate() error { return c.validate(nil) }
+
+// validate is Validate with each problem's key named by name, so that a bad
+// value from the environment names its variable; nil names keys alone.
+func (c Config) validate(name func(key string) string) error {
+	var problems []string
+	bad := func(key, format string, args ...any) {
+		if name != nil {
+			key = name(key)
+		}
+		problems = append(problems, key+": "+fmt.Sprintf(format, args...))
+	}
+	if c.Discord.ApplicationID != "" && !tttbot.Snowflake(c.Discord.ApplicationID) {
+		bad("discord.application_id", "want a numeric ID or nothing, got %q", c.Discord.ApplicationID)
+	}
+	for _, id := range c.Discord.GuildIDs {
+		if !tttbot.Snowflake(id) {
+			bad("discord.guild_ids", "want numeric guild IDs, got %q", id)
+		}
+	}
+	if u, err := url.Parse(c.Discord.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("discord.api_url", "want an http or https URL, got %q", c.Discord.APIURL)
+	}
+	switch c.Discord.Mode {
+	case ModeGateway, ModeHTTP:
+	default:
+		bad("discord.mode", "want gateway or http, got %q", c.Discord.Mode)
+	}
+	switch k := c.Discord.PublicKey; {
+	case k == "" && c.Discord.Mode == ModeHTTP:
+		bad("discord.public_key", "required in http mode (Developer Portal → your application → General Information → Public Key)")
+	case k != "" && !isPublicKey(k):
+		bad("discord.public_key", "want 64 hex characters, got %q", k)
+	}
+	c.validateShards(bad)
+	if c.HTTP.Listen == "" {
+		if c.Discord.Mode == ModeHTTP {
+			bad("http.listen", "required in http mode")
+		}
+	} else if !isHostPort(c.HTTP.Listen) {
+		bad("http.listen", "want host:port, e.g. \"127.0.0.1:8080\", got %q", c.HTTP.Listen)
+	}
+	switch a := c.HTTP.AdminListen; {
+	case a == "":
+	case !isHostPort(a):
+		bad("http.admin_listen", "want host:port, e.g. \"127.0.0.1:9090\", or nothing, got %q", a)
+	case a == c.HTTP.Listen && !strings.HasSuffix(a, ":0"): // port 0 picks a free one each
+		bad("http.admin_listen", "must differ from http.listen, or be left out to share it")
+	}
+	if c.HTTP.MaxConnections < 1 {
+		bad("http.max_connections", "must be at least 1, got %d", c.HTTP.MaxConnections)
+	}
+	switch p := c.HTTP.Path; {
+	case !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "{} \t\n?#"):
+		bad("http.path", "want a URL path such as \"/interactions\", got %q", p)
+	case p == "/healthz" || p == "/metrics":
+		bad("http.path", "%q is taken by the bot's own endpoint", p)
+	}
+	if c.Database.Path == "" {
+		bad("database.path", "must not be empty")
+	}
+	if u := string(c.Database.URL); u != "" {
+		// The message never repeats the URL: it may hold a password.
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "postgres" && p.Scheme != "postgresql") || p.Host == "" {
+			bad("database.url", "want a PostgreSQL URL, postgres://user:password@host:5432/dbname?sslmode=verify-full")
+		}
+	}
+	for _, d := range []struct {
+		key string
+		d   Duration
+	}{
+		{"game.challenge_timeout", c.Game.ChallengeTimeout},
+		{"game.turn_timeout", c.Game.TurnTimeout},
+		{"game.ai_time_budget", c.Game.AITimeBudget},
+	} {
+		if d.d.Duration <= 0 {
+			bad(d.key, "must be more than zero, got %q", d.d)
+		}
+	}
+	// The bot's reply goes out in the click's own answer, which Discord
+	// awaits for 3 s; the search must leave time for the rest.
+	if c.Game.AITimeBudget.Duration > MaxAITimeBudget {
+		bad("game.ai_time_budget", "must be at most %s (Discord waits 3s for an answer), got %q", MaxAITimeBudget, c.Game.AITimeBudget)
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "want debug, info, warn or error, got %q", c.Log.Level)
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		bad("log.format", "want text or json, got %q", c.Log.Format)
+	}
+	if problems != nil {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// validateShards checks the sharding keys, reporting each problem to bad.
+func (c Config) validateShards(bad func(key, format string, args ...any)) {
+	d := c.Discord
+	if d.Mode == ModeHTTP {
+		// Discord POSTs every interaction to the endpoint: there are no
+		// sessions to shard, and a key set for them is a mistake.
+		if d.ShardCount != 0 {
+			bad("discord.shard_count", "applies to gateway mode only")
+		}
+		if d.ShardIDs != "" {
+			bad("discord.shard_ids", "applies to gateway mode only")
+		}
+	}
+	if d.ShardCount < 0 || d.ShardCount > MaxShards {
+		bad("discord.shard_count", "want 0 (Discord's recommendation) or a count up to %d, got %d", MaxShards, d.ShardCount)
+	}
+	ids, err := ParseShardIDs(d.ShardIDs)
+	switch {
+	case err != nil:
+		bad("discord.shard_ids", "%v", err)
+	case ids == nil:
+	case d.ShardCount == 0:
+		// Discord's recommendation can change between two processes'
+		// starts, and processes that disagree on the count split the
+		// guilds wrongly.
+		bad("discord.shard_ids", "needs discord.shard_count: the processes that share the shards must agree on their number")
+	case ids[len(ids)-1] >= d.ShardCount:
+		bad("discord.shard_ids", "shard %d is out of range: with discord.shard_count %d the shards are 0-%d", ids[len(ids)-1], d.ShardCount, d.ShardCount-1)
+	case len(ids) < d.ShardCount && !c.Database.Postgres():
+		// The other shards' processes would keep their own games, ratings
+		// and leaderboards, and only shard 0's would see DMs.
+		bad("discord.shard_ids", "runs %d of the %d shards: processes that share the shards must share a PostgreSQL database (database.url)", len(ids), d.ShardCount)
+	}
+	if d.ShardDownGrace.Duration <= 0 {
+		bad("discord.shard_down_grace", "must be more than zero, got %q", d.ShardDownGrace)
+	}
+}
+
+// isPublicKey reports whether s is an Ed25519 public key in hex.
+func isPublicKey(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == 32
+}
+
+// isHostPort reports whether s is a listen address: host:port, the host
+// possibly empty (every interface).
+func isHostPort(s string) bool {
+	_, port, err := net.SplitHostPort(s)
+	return err == nil && isPort(port)
+}
+
+// isPort reports whether s is a TCP port number; 0 picks a free one.
+func isPort(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 16)
+	return err == nil
+}
