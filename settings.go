@@ -121,13 +121,26 @@ func Locales() []string {
 	return []string{"en-US", "de", "fr", "es-ES", "es-419", "pt-BR", "it", "nl", "pl", "ru", "uk", "tr", "ja", "ko", "zh-CN", "zh-TW"}
 }
 
-// Snowflake reports whether id looks like a Discord ID: 1 to 20 digits
-// that fit in 64 bits.
-func Snowflake(id string) bool {
+// ErrBadID refuses a string that is no Discord ID.
+var ErrBadID = &Error{Code: EINVALID, Message: "not a Discord ID"}
+
+// ParseID reads a Discord ID (a snowflake): 1 to 20 digits, the first not
+// 0, that fit in 64 bits. It is the one reading of an ID: every other
+// check of one calls it. ErrBadID for anything else.
+func ParseID(id string) (uint64, error) {
 	if id == "" || len(id) > 20 || id[0] == '0' {
-		return false
+		return 0, ErrBadID
 	}
-	_, err := strconv.ParseUint(id, 10, 64)
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil {
+		return 0, ErrBadID
+	}
+	return n, nil
+}
+
+// Snowflake reports whether id is a Discord ID, as ParseID reads one.
+func Snowflake(id string) bool {
+	_, err := ParseID(id)
 	return err == nil
 }
 

@@ -191,3 +191,31 @@ func TestApply(t *testing.T) {
 		})
 	}
 }
+
+func TestParseID(t *testing.T) {
+	tests := []struct {
+		id   string
+		want uint64 // 0: refused
+	}{
+		{"1", 1},
+		{"80351110224678912", 80351110224678912},
+		{"18446744073709551615", 18446744073709551615},
+		{"18446744073709551616", 0},
+		{"", 0},
+		{"0", 0},
+		{"012", 0},
+		{"+12", 0},
+		{"-12", 0},
+		{"1e3", 0},
+		{"123456789012345678901", 0},
+	}
+	for _, tt := range tests {
+		got, err := ParseID(tt.id)
+		if got != tt.want || (err == nil) != (tt.want != 0) || err != nil && err != ErrBadID {
+			t.Errorf("ParseID(%q) = %d, %v; want %d", tt.id, got, err, tt.want)
+		}
+		if Snowflake(tt.id) != (tt.want != 0) {
+			t.Errorf("Snowflake(%q) = %v, want %v", tt.id, !(tt.want != 0), tt.want != 0)
+		}
+	}
+}
