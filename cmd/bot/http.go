@@ -75,19 +75,19 @@ func (l listeners) close() {
 // interactions endpoint in http mode, and /healthz and /metrics on the
 // admin listener if there is one, else on the public one. They serve from
 // the start, while the bot connects: /healthz then answers 503, "starting",
-// and the endpoint 503, until ready hands them the bot's checks and
-// handler.
+// until ready hands it the bot's checks, and the endpoint checks
+// signatures and answers 503, "starting", until it is served a handler.
 type webServer struct {
 	servers  []*http.Server
 	health   atomic.Pointer[http.Handler]
-	endpoint atomic.Pointer[discord.HTTPHandler]
+	endpoint *discord.HTTPHandler // nil but in http mode
 	served   chan error
 }
 
-// startWeb serves on l until close. In http mode the interactions endpoint
-// answers at cfg.HTTP.Path on the public listener.
-func startWeb(l listeners, cfg config.Config, m *metrics.Metrics, log *slog.Logger) *webServer {
-	w := &webServer{served: make(chan error, 2)}
+// startWeb serves on l until close. In http mode endpoint, the
+// interactions endpoint, answers at cfg.HTTP.Path on the public listener.
+func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *metrics.Metrics, log *slog.Logger) *webServer {
+	w := &webServer{endpoint: endpoint, served: make(chan error, 2)}
 	starting := health.Handler(time.Second, health.Check{Name: "startup", Func: func(context.Context) (string, error) {
 		return "", errors.New("starting: connecting to Discord")
 	}})
@@ -104,15 +104,9 @@ func startWeb(l listeners, cfg config.Config, m *metrics.Metrics, log *slog.Logg
 	if l.admin != nil {
 		public = http.NewServeMux()
 	}
-	httpMode := cfg.Discord.Mode == config.ModeHTTP
+	httpMode := endpoint != nil
 	if httpMode {
-		public.Handle(cfg.HTTP.Path, m.InteractionEndpoint(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if e := w.endpoint.Load(); e != nil {
-				e.ServeHTTP(rw, r)
-				return
-			}
-			http.Error(rw, "starting", http.StatusServiceUnavailable)
-		})))
+		public.Handle(cfg.HTTP.Path, m.InteractionEndpoint(endpoint))
 	}
 	serve := func(ln net.Listener, h http.Handler, name string) {
 		srv := &http.Server{
@@ -138,14 +132,10 @@ func startWeb(l listeners, cfg config.Config, m *metrics.Metrics, log *slog.Logg
 	return w
 }
 
-// ready hands the servers the bot's health checks and, in http mode, its
-// interactions endpoint.
-func (w *webServer) ready(checks []health.Check, endpoint *discord.HTTPHandler) {
+// ready hands /healthz the bot's health checks.
+func (w *webServer) ready(checks []health.Check) {
 	h := health.Handler(2*time.Second, checks...)
 	w.health.Store(&h)
-	if endpoint != nil {
-		w.endpoint.Store(endpoint)
-	}
 }
 
 // close stops taking requests and waits for those in flight, then for the
@@ -155,8 +145,8 @@ func (w *webServer) close(ctx context.Context) error {
 	for _, srv := range w.servers {
 		err = errors.Join(err, srv.Shutdown(ctx))
 	}
-	if e := w.endpoint.Load(); e != nil {
-		err = errors.Join(err, e.Close(ctx))
+	if w.endpoint != nil {
+		err = errors.Join(err, w.endpoint.Close(ctx))
 	}
 	for range w.servers {
 		if e := <-w.served; !errors.Is(e, http.ErrServerClosed) {

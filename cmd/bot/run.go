@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -90,11 +89,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		o.timerInterval = time.Second
 	}
 	httpMode := cfg.Discord.Mode == config.ModeHTTP
-	var key ed25519.PublicKey
+	var endpoint *discord.HTTPHandler
 	if httpMode {
-		if key, err = discord.ParsePublicKey(cfg.Discord.PublicKey); err != nil {
+		key, err := discord.ParsePublicKey(cfg.Discord.PublicKey)
+		if err != nil {
 			return err
 		}
+		endpoint = discord.NewHTTPHandler(key, discord.HTTPOptions{Now: o.now, Logger: log})
 	}
 	lns, err := listen(cfg)
 	if err != nil {
@@ -103,7 +104,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	m := metrics.New()
 	// The servers answer from now on, /healthz with 503 "starting" until
 	// the bot is ready; a start that fails closes them on the way out.
-	web := startWeb(lns, cfg, m, log)
+	web := startWeb(lns, cfg, endpoint, m, log)
 	closeWeb := func() error {
 		closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -262,9 +263,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	go func() { h.RunTimers(timersCtx, o.timerInterval); close(timersDone) }()
 	defer func() { stopTimers(); <-timersDone }()
 
-	var endpoint *discord.HTTPHandler
-	if httpMode {
-		endpoint = discord.NewHTTPHandler(key, handler, s, discord.HTTPOptions{Now: o.now, Logger: log})
+	if endpoint != nil {
+		endpoint.Serve(handler, s)
 	}
 	if gw != nil {
 		// The shards connected meanwhile answer already, and the timers
@@ -273,7 +273,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 			return err
 		}
 	}
-	web.ready(checks, endpoint)
+	web.ready(checks)
 	// From here the servers close first on the way out, so that in-flight
 	// interactions finish before the timers, the gateway and the database.
 	defer func() {

@@ -2,16 +2,21 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
 	"github.com/tttbot/tttbot/internal/health"
@@ -221,5 +226,69 @@ func TestHealthWhileStarting(t *testing.T) {
 	}
 	if code, body := get(); code != http.StatusOK || body.Checks["database"] != "ok" {
 		t.Errorf("once running: got %d %+v, want 200 with the database ok", code, body)
+	}
+}
+
+// In http mode a starting bot checks what reaches its endpoint as a
+// running one does, and says it is starting only to a signed interaction.
+func TestHTTPEndpointWhileStarting(t *testing.T) {
+	srv := discordtest.NewServer(t)
+	held := srv.Hold(t, discordtest.RouteUser)
+	key := ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-mode-key-0123456"))
+	cfg := botConfigFor(t, srv)
+	cfg.Discord.Mode = config.ModeHTTP
+	cfg.Discord.PublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithCancel(context.Background())
+	addr, errc := make(chan string, 1), make(chan error, 1)
+	go func() {
+		errc <- serve(ctx, cfg, log, serveOptions{listening: func(a net.Addr) { addr <- a.String() }})
+	}()
+	defer func() {
+		cancel()
+		if err := <-errc; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	url := "http://" + <-addr + cfg.HTTP.Path
+	held.Wait(t, 1) // asking Discord who the bot is
+
+	const command = `{"id":"2","application_id":"5","type":2,"token":"tok","channel_id":"20",` +
+		`"user":{"id":"30","username":"ann"},"data":{"id":"3","name":"ttt","type":1}}`
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	sign := func(k ed25519.PrivateKey) string { return hex.EncodeToString(ed25519.Sign(k, []byte(ts+command))) }
+	other := ed25519.NewKeyFromSeed([]byte("someone-else-entirely-0123456789"))
+	tests := []struct {
+		name, method, signature string
+		wantCode                int
+		wantBody                string
+	}{
+		{"GET", http.MethodGet, "", http.StatusMethodNotAllowed, "Method Not Allowed"},
+		{"unsigned", http.MethodPost, "", http.StatusUnauthorized, "Unauthorized"},
+		{"garbage signature", http.MethodPost, "zz", http.StatusUnauthorized, "Unauthorized"},
+		{"another key's signature", http.MethodPost, sign(other), http.StatusUnauthorized, "Unauthorized"},
+		{"signed", http.MethodPost, sign(key), http.StatusServiceUnavailable, "starting"},
+	}
+	for _, tt := range tests {
+		r, err := http.NewRequest(tt.method, url, strings.NewReader(command))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.signature != "" {
+			r.Header.Set("X-Signature-Timestamp", ts)
+			r.Header.Set("X-Signature-Ed25519", tt.signature)
+		}
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(string(b)); resp.StatusCode != tt.wantCode || got != tt.wantBody {
+			t.Errorf("%s: got %d %q, want %d %q", tt.name, resp.StatusCode, got, tt.wantCode, tt.wantBody)
+		}
 	}
 }

@@ -73,25 +73,24 @@ type HTTPOptions struct {
 // interaction to it, signed, and the answer goes back inline in the HTTP
 // response. What cannot be inline — learning the new board message's ID, a
 // follow-up message — goes through REST after the response, in the
-// background.
+// background. It checks signatures from the start; until Serve hands it a
+// handler, it answers a signed interaction 503, "starting".
 type HTTPHandler struct {
-	key   ed25519.PublicKey
-	h     Handler
-	rest  *discordgo.Session
-	edits *boardEdits
-	opts  HTTPOptions
-	log   *slog.Logger
+	key  ed25519.PublicKey
+	opts HTTPOptions
+	log  *slog.Logger
 
 	mu     sync.Mutex
+	srv    *serving // set by Serve
 	closed bool
 	wg     sync.WaitGroup // background REST work
 	bg     context.Context
 	cancel context.CancelFunc
 }
 
-// NewHTTPHandler returns a handler that verifies requests with key, answers
-// them with h, and sends the REST calls that follow with rest.
-func NewHTTPHandler(key ed25519.PublicKey, h Handler, rest *discordgo.Session, opts HTTPOptions) *HTTPHandler {
+// NewHTTPHandler returns a handler that verifies requests with key; Serve
+// makes it answer them.
+func NewHTTPHandler(key ed25519.PublicKey, opts HTTPOptions) *HTTPHandler {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -102,7 +101,22 @@ func NewHTTPHandler(key ed25519.PublicKey, h Handler, rest *discordgo.Session, o
 		opts.MaxBody = DefaultMaxBody
 	}
 	bg, cancel := context.WithCancel(context.Background())
-	return &HTTPHandler{key: key, h: h, rest: rest, edits: newBoardEdits(rest), opts: opts, log: opts.Logger, bg: bg, cancel: cancel}
+	return &HTTPHandler{key: key, opts: opts, log: opts.Logger, bg: bg, cancel: cancel}
+}
+
+// serving is what answers interactions once the bot has started.
+type serving struct {
+	h     Handler
+	rest  *discordgo.Session
+	edits *boardEdits
+}
+
+// Serve starts answering interactions with h, and sending the REST calls
+// that follow with rest.
+func (s *HTTPHandler) Serve(h Handler, rest *discordgo.Session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.srv = &serving{h: h, rest: rest, edits: newBoardEdits(rest)}
 }
 
 func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -136,16 +150,22 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if !s.begin() {
+	srv, ok := s.begin()
+	if !ok {
 		httpError(w, http.StatusServiceUnavailable)
 		return
 	}
+	if srv == nil {
+		http.Error(w, "starting", http.StatusServiceUnavailable)
+		return
+	}
 	defer s.wg.Done()
+	h, edits := srv.h, srv.edits
 	log := s.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
 	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
 	defer cancel()
 	start := time.Now()
-	reply := s.h.Handle(ctx, i)
+	reply := h.Handle(ctx, i)
 	if reply.Code == tttbot.EREPLAY {
 		// A recorded request sent again verifies as the original did: it
 		// is refused as a bad signature is, and nothing goes to Discord.
@@ -160,7 +180,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Queued before the answer, so that the edits of the board's clicks
 	// answered meanwhile merge into it.
-	flush := reply.Edit != nil && s.edits.add(reply.Edit)
+	flush := reply.Edit != nil && edits.add(reply.Edit)
 	writeJSON(w, reply.Response)
 	log.Debug("interaction answered", "type", i.Type, "code", reply.Code, "elapsed", time.Since(start))
 	if reply.TrackGame != 0 || reply.Followup != nil || flush {
@@ -170,12 +190,12 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
 			defer cancel()
 			if flush {
-				s.edits.flush(ctx, reply.Edit.Key(), i.AppID, log)
+				edits.flush(ctx, reply.Edit.Key(), i.AppID, log)
 			}
 			// Discord creates the message only once it has read the HTTP
 			// response, which can be a moment after it was written: a 404
 			// is retried.
-			afterResponse(ctx, s.rest, s.h, i, reply, log, retryNotFound)
+			afterResponse(ctx, srv.rest, h, i, reply, log, retryNotFound)
 		}()
 	}
 }
@@ -201,15 +221,18 @@ func (s *HTTPHandler) verify(h http.Header, body []byte) bool {
 	return d <= maxSkew && d >= -maxSkew
 }
 
-// begin counts an interaction in, unless the handler is closing.
-func (s *HTTPHandler) begin() bool {
+// begin counts an interaction in, unless the handler is closing, and
+// returns what answers it: nil, with nothing counted, before Serve.
+func (s *HTTPHandler) begin() (*serving, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return false
+		return nil, false
 	}
-	s.wg.Add(1)
-	return true
+	if s.srv != nil {
+		s.wg.Add(1)
+	}
+	return s.srv, true
 }
 
 // Close refuses new interactions and waits for those in flight and their

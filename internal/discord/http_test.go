@@ -123,10 +123,11 @@ func newREST(t *testing.T, h http.Handler) *discordgo.Session {
 
 func newHandler(t testing.TB, h discord.Handler, rest *discordgo.Session) *discord.HTTPHandler {
 	t.Helper()
-	hh := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), h, rest, discord.HTTPOptions{
+	hh := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), discord.HTTPOptions{
 		Now: func() time.Time { return testNow }, MaxBody: 4096,
 	})
 	t.Cleanup(func() { hh.Close(context.Background()) })
+	hh.Serve(h, rest)
 	return hh
 }
 
@@ -266,7 +267,40 @@ func TestHTTPHandlerRefuses(t *testing.T) {
 			if n := f.count(); n != 0 {
 				t.Errorf("got %d interactions handled, want 0", n)
 			}
+			// A starting bot checks as much before it says so.
+			w = httptest.NewRecorder()
+			discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), discord.HTTPOptions{
+				Now: func() time.Time { return testNow }, MaxBody: 4096,
+			}).ServeHTTP(w, tt.req())
+			if w.Code != tt.want {
+				t.Errorf("while starting: got status %d, want %d", w.Code, tt.want)
+			}
 		})
+	}
+}
+
+// Before Serve, the endpoint answers a ping, and a signed interaction 503,
+// "starting".
+func TestHTTPHandlerStarting(t *testing.T) {
+	h := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), discord.HTTPOptions{Now: func() time.Time { return testNow }})
+	tests := []struct {
+		body     string
+		wantCode int
+		wantBody string
+	}{
+		{ping, http.StatusOK, `{"type":1}`},
+		{command, http.StatusServiceUnavailable, "starting"},
+		{click, http.StatusServiceUnavailable, "starting"},
+	}
+	for _, tt := range tests {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, signed(testKey, testNow, tt.body))
+		if got := strings.TrimSpace(w.Body.String()); w.Code != tt.wantCode || got != tt.wantBody {
+			t.Errorf("got %d %q, want %d %q", w.Code, got, tt.wantCode, tt.wantBody)
+		}
+	}
+	if err := h.Close(t.Context()); err != nil {
+		t.Errorf("close: %v", err)
 	}
 }
 
@@ -438,9 +472,10 @@ func TestHTTPHandlerLogsNoToken(t *testing.T) {
 		TrackGame: 7,
 		Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
 	}}
-	h := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), f, rest, discord.HTTPOptions{
+	h := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), discord.HTTPOptions{
 		Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 	})
+	h.Serve(f, rest)
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, signed(testKey, testNow, command))
 	if err := h.Close(context.Background()); err != nil {
