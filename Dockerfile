@@ -46,10 +46,12 @@ COPY --from=build /out/bot /bot
 # the ownership of the image's directory, is writable.
 COPY --from=build --chown=65532:65532 /out/data /data
 USER 65532:65532
-# SQLite's temporary files go to the working directory when there is no /tmp.
+# SQLite's temporary files go to the working directory when there is no /tmp,
+# and so does the database: database.path's default, tttbot.db, is
+# /data/tttbot.db. The image sets no database variable, so that
+# TTTBOT_DATABASE_URL alone moves the games to PostgreSQL.
 WORKDIR /data
-ENV TTTBOT_DATABASE_PATH=/data/tttbot.db \
-	TTTBOT_HTTP_LISTEN=:8080
+ENV TTTBOT_HTTP_LISTEN=:8080
 VOLUME /data
 # /healthz and /metrics, and the interactions endpoint in http mode.
 EXPOSE 8080

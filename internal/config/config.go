@@ -153,9 +153,10 @@ func Default() Config {
 // Load reads the file at path over the defaults, applies the environment
 // overrides read through getenv (nil reads none) and validates the result.
 // An empty path means DefaultPath if that file exists, else the defaults
-// alone; a path that is given must exist.
+// alone; a path that is given must exist. Each problem is a line that says
+// where its key was set: the file and line, or the variable.
 func Load(path string, getenv func(string) string) (Config, error) {
-	cfg, name := Default(), "config"
+	cfg, src := Default(), sources{file: "config"}
 	file := path
 	if file == "" {
 		file = DefaultPath
@@ -169,20 +170,74 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		if cfg, err = parse(file, data); err != nil {
 			return Config{}, err
 		}
-		name = file
+		src.file, src.lines = file, lines(data)
 	}
-	set, err := cfg.applyEnv(getenv)
-	if err != nil {
+	fileURL := cfg.Database.URL != ""
+	if src.env, err = cfg.applyEnv(getenv); err != nil {
 		return Config{}, fmt.Errorf("environment: %w", err)
 	}
-	if err := cfg.validate(set.name); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", name, err)
+	if err := cfg.chooseDatabase(src, fileURL); err != nil {
+		return Config{}, err
 	}
-	if cfg.Database.URL != "" && (set["database.path"] || setsKey(data, "database", "path")) {
-		return Config{}, fmt.Errorf("%s: %s and %s are both set: path keeps the games in SQLite, url in PostgreSQL; remove one",
-			name, set.name("database.path"), set.name("database.url"))
+	if err := cfg.validate(src.where); err != nil {
+		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// chooseDatabase applies the one choice that database.path and
+// database.url make together. The environment overrides the file and the
+// file the defaults, for this choice as for every key: a layer that sets
+// either key replaces the choice of those below it, so that a URL in the
+// environment wins over the path of a copied example file or the default.
+// A layer that sets both is refused, since no one can tell which was
+// meant. fileURL reports whether the file set a URL.
+func (c *Config) chooseDatabase(src sources, fileURL bool) error {
+	both := func(path, url string) error {
+		return fmt.Errorf("%s and %s are both set: path keeps the games in SQLite, url in PostgreSQL; remove one", path, url)
+	}
+	switch {
+	case src.lines["database.path"] != 0 && fileURL:
+		return both(src.where("database.path"), "database.url")
+	case src.env["database.path"] && src.env["database.url"]:
+		return both(src.where("database.path"), src.name("database.url"))
+	case src.env["database.path"]:
+		c.Database.URL = ""
+	}
+	return nil
+}
+
+// sources says where each key was set, so that a problem with a value
+// points at it.
+type sources struct {
+	file  string         // the file's name, or "config" without one
+	lines map[string]int // each key and table of the file, by its line
+	env   envSet
+}
+
+// name is key, after its variable when the environment set it.
+func (s sources) name(key string) string {
+	if s.env[key] {
+		return EnvVar(key) + " (" + key + ")"
+	}
+	return key
+}
+
+// where locates key for a message: "environment: VARIABLE (key)" when the
+// environment set it, else "file:line: key" at the key's line in the file,
+// or its table's when the file leaves the key out.
+func (s sources) where(key string) string {
+	if s.env[key] {
+		return "environment: " + s.name(key)
+	}
+	line, ok := s.lines[key]
+	if !ok {
+		line, ok = s.lines[key[:max(strings.Index(key, "."), 0)]]
+	}
+	if !ok {
+		return s.file + ": " + key
+	}
+	return fmt.Sprintf("%s:%d: %s", s.file, line, key)
 }
 
 // RequireToken reports a missing Discord token with how to get one. Commands

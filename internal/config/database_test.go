@@ -11,8 +11,10 @@ import (
 
 const pgURL = "postgres://tttbot:hunter2@db.example:5432/tttbot?sslmode=disable"
 
-// TestDatabaseChoice: the SQLite file is the default, a URL chooses
-// PostgreSQL, and a file and a URL both set is refused, naming where each
+// TestDatabaseChoice: the SQLite file is the default and a URL chooses
+// PostgreSQL. The environment's choice overrides the file's, and the
+// file's the default: a URL in the environment wins over the path of a
+// copied example file. Both set in one layer is refused, naming where each
 // was set.
 func TestDatabaseChoice(t *testing.T) {
 	withPath := writeFile(t, "[database]\npath = \"games.db\"\n")
@@ -22,20 +24,29 @@ func TestDatabaseChoice(t *testing.T) {
 		file     string
 		env      map[string]string
 		postgres bool
+		path     string // of SQLite, when not postgres
 		wantErr  []string
 	}{
-		{name: "default", file: writeFile(t, "")},
-		{name: "path", file: withPath},
+		{name: "default", file: writeFile(t, ""), path: "tttbot.db"},
+		{name: "path", file: withPath, path: "games.db"},
 		{name: "url in the file", file: withURL, postgres: true},
 		{name: "url from the environment", file: writeFile(t, ""), env: map[string]string{"TTTBOT_DATABASE_URL": pgURL}, postgres: true},
-		{name: "both in the file", file: writeFile(t, "[database]\npath = \"games.db\"\nurl = \""+pgURL+"\"\n"),
-			wantErr: []string{"database.path and database.url are both set"}},
-		{name: "path in the file, url from the environment", file: withPath, env: map[string]string{"TTTBOT_DATABASE_URL": pgURL},
-			wantErr: []string{"database.path and TTTBOT_DATABASE_URL (database.url) are both set"}},
-		{name: "url in the file, path from the environment", file: withURL, env: map[string]string{"TTTBOT_DATABASE_PATH": "x.db"},
-			wantErr: []string{"TTTBOT_DATABASE_PATH (database.path) and database.url are both set"}},
+		{name: "path in the file, url from the environment", file: withPath, env: map[string]string{"TTTBOT_DATABASE_URL": pgURL}, postgres: true},
+		{name: "the example file, url from the environment", file: "../../config.example.toml", env: map[string]string{"TTTBOT_DATABASE_URL": pgURL}, postgres: true},
+		{name: "url in the file, path from the environment", file: withURL, env: map[string]string{"TTTBOT_DATABASE_PATH": "x.db"}, path: "x.db"},
+		{name: "both in the file", file: writeFile(t, "# games\n[database]\npath = \"games.db\"\nurl = \""+pgURL+"\"\n"),
+			wantErr: []string{"config.toml:3: database.path and database.url are both set: path keeps the games in SQLite, url in PostgreSQL; remove one"}},
+		{name: "both in the file, one from the environment", file: writeFile(t, "[database]\npath = \"games.db\"\nurl = \""+pgURL+"\"\n"),
+			env: map[string]string{"TTTBOT_DATABASE_URL": pgURL}, wantErr: []string{"config.toml:2: database.path and database.url are both set"}},
+		{name: "both in the environment", file: writeFile(t, ""), env: map[string]string{"TTTBOT_DATABASE_PATH": "x.db", "TTTBOT_DATABASE_URL": pgURL},
+			wantErr: []string{"environment: TTTBOT_DATABASE_PATH (database.path) and TTTBOT_DATABASE_URL (database.url) are both set"}},
+		{name: "options with a raw =", file: writeFile(t, "[database]\nurl = \""+pgURL+"&options=-c statement_timeout=5s\"\n"),
+			wantErr: []string{`config.toml:2: database.url: the value of parameter options holds "=", which a URL must percent-encode, as PostgreSQL's own tools do: write options=-c%20statement_timeout%3D5s`}},
+		{name: "options percent-encoded", file: writeFile(t, "[database]\nurl = \""+pgURL+"&options=-c%20statement_timeout%3D5s\"\n"), postgres: true},
+		{name: "password with a raw =", file: writeFile(t, "[database]\nurl = \"postgres://db.example/tttbot?password=hunter2=\"\n"),
+			wantErr: []string{`config.toml:2: database.url: the value of parameter password holds "=", which a URL must percent-encode, as PostgreSQL's own tools do: write its value percent-encoded`}},
 		{name: "not a PostgreSQL URL", file: writeFile(t, "[database]\nurl = \"mysql://root:hunter2@db/x\"\n"),
-			wantErr: []string{"database.url: want a PostgreSQL URL"}},
+			wantErr: []string{"config.toml:2: database.url: want a PostgreSQL URL"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,6 +70,9 @@ func TestDatabaseChoice(t *testing.T) {
 			}
 			if got.Database.Postgres() != tt.postgres {
 				t.Errorf("got PostgreSQL %v, want %v", got.Database.Postgres(), tt.postgres)
+			}
+			if !tt.postgres && got.Database.Path != tt.path {
+				t.Errorf("got SQLite at %q, want %q", got.Database.Path, tt.path)
 			}
 		})
 	}

@@ -12,20 +12,6 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// setsKey reports whether the TOML document data sets key in table.
-func setsKey(data []byte, table, key string) bool {
-	var doc map[string]any
-	if toml.Unmarshal(data, &doc) != nil {
-		return false
-	}
-	t, ok := doc[table].(map[string]any)
-	if !ok {
-		return false
-	}
-	_, ok = t[key]
-	return ok
-}
-
 // parse decodes a file's contents over the defaults, strictly. Errors start
 // with name and the line, one line per problem.
 func parse(name string, data []byte) (Config, error) {
@@ -73,48 +59,83 @@ func parse(name string, data []byte) (Config, error) {
 // string, and its line; the key is empty if there is none.
 func nonString(data []byte, t reflect.Type) (key string, line int) {
 	types := keyTypes()
+	walk(data, func(k string, l int, v *unstable.Node) bool {
+		if v != nil && types[k] == t && v.Kind != unstable.String {
+			key, line = k, l
+			return false
+		}
+		return true
+	})
+	return key, line
+}
+
+// lines maps each key and table that data sets to the line it starts on: a
+// table's is its header's, or its first key's when it has none, as with
+// dotted keys and inline tables.
+func lines(data []byte) map[string]int {
+	m := make(map[string]int)
+	walk(data, func(key string, line int, _ *unstable.Node) bool {
+		for k := key; ; k = k[:strings.LastIndex(k, ".")] {
+			if _, ok := m[k]; !ok {
+				m[k] = line
+			}
+			if !strings.Contains(k, ".") {
+				return true
+			}
+		}
+	})
+	return m
+}
+
+// walk calls f with each table header of the TOML document data, its value
+// nil, and each key-value, those of inline tables too: the full key, such
+// as "game.turn_timeout", the line it starts on, and the value. It stops
+// when f returns false, or at a syntax error.
+func walk(data []byte, f func(key string, line int, v *unstable.Node) bool) {
 	var p unstable.Parser
 	p.Reset(data)
-	// visit checks a key-value under the key parts in prefix, and those of
-	// an inline table in turn.
-	var visit func(prefix []string, kv *unstable.Node) bool
-	visit = func(prefix []string, kv *unstable.Node) bool {
-		k := slices.Clone(prefix)
-		first := true
-		for it := kv.Key(); it.Next(); {
-			if first {
-				line, first = p.Shape(it.Node().Raw).Start.Line, false
+	// key appends the parts of a key to prefix, and gives its line.
+	key := func(prefix []string, it unstable.Iterator) ([]string, int) {
+		k, line := slices.Clone(prefix), 0
+		for it.Next() {
+			if line == 0 {
+				line = p.Shape(it.Node().Raw).Start.Line
 			}
 			k = append(k, string(it.Node().Data))
 		}
-		switch v := kv.Value(); {
-		case v.Kind == unstable.InlineTable:
+		return k, line
+	}
+	var visit func(prefix []string, kv *unstable.Node) bool
+	visit = func(prefix []string, kv *unstable.Node) bool {
+		k, line := key(prefix, kv.Key())
+		v := kv.Value()
+		if !f(strings.Join(k, "."), line, v) {
+			return false
+		}
+		if v.Kind == unstable.InlineTable {
 			for it := v.Children(); it.Next(); {
-				if visit(k, it.Node()) {
-					return true
+				if !visit(k, it.Node()) {
+					return false
 				}
 			}
-		case types[strings.Join(k, ".")] == t && v.Kind != unstable.String:
-			key = strings.Join(k, ".")
-			return true
 		}
-		return false
+		return true
 	}
 	var table []string
 	for p.NextExpression() {
 		switch e := p.Expression(); e.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			table = table[:0]
-			for it := e.Key(); it.Next(); {
-				table = append(table, string(it.Node().Data))
+			var line int
+			table, line = key(nil, e.Key())
+			if !f(strings.Join(table, "."), line, nil) {
+				return
 			}
 		case unstable.KeyValue:
-			if visit(table, e) {
-				return key, line
+			if !visit(table, e) {
+				return
 			}
 		}
 	}
-	return "", 0
 }
 
 // type, read from Config's toml tags.

@@ -52,15 +52,6 @@ func fields(c reflect.Value, f func(key string, v reflect.Value)) {
 // envSet records which keys were set from the environment.
 type envSet map[string]bool
 
-// name names key as its variable when the environment set it, so that a
-// problem with its value points at where it was written.
-func (s envSet) name(key string) string {
-	if s[key] {
-		return EnvVar(key) + " (" + key + ")"
-	}
-	return key
-}
-
 // applyEnv sets every key whose variable getenv returns with something
 // other than spaces (nil reads none), and reports every bad value by its
 // variable. An empty variable leaves the key as it was, as an unset one does.

@@ -100,7 +100,9 @@ func TestLoadEnvErrors(t *testing.T) {
 		{"invalid ID", map[string]string{"TTTBOT_DISCORD_GUILD_IDS": "123,abc"},
 			[]string{`TTTBOT_DISCORD_GUILD_IDS (discord.guild_ids): want numeric guild IDs, got "abc"`}},
 		{"invalid address", map[string]string{"TTTBOT_HTTP_LISTEN": "8080"},
-			[]string{`TTTBOT_HTTP_LISTEN (http.listen): want host:port`}},
+			[]string{`environment: TTTBOT_HTTP_LISTEN (http.listen): want host:port`}},
+		{"a key no one set", map[string]string{"TTTBOT_DISCORD_MODE": "http"},
+			[]string{`config: discord.public_key: required in http mode`}},
 	}
 	for _, tt := range tests {
 		_, err := config.Load("", env(tt.vars))

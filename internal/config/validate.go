@@ -12,18 +12,16 @@ import (
 	"github.com/tttbot/tttbot"
 )
 
-// Validate checks every value, and reports all problems at once.
-func (c Config) Validate() error { return c.validate(nil) }
+// Validate checks every value, and reports all problems at once, one line
+// each.
+func (c Config) Validate() error { return c.validate(func(key string) string { return key }) }
 
-// validate is Validate with each problem's key named by name, so that a bad
-// value from the environment names its variable; nil names keys alone.
-func (c Config) validate(name func(key string) string) error {
+// validate is Validate with each problem's key located by where, so that a
+// bad value names the line or the variable that set it.
+func (c Config) validate(where func(key string) string) error {
 	var problems []string
 	bad := func(key, format string, args ...any) {
-		if name != nil {
-			key = name(key)
-		}
-		problems = append(problems, key+": "+fmt.Sprintf(format, args...))
+		problems = append(problems, where(key)+": "+fmt.Sprintf(format, args...))
 	}
 	if c.Discord.ApplicationID != "" && !tttbot.Snowflake(c.Discord.ApplicationID) {
 		bad("discord.application_id", "want a numeric ID or nothing, got %q", c.Discord.ApplicationID)
@@ -76,8 +74,14 @@ func (c Config) validate(name func(key string) string) error {
 	}
 	if u := string(c.Database.URL); u != "" {
 		// The message never repeats the URL: it may hold a password.
-		if p, err := url.Parse(u); err != nil || (p.Scheme != "postgres" && p.Scheme != "postgresql") || p.Host == "" {
+		p, err := url.Parse(u)
+		switch {
+		case err != nil || (p.Scheme != "postgres" && p.Scheme != "postgresql") || p.Host == "":
 			bad("database.url", "want a PostgreSQL URL, postgres://user:password@host:5432/dbname?sslmode=verify-full")
+		default:
+			if key, fix := rawParameter(p.RawQuery); key != "" {
+				bad("database.url", "the value of parameter %s holds \"=\", which a URL must percent-encode, as PostgreSQL's own tools do: %s", key, fix)
+			}
 		}
 	}
 	for _, d := range []struct {
@@ -108,7 +112,7 @@ func (c Config) validate(name func(key string) string) error {
 		bad("log.format", "want text or json, got %q", c.Log.Format)
 	}
 	if problems != nil {
-		return errors.New(strings.Join(problems, "; "))
+		return errors.New(strings.Join(problems, "\n"))
 	}
 	return nil
 }
@@ -168,4 +172,26 @@ func isHostPort(s string) bool {
 func isPort(s string) bool {
 	_, err := strconv.ParseUint(s, 10, 16)
 	return err == nil
+}
+
+// rawParameter finds the first parameter of a URL's query whose value holds
+// a raw "=", which PostgreSQL's URLs refuse (libpq and pgx alike), such as
+// options=-c statement_timeout=5s. fix is the parameter percent-encoded,
+// options=-c%20statement_timeout%3D5s, or advice alone for a password,
+// which a message must not show.
+func rawParameter(query string) (key, fix string) {
+	for pair := range strings.SplitSeq(query, "&") {
+		k, v, _ := strings.Cut(pair, "=")
+		if !strings.Contains(v, "=") {
+			continue
+		}
+		if k == "password" || k == "sslpassword" {
+			return k, "write its value percent-encoded"
+		}
+		if d, err := url.PathUnescape(v); err == nil {
+			v = d
+		}
+		return k, "write " + k + "=" + strings.ReplaceAll(url.QueryEscape(v), "+", "%20")
+	}
+	return "", ""
 }
