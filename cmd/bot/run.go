@@ -19,6 +19,7 @@ import (
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/metrics"
+	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/postgres"
 )
 
@@ -244,13 +245,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	defer func() { stopReg(); <-regDone }()
 
 	engine := m.AI(ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration}))
-	h, err := commands.New(m.Store(db), engine, discord.Messenger{S: s, AppID: appID}, bot.ID, commands.Options{
+	store := m.Store(db)
+	service := play.New(store, engine, bot.ID, play.Options{
 		ChallengeTimeout: cfg.Game.ChallengeTimeout.Duration,
 		TurnTimeout:      cfg.Game.TurnTimeout.Duration,
 		Now:              o.now,
 		Seed:             o.seed,
 		Logger:           log,
 	})
+	h, err := commands.New(service, store, engine, discord.Messenger{S: s, AppID: appID})
 	if err != nil {
 		return err
 	}

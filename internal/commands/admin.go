@@ -104,7 +104,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		if !flag("confirm") {
 			return ephemeral(l.T("admin_reset_unconfirmed", nil)), nil
 		}
-		n, err := h.store.ResetRatings(ctx, i.GuildID)
+		n, err := h.play.ResetRatings(ctx, i.GuildID)
 		if err != nil {
 			return Reply{}, err
 		}

@@ -16,7 +16,7 @@ import (
 // change applies fn to the server's settings, logs the change with the
 // admin's ID, and answers with the new value of setting.
 func (h *Handler) change(ctx context.Context, i *discordgo.Interaction, setting string, fn func(*tttbot.Settings) error) (Reply, error) {
-	st, err := h.store.UpdateSettings(ctx, i.GuildID, fn)
+	st, err := h.play.ChangeSettings(ctx, i.GuildID, fn)
 	if err != nil {
 		return Reply{}, err
 	}

@@ -65,8 +65,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 // reach shows the truth at its next click. EREPLAY is returned, for the
 // caller to refuse the replay.
 func (h *Handler) keepToken(ctx context.Context, g *tttbot.Game, i *discordgo.Interaction) error {
-	t := tttbot.Token{Value: i.Token, Expires: h.opts.Now().Add(tttbot.TokenLife)}
-	err := h.store.SetToken(ctx, g.ID, t)
+	err := h.play.SetToken(ctx, g.ID, h.token(i))
 	if err != nil && tttbot.ErrorCode(err) != tttbot.EREPLAY {
 		h.log.Error("keep interaction token", "game", g.ID, "err", err)
 	}

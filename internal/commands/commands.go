@@ -1,6 +1,6 @@
 // Package commands is the bot's Discord interface: the slash command's
 // definition, parsing an interaction's options and custom IDs, calling
-// internal/play for a game's life (and the store for what is only read),
+// internal/play for every change (and reading the store through Reader),
 // and rendering the answer, with every sentence a player reads. It does not
 // know how the interaction arrived — over the gateway or the HTTP endpoint;
 // the adapters in internal/discord do.
@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"runtime/debug"
 
 	"github.com/bwmarrin/discordgo"
@@ -22,11 +21,38 @@ import (
 	"github.com/tttbot/tttbot/internal/play"
 )
 
-// AI picks the bot's moves (for internal/play) and values every move of a
-// position for reviews.
+// AI values every move of a position, for reviews.
 type AI interface {
-	Move(ctx context.Context, p game.Position, level ai.Level, rng *rand.Rand) (ai.Choice, error)
 	Analyze(ctx context.Context, p game.Position) (ai.Analysis, error)
+}
+
+// Reader is what the handler reads of the store; it changes nothing but
+// through internal/play. tttbot.Store describes each method.
+type Reader interface {
+	Games
+	Records
+	GuildSettings
+}
+
+// Games reads games and their moves: the boards of clicks, reviews and
+// replays.
+type Games interface {
+	Game(ctx context.Context, id int64) (*tttbot.Game, error)
+	Moves(ctx context.Context, id int64) ([]tttbot.Move, error)
+}
+
+// Records reads what finished games leave behind: leaderboards, stats and
+// histories.
+type Records interface {
+	Leaderboard(ctx context.Context, scope string, shape tttbot.Shape, offset, limit int) (tttbot.LeaderboardPage, error)
+	Stats(ctx context.Context, scope, player string) (*tttbot.Stats, error)
+	History(ctx context.Context, player, guildID string, limit int) ([]tttbot.HistoryEntry, error)
+}
+
+// GuildSettings reads a guild's settings: its look, and what /ttt-admin
+// show lists.
+type GuildSettings interface {
+	Settings(ctx context.Context, guildID string) (*tttbot.Settings, error)
 }
 
 // Messenger reaches Discord outside of an interaction's answer: it edits
@@ -47,40 +73,36 @@ type Messenger interface {
 	Followup(ctx context.Context, token string, data *discordgo.InteractionResponseData) error
 }
 
-// Options tune a Handler and the play.Service it drives games with, which
-// sets the defaults: they are the same timeouts, clock, seed and logger.
-type Options = play.Options
-
 // Handler answers interactions. It is safe for concurrent use.
 type Handler struct {
-	store tttbot.Store
+	play  *play.Service
+	store Reader
 	ai    AI
 	msg   Messenger
 	botID string
 	defs  map[string]*discordgo.ApplicationCommand // by name, which checkOptions holds commands to
 	cat   *i18n.Catalog
-	opts  Options
+	opts  play.Options // p's: the timeouts, the clock and the logger
 	log   *slog.Logger
-	play  *play.Service
 	looks looks
 }
 
-// New returns a Handler playing as the bot user botID, or the error that
-// kept its message catalogs from loading.
-func New(store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) (*Handler, error) {
+// New returns a Handler that makes every change through p, playing as p's
+// bot user, and reads store; or the error that kept its message catalogs
+// from loading.
+func New(p *play.Service, store Reader, engine AI, msg Messenger) (*Handler, error) {
 	cat, err := catalog()
 	if err != nil {
 		return nil, err
 	}
-	p := play.New(store, engine, botID, opts)
-	opts = p.Options()
 	defs := map[string]*discordgo.ApplicationCommand{}
 	for _, d := range definitions(cat) {
 		defs[d.Name] = d
 	}
+	opts := p.Options()
 	return &Handler{
-		store: store, ai: engine, msg: msg, botID: botID, defs: defs, cat: cat, opts: opts, log: opts.Logger,
-		play: p,
+		play: p, store: store, ai: engine, msg: msg, botID: p.BotID(),
+		defs: defs, cat: cat, opts: opts, log: opts.Logger,
 	}, nil
 }
 
@@ -143,7 +165,7 @@ func (h *Handler) remember(ctx context.Context, log *slog.Logger, l *i18n.Langua
 	if in == nil || in.Recorded() || (r.TrackGame == 0 && r.Followup == nil && r.Edit == nil) {
 		return r
 	}
-	switch err := h.store.Remember(ctx); tttbot.ErrorCode(err) {
+	switch err := h.play.Remember(ctx); tttbot.ErrorCode(err) {
 	case "":
 	case tttbot.EREPLAY:
 		return refuseReplay(l)
@@ -157,7 +179,7 @@ func (h *Handler) remember(ctx context.Context, log *slog.Logger, l *i18n.Langua
 // TrackMessage records the board message of a game once the adapter knows
 // its ID.
 func (h *Handler) TrackMessage(ctx context.Context, gameID int64, messageID string) {
-	if err := h.store.SetMessage(ctx, gameID, messageID); err != nil {
+	if err := h.play.SetMessage(ctx, gameID, messageID); err != nil {
 		h.log.Error("track board message", "game", gameID, "err", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -37,13 +38,21 @@ func newTestHandler(tb testing.TB) (*Handler, *sqlite.DB) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	return newHandler(tb, db, ai.New(ai.Options{}), &edits{}, botUser, Options{Now: now, Seed: 1}), db
+	return newHandler(tb, db, ai.New(ai.Options{}), &edits{}, botUser, play.Options{Now: now, Seed: 1}), db
 }
 
-// newHandler is New for tests, which fail if the catalogs do not load.
-func newHandler(tb testing.TB, store tttbot.Store, engine AI, msg Messenger, botID string, opts Options) *Handler {
+// engine is the AI of the handlers of these tests: the bot's moves, which
+// the play.Service asks for, and reviews.
+type engine interface {
+	play.AI
+	AI
+}
+
+// newHandler is New, with a play.Service on store that plays as botID, for
+// tests, which fail if the catalogs do not load.
+func newHandler(tb testing.TB, store tttbot.Store, engine engine, msg Messenger, botID string, opts play.Options) *Handler {
 	tb.Helper()
-	h, err := New(store, engine, msg, botID, opts)
+	h, err := New(play.New(store, engine, botID, opts), store, engine, msg)
 	if err != nil {
 		tb.Fatal(err)
 	}

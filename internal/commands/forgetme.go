@@ -23,7 +23,7 @@ func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts [
 		return ephemeral(h.userLang(i).T("forget_unconfirmed", nil)), nil
 	}
 	me := user(i).ID
-	e, err := h.store.ForgetPlayer(ctx, me, h.opts.Now())
+	e, err := h.play.ForgetPlayer(ctx, me)
 	if err != nil {
 		return Reply{}, err
 	}

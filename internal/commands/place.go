@@ -67,7 +67,12 @@ func privateReplies(i *discordgo.Interaction) bool {
 func (h *Handler) place(i *discordgo.Interaction) play.Place {
 	p := play.Place{GuildID: i.GuildID, ChannelID: i.ChannelID, Webhook: !channelREST(i), Guest: guest(i)}
 	if p.Webhook {
-		p.Token = tttbot.Token{Value: i.Token, Expires: h.opts.Now().Add(tttbot.TokenLife)}
+		p.Token = h.token(i)
 	}
 	return p
+}
+
+// token is i's token, which Discord honours for tttbot.TokenLife from now.
+func (h *Handler) token(i *discordgo.Interaction) tttbot.Token {
+	return tttbot.Token{Value: i.Token, Expires: h.opts.Now().Add(tttbot.TokenLife)}
 }

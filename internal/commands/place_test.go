@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/play"
 )
 
 // Where an interaction comes from, as Discord describes it.
@@ -246,7 +247,7 @@ func TestWebhookNote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHandler(t, nil, nil, &edits{}, botUser, Options{Now: func() time.Time { return testNow }, TurnTimeout: tt.timeout, ChallengeTimeout: tt.timeout})
+			h := newHandler(t, nil, nil, &edits{}, botUser, play.Options{Now: func() time.Time { return testNow }, TurnTimeout: tt.timeout, ChallengeTimeout: tt.timeout})
 			for _, g := range []*tttbot.Game{
 				{ID: 1, Rows: 3, Cols: 3, K: 3, Challenger: alice, Opponent: bob, XPlayer: alice, OPlayer: bob, Status: tttbot.StatusPending, Deadline: testNow, Webhook: tt.webhook},
 				{ID: 1, Rows: 3, Cols: 3, K: 3, Challenger: alice, Opponent: bob, XPlayer: alice, OPlayer: bob, Status: tttbot.StatusActive, Turn: alice, Board: ".../.../...", Deadline: testNow, Webhook: tt.webhook},

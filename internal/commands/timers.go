@@ -13,7 +13,7 @@ import (
 // challenges, turns that ran out, and bot moves interrupted by a restart.
 // Deadlines live in the database, so nothing is lost when the process dies,
 // and the store's Due claims each for one caller, so that the timers of
-// several instances on one database fire it once. Each tick also forgets the interactions too old to be replayed.
+// several instances on one database fire it once. Each tick also prunes the interactions too old to be replayed.
 func (h *Handler) RunTimers(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -21,7 +21,7 @@ func (h *Handler) RunTimers(ctx context.Context, interval time.Duration) {
 		if _, err := h.tick(ctx); err != nil && ctx.Err() == nil {
 			h.log.Error("timers", "err", err)
 		}
-		if _, err := h.forget(ctx); err != nil && ctx.Err() == nil {
+		if _, err := h.play.PruneInteractions(ctx); err != nil && ctx.Err() == nil {
 			h.log.Error("forget interactions", "err", err)
 		}
 		select {
@@ -110,28 +110,4 @@ func (h *Handler) sendEdit(ctx context.Context, e *Edit) error {
 		return h.msg.EditResponse(ctx, e.Token, e.Data)
 	}
 	return h.msg.EditMessage(ctx, e.ChannelID, e.MessageID, e.Data)
-}
-
-// replayMemory is how long the store keeps an interaction's ID. A signed
-// request verifies while its timestamp is within 5 minutes of the clock
-// (internal/discord), so its replay comes at most 10 minutes after the
-// original was seen; the rest is margin for the clocks of several
-// instances sharing the database.
-const replayMemory = 15 * time.Minute
-
-// forgetBatch bounds one deletion, so that it holds the writer briefly.
-const forgetBatch = 1000
-
-// forget deletes the interactions recorded more than replayMemory ago,
-// forgetBatch at a time, and reports how many it deleted.
-func (h *Handler) forget(ctx context.Context) (int, error) {
-	before := h.opts.Now().Add(-replayMemory)
-	n := 0
-	for {
-		k, err := h.store.Forget(ctx, before, forgetBatch)
-		n += k
-		if err != nil || k < forgetBatch {
-			return n, err
-		}
-	}
 }

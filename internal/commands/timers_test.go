@@ -15,6 +15,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -74,7 +75,7 @@ func TestTickBotTurns(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name      string
-		engine    AI
+		engine    engine
 		games     int
 		wantFired int
 		wantEdits int
@@ -105,7 +106,7 @@ func TestTickBotTurns(t *testing.T) {
 				}
 			}
 			msg := &edits{}
-			h := newHandler(t, db, tt.engine, msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
+			h := newHandler(t, db, tt.engine, msg, "1", play.Options{Now: func() time.Time { return now }, Seed: 1})
 			got, err := h.tick(ctx)
 			if err != nil {
 				t.Fatalf("tick: %v", err)
@@ -174,7 +175,7 @@ func TestTickFiresAtOnce(t *testing.T) {
 		}
 	}
 	msg := &barrierEdits{n: n, all: make(chan struct{})}
-	h := newHandler(t, db, ai.New(ai.Options{}), msg, "1", Options{Now: func() time.Time { return now }, Seed: 1})
+	h := newHandler(t, db, ai.New(ai.Options{}), msg, "1", play.Options{Now: func() time.Time { return now }, Seed: 1})
 	got, err := h.tick(ctx)
 	if err != nil {
 		t.Fatalf("tick: %v", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -201,7 +202,7 @@ func tour(t testing.TB, cat *i18n.Catalog, locale string) []rendered {
 	}
 	t.Cleanup(func() { db.Close() })
 	p := &posts{}
-	h := newHandler(t, db, ai.New(ai.Options{}), p, botUser, Options{Now: clock.Now, Seed: 1})
+	h := newHandler(t, db, ai.New(ai.Options{}), p, botUser, play.Options{Now: clock.Now, Seed: 1})
 	h.cat = cat
 	for _, d := range definitions(cat) {
 		h.defs[d.Name] = d

@@ -1,8 +1,11 @@
 // Package play is the application layer of the bot: it drives a game's life
 // — challenges, answers to them, moves with the bot's answer, rematches,
-// resignations and deadlines — through the store, the AI and the clock. It
-// returns domain values and knows nothing of Discord; internal/commands
-// parses interactions into its calls and renders what it returns.
+// resignations and deadlines — through the store, the AI and the clock, and
+// makes every other change the bot stores: a guild's settings, a player's
+// erasure, where a game's board is, the interactions remembered against
+// replays. It returns domain values and knows nothing of Discord;
+// internal/commands parses interactions into its calls and renders what it
+// returns.
 package play
 
 import (
@@ -24,7 +27,7 @@ type AI interface {
 	Move(ctx context.Context, p game.Position, level ai.Level, rng *rand.Rand) (ai.Choice, error)
 }
 
-// Store keeps the games; tttbot.GameStore describes each method.
+// Store keeps what the bot stores; tttbot.Store describes each method.
 type Store interface {
 	StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error
 	Game(ctx context.Context, id int64) (*tttbot.Game, error)
@@ -35,6 +38,13 @@ type Store interface {
 	Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error)
 	Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error)
 	Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error)
+	SetMessage(ctx context.Context, id int64, messageID string) error
+	SetToken(ctx context.Context, id int64, t tttbot.Token) error
+	UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error)
+	ResetRatings(ctx context.Context, guildID string) (int, error)
+	ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error)
+	Remember(ctx context.Context) error
+	Forget(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 // The refusals of this package, each with the code a caller acts on;
@@ -94,6 +104,9 @@ func New(store Store, engine AI, botID string, opts Options) *Service {
 
 // Options returns s's options, defaults included.
 func (s *Service) Options() Options { return s.opts }
+
+// BotID is the user ID the service plays as.
+func (s *Service) BotID() string { return s.botID }
 
 // newRand hands each use its own generator, drawn from the service's seeded
 // one, so concurrent games never share (or race on) a random source.

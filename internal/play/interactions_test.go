@@ -1,4 +1,4 @@
-package commands
+package play_test
 
 import (
 	"fmt"
@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
-// TestForget: interactions are forgotten once replayMemory has passed by
-// the handler's clock, however many, and not before.
-func TestForget(t *testing.T) {
+// TestPruneInteractions: interactions are pruned once play.ReplayMemory
+// has passed by the service's clock, however many, and not before.
+func TestPruneInteractions(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	now := t0
 	clock := func() time.Time { return now }
@@ -29,29 +29,29 @@ func TestForget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	old := forgetBatch + 10 // more than one batch
+	old := play.PruneBatch + 10 // more than one batch
 	const later = "900000"
 	for i := range old {
 		remember(fmt.Sprint(1000 + i))
 	}
 	now = t0.Add(10 * time.Minute)
 	remember(later)
-	h := newHandler(t, db, ai.New(ai.Options{}), &edits{}, "1", Options{Now: clock, Seed: 1})
+	s := play.New(db, nil, bot, play.Options{Now: clock, Seed: 1})
 
 	tests := []struct {
 		at   time.Duration // after t0
 		want int
 		kept bool // whether "later" is still remembered
 	}{
-		{replayMemory, 0, true},
-		{replayMemory + time.Millisecond, old, true},
-		{10*time.Minute + replayMemory + time.Millisecond, 1, false},
+		{play.ReplayMemory, 0, true},
+		{play.ReplayMemory + time.Millisecond, old, true},
+		{10*time.Minute + play.ReplayMemory + time.Millisecond, 1, false},
 	}
 	for _, tt := range tests {
 		now = t0.Add(tt.at)
-		got, err := h.forget(ctx)
+		got, err := s.PruneInteractions(ctx)
 		if err != nil || got != tt.want {
-			t.Fatalf("at t0+%v: got %d forgotten, %v; want %d", tt.at, got, err, tt.want)
+			t.Fatalf("at t0+%v: got %d pruned, %v; want %d", tt.at, got, err, tt.want)
 		}
 		// Remembering it again is a replay while it is kept (and records
 		// it anew once it is not, which the last case alone checks).

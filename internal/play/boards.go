@@ -1,0 +1,20 @@
+package play
+
+import (
+	"context"
+
+	"github.com/tttbot/tttbot"
+)
+
+// SetMessage records messageID as the board message of game id, which the
+// timers then edit through channel REST.
+func (s *Service) SetMessage(ctx context.Context, id int64, messageID string) error {
+	return s.store.SetMessage(ctx, id, messageID)
+}
+
+// SetToken records t as the token of game id's latest interaction, whose
+// response is the game's board, unless the game holds one that expires
+// later.
+func (s *Service) SetToken(ctx context.Context, id int64, t tttbot.Token) error {
+	return s.store.SetToken(ctx, id, t)
+}
