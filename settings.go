@@ -1,6 +1,7 @@
 package tttbot
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -207,7 +208,7 @@ func (s *Settings) Apply(change func(*Settings) error, at time.Time) error {
 }
 
 func (d Defaults) validate() error {
-	size := cmpOr(d.Size, game.MinSize)
+	size := cmp.Or(d.Size, game.MinSize)
 	switch {
 	case d.Size != 0 && (d.Size < game.MinSize || d.Size > game.MaxSize):
 		return &SettingsError{SettingSize, fmt.Sprintf("boards are %d×%d to %d×%d", game.MinSize, game.MinSize, game.MaxSize, game.MaxSize)}
@@ -236,20 +237,13 @@ func (s *Settings) validateMarks() error {
 	return nil
 }
 
-func cmpOr(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
 // Shape is the board of a challenge that asks for size and k, 0 for an
 // option left out: what it asks, else the guild's default, else 3×3 with
 // the size's own win length. A default win length that does not fit the
 // size asked for gives way to the size's own.
 func (d Defaults) Shape(size, k int) Shape {
 	if size == 0 {
-		size = cmpOr(d.Size, game.MinSize)
+		size = cmp.Or(d.Size, game.MinSize)
 		if k == 0 {
 			k = d.K
 		}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -56,7 +57,7 @@ func (h *Handler) settingLine(l *i18n.Language, st *tttbot.Settings, setting str
 		return settingLine{l.T("setting_cooldown", nil), v, l.T("value_none", nil)}
 	case settingDefaults:
 		d := st.Defaults
-		level := cmpOr(d.Level, string(ai.Perfect))
+		level := cmp.Or(d.Level, string(ai.Perfect))
 		return settingLine{l.T("setting_defaults", nil),
 			l.T("value_defaults", map[string]any{"Shape": shapeText(l, d.Shape(0, 0)), "First": firstName(l, d.First), "Level": levelText(l, level)}),
 			l.T("value_defaults", map[string]any{"Shape": shapeText(l, tttbot.Defaults{}.Shape(0, 0)), "First": firstName(l, ""), "Level": levelText(l, string(ai.Perfect))})}
@@ -64,7 +65,7 @@ func (h *Handler) settingLine(l *i18n.Language, st *tttbot.Settings, setting str
 		c, t := h.opts.ChallengeTimeout, h.opts.TurnTimeout
 		def := l.T("value_timeouts", map[string]any{"Challenge": duration(l, c), "Turn": duration(l, t)})
 		return settingLine{l.T("setting_timeouts", nil),
-			l.T("value_timeouts", map[string]any{"Challenge": duration(l, cmpOr(st.ChallengeTimeout, c)), "Turn": duration(l, cmpOr(st.TurnTimeout, t))}), def}
+			l.T("value_timeouts", map[string]any{"Challenge": duration(l, cmp.Or(st.ChallengeTimeout, c)), "Turn": duration(l, cmp.Or(st.TurnTimeout, t))}), def}
 	case settingSimultaneous:
 		v := l.T("value_as_configured", nil)
 		if st.Simultaneous != nil {
@@ -117,11 +118,3 @@ func onOff(l *i18n.Language, b bool) string {
 }
 
 func channelMention(id string) string { return "<#" + id + ">" }
-
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
-}

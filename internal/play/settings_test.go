@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"cmp"
 	"errors"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func TestGuildRules(t *testing.T) {
 			}
 			req := tt.c
 			req.GuildID, req.Challenger, req.Opponent = guild, alice, bob
-			req.ChannelID = cmpOr(req.ChannelID, "601")
+			req.ChannelID = cmp.Or(req.ChannelID, "601")
 			_, err := s.Challenge(t.Context(), req)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
@@ -75,13 +76,6 @@ func TestGuildRules(t *testing.T) {
 			}
 		})
 	}
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // TestGuildRole: without the guild's role a member can neither accept a
