@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 )
 
 var _ tttbot.ForgetStore = (*DB)(nil)
@@ -20,24 +21,7 @@ const (
 	// them records them first, so that none slips in while they are
 	// forgotten.
 	queryForgetPlayer = "SELECT name FROM players WHERE id = $1 FOR UPDATE"
-	queryPlayerGames  = "SELECT " + gameColumns + " FROM games WHERE challenger_id = $1 OR opponent_id = $1 ORDER BY id FOR UPDATE"
-)
-
-// The placeholder $2 takes the place of player $1 in game $3.
-const (
-	queryAnonymizeGame = `UPDATE games SET
-		challenger_id = CASE WHEN challenger_id = $1 THEN $2 ELSE challenger_id END,
-		opponent_id = CASE WHEN opponent_id = $1 THEN $2 ELSE opponent_id END,
-		x_player_id = CASE WHEN x_player_id = $1 THEN $2 ELSE x_player_id END,
-		o_player_id = CASE WHEN o_player_id = $1 THEN $2 ELSE o_player_id END,
-		turn_id = CASE WHEN turn_id = $1 THEN $2 ELSE turn_id END,
-		winner_id = CASE WHEN winner_id = $1 THEN $2 ELSE winner_id END
-		WHERE id = $3`
-	queryAnonymizeMoves   = "UPDATE moves SET player_id = $2 WHERE game_id = $3 AND player_id = $1"
-	queryAnonymizeResults = `UPDATE results SET
-		player_id = CASE WHEN player_id = $1 THEN $2 ELSE player_id END,
-		opponent_id = CASE WHEN opponent_id = $1 THEN $2 ELSE opponent_id END
-		WHERE game_id = $3`
+	queryPlayerGames  = "SELECT " + gamerow.Columns + " FROM games WHERE challenger_id = $1 OR opponent_id = $1 ORDER BY id FOR UPDATE"
 )
 
 // ForgetPlayer erases a player in one transaction, their row and their
@@ -46,7 +30,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 	if user == "" || tttbot.Forgotten(user) {
 		return nil, tttbot.Errorf(tttbot.EINVALID, "no player to forget")
 	}
-	at = db.now(at)
+	at = db.opts.At(at)
 	var e *tttbot.Erasure
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		e = &tttbot.Erasure{Player: user}
@@ -61,7 +45,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 		})
 		b.Queue(queryPlayerGames, user).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
-				g, err := scanGame(rows)
+				g, err := gamerow.Game(rows)
 				if err != nil {
 					return err
 				}
@@ -95,7 +79,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 			}
 			p := g.Forget(user)
 			w.Queue(querySavePlayer, p, "", at.UnixMilli())
-			for _, q := range []string{queryAnonymizeGame, queryAnonymizeMoves, queryAnonymizeResults} {
+			for _, q := range []string{gamerow.QueryAnonymizeGame, gamerow.QueryAnonymizeMoves, gamerow.QueryAnonymizeResults} {
 				w.Queue(q, user, p, g.ID)
 			}
 		}

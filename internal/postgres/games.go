@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,38 +11,21 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 )
 
-// open is the condition of the games_open_* partial indexes; queries repeat
-// it word for word so that the planner can use them.
-const open = "status IN ('pending', 'active')"
-
-const gameColumns = `id, coalesce(guild_id, ''), channel_id, coalesce(message_id, ''),
-	board_rows, board_cols, k, challenger_id, opponent_id, coalesce(bot_level, ''),
-	coalesce(x_player_id, ''), coalesce(o_player_id, ''), status, board, coalesce(turn_id, ''),
-	version, coalesce(deadline, 0), coalesce(winner_id, ''), coalesce(reason, ''),
-	created_at, updated_at, coalesce(finished_at, 0), language,
-	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0)`
-
-// The queries that must stay on an index as games pile up (see TestQueryPlans).
+// The queries of games that PostgreSQL runs alone (see TestQueryPlans for
+// those that must stay on an index).
 const (
-	// Two seeks, one per index, rather than an OR that scans the channel.
-	queryOpenGame = "SELECT " + gameColumns + " FROM games WHERE id = (SELECT min(id) FROM (" +
-		"SELECT id FROM games WHERE channel_id = $1 AND challenger_id = $2 AND " + open + " UNION ALL " +
-		"SELECT id FROM games WHERE channel_id = $1 AND opponent_id = $2 AND " + open + ") AS mine)"
-	queryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = $1 AND " + open +
-		" AND id <> $2 AND (challenger_id IN ($3, $4) OR opponent_id IN ($3, $4)) LIMIT 1"
-	queryGame          = "SELECT " + gameColumns + " FROM games WHERE id = $1"
-	queryGameForUpdate = queryGame + " FOR UPDATE"
-	queryChannelBusy   = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = $1 AND " + open + " AND id <> $2)"
+	queryGameForUpdate = gamerow.QueryGame + " FOR UPDATE"
 	// The settings of game $1's guild that a change applies.
 	queryChangeSettings = "SELECT coalesce(role_id, ''), coalesce(turn_timeout, 0), simultaneous_games FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
 
 	// The due games no timer holds, oldest first, claimed until $3. A game
 	// whose row a change holds is passed by: its deadline is moving.
 	queryDue = "UPDATE games SET claimed_until = $3 WHERE id IN (" +
-		"SELECT id FROM games WHERE " + open + " AND deadline <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)" +
-		" ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING " + gameColumns
+		"SELECT id FROM games WHERE " + gamerow.Open + " AND deadline <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)" +
+		" ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING " + gamerow.Columns
 
 	// lockChannel serializes the transactions that check a channel's room
 	// (CreateGame, Accept) across every instance: under READ COMMITTED,
@@ -57,17 +39,10 @@ const (
 	querySavePlayer   = "INSERT INTO players (id, name, updated_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
 	queryRenamePlayer = "UPDATE players SET name = $2, updated_at = $3 WHERE id = $1 AND $2 <> '' AND name <> $2"
 	querySaveGuild    = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
-	queryInsertGame   = `INSERT INTO games (guild_id, channel_id, message_id,
-		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
-		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
-		webhook, guest, token, token_expires)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24) RETURNING id`
 	// Any change ends a timer's claim (see Due).
 	queryUpdateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
 		finished_at = $12, claimed_until = NULL WHERE id = $1`
-	queryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
 
 	// queryPlaySeen is queryUpdateGame, the interaction's record ($15, or
 	// none when 0, seen at $20) and the moves (arrays $16–$19) in one
@@ -90,36 +65,15 @@ const (
 	SELECT coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0) FROM g`
 )
 
-// scanGame reads the gameColumns of a row, then any extra columns into extra.
-func scanGame(row pgx.Row, extra ...any) (*tttbot.Game, error) {
-	var g tttbot.Game
-	var deadline, created, updated, finished, expires int64
-	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
-		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
-		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
-		&g.Version, &deadline, &g.Winner, &g.Reason,
-		&created, &updated, &finished, &g.Language,
-		&g.Webhook, &g.Guest, &g.Token.Value, &expires}, extra...)...)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, tttbot.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read game: %w", err)
-	}
-	g.Deadline, g.CreatedAt, g.UpdatedAt, g.FinishedAt = fromMS(deadline), fromMS(created), fromMS(updated), fromMS(finished)
-	g.Token.Expires = fromMS(expires)
-	return &g, nil
-}
-
 // Game returns a game by ID.
 func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
-	return scanGame(db.pool.QueryRow(ctx, queryGame, id))
+	return gamerow.Game(db.pool.QueryRow(ctx, gamerow.QueryGame, id))
 }
 
 // OpenGame returns user's pending or active game in channel; the oldest if
 // user is the bot, which may play several.
 func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
-	return scanGame(db.pool.QueryRow(ctx, queryOpenGame, channelID, user))
+	return gamerow.Game(db.pool.QueryRow(ctx, gamerow.QueryOpenGame, channelID, user))
 }
 
 // CreateGame inserts g as a pending challenge or, against the bot, an active
@@ -133,7 +87,7 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 // transaction, from the guild's settings. See tttbot.GameStore. It costs
 // CreateGame's round trips and one more, which reads what prepare needs.
 func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
-	now := db.now(time.Time{})
+	now := db.opts.At(time.Time{})
 	var n tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		n = *g
@@ -156,8 +110,8 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		n.Version = 1
 		n.CreatedAt = now
 		n.UpdatedAt = n.CreatedAt
-		n.Deadline = round(n.Deadline)
-		n.Token.Expires = round(n.Token.Expires)
+		n.Deadline = gamerow.Round(n.Deadline)
+		n.Token.Expires = gamerow.Round(n.Token.Expires)
 		b := &pgx.Batch{}
 		// In ID order, so that two games of the same players lock their
 		// rows in the same order.
@@ -185,17 +139,8 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err != nil {
 			return err
 		}
-		var exclusive *bool // NULL, or true: see migration 00007
-		if excl {
-			exclusive = new(true)
-		}
 		w := &pgx.Batch{}
-		w.Queue(queryInsertGame, nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
-			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
-			nullString(n.XPlayer), nullString(n.OPlayer),
-			string(n.Status), n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-			n.CreatedAt.UnixMilli(), n.UpdatedAt.UnixMilli(), exclusive, n.Language,
-			n.Webhook, n.Guest, nullString(n.Token.Value), toMS(n.Token.Expires)).QueryRow(func(row pgx.Row) error {
+		w.Queue(gamerow.QueryInsertGame, gamerow.InsertArgs(&n, excl)...).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&n.ID)
 		})
 		err = t.commit(ctx, w)
@@ -230,7 +175,7 @@ type room struct{ tttbot.Room }
 func (r *room) queue(b *pgx.Batch, g *tttbot.Game) {
 	p := g.RoomPlayers()
 	b.Queue(lockChannel, g.ChannelID)
-	b.Queue(queryPlayerBusy, g.ChannelID, g.ID, p[0], p[1]).QueryRow(func(row pgx.Row) error {
+	b.Queue(gamerow.QueryPlayerBusy, g.ChannelID, g.ID, p[0], p[1]).QueryRow(func(row pgx.Row) error {
 		var c, o string
 		err := row.Scan(&c, &o)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -239,7 +184,7 @@ func (r *room) queue(b *pgx.Batch, g *tttbot.Game) {
 		r.PlayerGame = []string{c, o}
 		return err
 	})
-	b.Queue(queryChannelBusy, g.ChannelID, g.ID).QueryRow(func(row pgx.Row) error {
+	b.Queue(gamerow.QueryChannelBusy, g.ChannelID, g.ID).QueryRow(func(row pgx.Row) error {
 		return row.Scan(&r.Occupied)
 	})
 }
@@ -256,7 +201,7 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc)
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
 		b.Queue(queryGameForUpdate, id).QueryRow(func(row pgx.Row) (err error) {
-			g, err = scanGame(row)
+			g, err = gamerow.Game(row)
 			return err
 		})
 		var st tttbot.Settings
@@ -295,11 +240,9 @@ func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings,
 	if err != nil {
 		return err
 	}
-	w.Queue(queryUpdateGame, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
-		nullString(g.Turn), g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
-		g.UpdatedAt.UnixMilli(), toMS(g.FinishedAt))
+	w.Queue(queryUpdateGame, updateArgs(g)...)
 	if finished {
-		queueResults(w, g)
+		w.Queue(gamerow.QueryInsertResults, gamerow.ResultsArgs(g)...)
 		if err := rate(ctx, t, g, w); err != nil {
 			return err
 		}
@@ -307,15 +250,12 @@ func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings,
 	return nil
 }
 
-// queueResults records the result of a finished game once per player.
-func queueResults(w *pgx.Batch, g *tttbot.Game) {
-	// A guest game counts on no leaderboard of its guild.
-	w.Queue(`INSERT INTO results
-		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at, guild_rated)
-		VALUES ($1, $2, $3, $4, $5, $7, $8, $9, $10), ($1, $3, $2, $4, $6, $7, $8, $9, $10)`,
-		g.ID, g.Challenger, g.Opponent, nullString(g.GuildID),
-		string(g.Outcome(g.Challenger)), string(g.Outcome(g.Opponent)), string(g.Reason),
-		nullString(g.BotLevel), g.FinishedAt.UnixMilli(), !g.Guest)
+// updateArgs are the values of queryUpdateGame for g, and of the same
+// columns of queryPlaySeen.
+func updateArgs(g *tttbot.Game) []any {
+	return []any{g.ID, gamerow.NullString(g.XPlayer), gamerow.NullString(g.OPlayer), string(g.Status), g.Board,
+		gamerow.NullString(g.Turn), g.Version, gamerow.ToMS(g.Deadline), gamerow.NullString(g.Winner),
+		gamerow.NullString(string(g.Reason)), g.UpdatedAt.UnixMilli(), gamerow.ToMS(g.FinishedAt)}
 }
 
 // Play applies a move and, when it ends the game, the result; then
@@ -323,10 +263,10 @@ func queueResults(w *pgx.Batch, g *tttbot.Game) {
 // move with m.Seen that does not end the game costs one round trip (see
 // playSeen); any other, three.
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
-	m.At, m.Deadline = db.now(m.At), round(m.Deadline)
+	m.At, m.Deadline = db.opts.At(m.At), gamerow.Round(m.Deadline)
 	if a := m.Answer; a != nil {
 		answer := *a
-		answer.At, answer.Deadline = db.now(a.At), round(a.Deadline)
+		answer.At, answer.Deadline = db.opts.At(a.At), gamerow.Round(a.Deadline)
 		m.Answer = &answer
 	}
 	if m.Seen != nil {
@@ -341,7 +281,7 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 			return err
 		}
 		for _, mv := range moves {
-			w.Queue(queryInsertMove, mv.GameID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli())
+			w.Queue(gamerow.QueryInsertMove, mv.GameID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli())
 		}
 		return nil
 	})
@@ -387,10 +327,8 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game,
 	}
 	var expires int64
 	err = db.write(ctx, func(ctx context.Context, t *tx) error {
-		err := t.c.QueryRow(ctx, queryPlaySeen, g.ID, nullString(g.XPlayer), nullString(g.OPlayer), string(g.Status), g.Board,
-			nullString(g.Turn), g.Version, toMS(g.Deadline), nullString(g.Winner), nullString(string(g.Reason)),
-			g.UpdatedAt.UnixMilli(), toMS(g.FinishedAt), m.Version, int64(turn/time.Second), t.in,
-			plies, cells, players, ats, t.now.UnixMilli()).Scan(&g.MessageID, &g.Token.Value, &expires)
+		args := append(updateArgs(&g), m.Version, int64(turn/time.Second), t.in, plies, cells, players, ats, t.now.UnixMilli())
+		err := t.c.QueryRow(ctx, queryPlaySeen, args...).Scan(&g.MessageID, &g.Token.Value, &expires)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return errMovedOn
@@ -405,13 +343,13 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game,
 	if err != nil {
 		return nil, err
 	}
-	g.Token.Expires = fromMS(expires)
+	g.Token.Expires = gamerow.FromMS(expires)
 	return &g, nil
 }
 
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
-	r.At, r.Deadline = db.now(r.At), round(r.Deadline)
+	r.At, r.Deadline = db.opts.At(r.At), gamerow.Round(r.Deadline)
 	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		var rm room
 		b := &pgx.Batch{}
@@ -426,7 +364,7 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 // Decline ends a pending challenge: declined by its Opponent, cancelled by
 // its Challenger.
 func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
-	at = db.now(at)
+	at = db.opts.At(at)
 	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		return g.Decline(user, version, at)
 	})
@@ -434,7 +372,7 @@ func (db *DB) Decline(ctx context.Context, id int64, user string, version int, a
 
 // Resign ends user's active game as a loss for user.
 func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
-	at = db.now(at)
+	at = db.opts.At(at)
 	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		return g.Resign(user, at)
 	})
@@ -445,7 +383,7 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 // deadline too, so that Due finds a reply interrupted by a crash; the caller
 // should let the bot move rather than expire it.
 func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
-	at = db.now(at)
+	at = db.opts.At(at)
 	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		return g.Expire(version, at)
 	})
@@ -464,65 +402,33 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
 	defer rows.Close()
-	var out []*tttbot.Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := gamerow.Due(rows)
+	if err != nil {
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
-	// RETURNING gives the rows in no promised order.
-	slices.SortFunc(out, func(a, b *tttbot.Game) int {
-		return cmp.Or(a.Deadline.Compare(b.Deadline), cmp.Compare(a.ID, b.ID))
-	})
 	return out, nil
 }
 
 // Moves lists the moves of a game in order.
 func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
-	rows, err := db.pool.Query(ctx, `SELECT m.ply, m.cell, m.player_id, m.at
-		FROM games g LEFT JOIN moves m ON m.game_id = g.id
-		WHERE g.id = $1 ORDER BY m.ply`, id)
+	rows, err := db.pool.Query(ctx, gamerow.QueryMoves, id)
 	if err != nil {
 		return nil, fmt.Errorf("read moves: %w", err)
 	}
 	defer rows.Close()
-	found := false
-	moves := []tttbot.Move{}
-	for rows.Next() {
-		found = true
-		var ply, cell, at *int64
-		var player *string
-		if err := rows.Scan(&ply, &cell, &player, &at); err != nil {
-			return nil, fmt.Errorf("read moves: %w", err)
-		}
-		if ply != nil {
-			moves = append(moves, tttbot.Move{GameID: id, Ply: int(*ply), Cell: int(*cell), Player: *player, At: fromMS(*at)})
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read moves: %w", err)
-	}
-	if !found {
-		return nil, tttbot.ErrNotFound
-	}
-	return moves, nil
+	return gamerow.Moves(rows, id)
 }
 
 // SetMessage records the board message of a game. It leaves the version
 // alone: the message holds the board, it does not change it. It is one
 // statement, which records the interaction only with the message.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
-	at := db.now(time.Time{})
+	at := db.opts.At(time.Time{})
 	return db.write(ctx, func(ctx context.Context, t *tx) error {
 		var n int
 		err := t.c.QueryRow(ctx, `WITH u AS (UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3 RETURNING id),
 			i AS (INSERT INTO interactions (id, seen_at) SELECT $4::bigint, $2::bigint FROM u WHERE $4::bigint <> 0)
-			SELECT count(*) FROM u`, nullString(messageID), at.UnixMilli(), id, t.in).Scan(&n)
+			SELECT count(*) FROM u`, gamerow.NullString(messageID), at.UnixMilli(), id, t.in).Scan(&n)
 		switch {
 		case replay(err):
 			return tttbot.ErrReplay
@@ -543,7 +449,7 @@ func (db *DB) SetToken(ctx context.Context, id int64, tok tttbot.Token) error {
 	if err := tok.Check(); err != nil {
 		return err
 	}
-	expires := round(tok.Expires).UnixMilli()
+	expires := gamerow.Round(tok.Expires).UnixMilli()
 	return db.write(ctx, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
 		b.Queue(`WITH changed AS (UPDATE games SET token = $1, token_expires = $2
@@ -572,7 +478,7 @@ func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bo
 	if guildID == "" {
 		return tttbot.ErrSettingsOutOfGuild
 	}
-	at := db.now(time.Time{})
+	at := db.opts.At(time.Time{})
 	return db.write(ctx, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
 		b.Queue(`INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES ($1, $2, $3)
@@ -586,8 +492,7 @@ func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bo
 func (db *DB) ActiveGames(ctx context.Context) (int, error) {
 	var n int
 	// The status IN (...) term lets the planner use a partial index of open games.
-	err := db.pool.QueryRow(ctx,
-		"SELECT count(*) FROM games WHERE "+open+" AND status = 'active'").Scan(&n)
+	err := db.pool.QueryRow(ctx, gamerow.QueryActiveGames).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count active games: %w", err)
 	}

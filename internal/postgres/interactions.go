@@ -6,14 +6,8 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 )
-
-// queryForget deletes the interactions seen before $1 among the $2 with the
-// lowest IDs: a walk of $2 entries from the primary key's left edge however
-// large the table is. IDs grow with time, so these are the oldest; one
-// recorded out of order is deleted once it is old itself.
-const queryForget = `DELETE FROM interactions WHERE id IN
-	(SELECT id FROM (SELECT id, seen_at FROM interactions ORDER BY id LIMIT $2) AS oldest WHERE seen_at < $1)`
 
 // Remember records ctx's interaction in a transaction of its own, unless
 // one has already. See tttbot.InteractionStore.
@@ -30,7 +24,7 @@ func (db *DB) Remember(ctx context.Context) error {
 // some seen later: the next call goes on. Instances that forget at once
 // delete the same rows, each fewer.
 func (db *DB) Forget(ctx context.Context, before time.Time, limit int) (int, error) {
-	ct, err := db.pool.Exec(ctx, queryForget, before.UnixMilli(), limit)
+	ct, err := db.pool.Exec(ctx, gamerow.QueryPruneInteractions, limit, before.UnixMilli())
 	if err != nil {
 		return 0, fmt.Errorf("forget interactions: %w", err)
 	}

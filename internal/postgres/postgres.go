@@ -16,9 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/pgurl"
 )
@@ -35,17 +34,7 @@ import (
 var _ tttbot.Store = (*DB)(nil)
 
 // Options tune a DB. The zero value is ready to use.
-type Options struct {
-	// SimultaneousGames is the default for guilds that have not set it:
-	// whether a channel may hold more than one open game.
-	SimultaneousGames bool
-
-	// Logger receives migration and lifecycle logs; nil discards them.
-	Logger *slog.Logger
-
-	// Now is the clock for times the caller does not pass; nil is time.Now.
-	Now func() time.Time
-}
+type Options = gamerow.Options
 
 // DB is an open tttbot database on a PostgreSQL server.
 type DB struct {
@@ -69,13 +58,8 @@ const writeTimeout = 10 * time.Second
 // migrates it to the latest schema and checks that it takes writes. It
 // refuses a database written by a newer binary.
 func Open(ctx context.Context, url string, opts Options) (*DB, error) {
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opts = opts.WithDefaults()
 	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", cleanErr(err, url))
@@ -269,7 +253,7 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) err
 	var id int64
 	if in != nil {
 		var err error
-		if id, err = snowflake(in.ID); err != nil {
+		if id, err = gamerow.InteractionID(in.ID); err != nil {
 			return err
 		}
 	}
@@ -296,7 +280,7 @@ func (db *DB) writeTx(ctx context.Context, id int64, fn func(ctx context.Context
 	defer c.Release()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
 	defer cancel()
-	t := &tx{c: c.Conn(), in: id, now: db.now(time.Time{})}
+	t := &tx{c: c.Conn(), in: id, now: db.opts.At(time.Time{})}
 	defer func() {
 		if !t.began || t.closed {
 			return
@@ -314,54 +298,4 @@ func (db *DB) writeTx(ctx context.Context, id int64, fn func(ctx context.Context
 		return errors.New("write transaction left open")
 	}
 	return nil
-}
-
-// snowflake reads an interaction's ID as stored.
-func snowflake(id string) (int64, error) {
-	n, err := strconv.ParseInt(id, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, tttbot.Errorf(tttbot.EINVALID, "I can't read this interaction's ID.")
-	}
-	return n, nil
-}
-
-// Times are stored as Unix milliseconds; the zero time as NULL.
-
-func toMS(t time.Time) *int64 {
-	if t.IsZero() {
-		return nil
-	}
-	ms := t.UnixMilli()
-	return &ms
-}
-
-func fromMS(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
-}
-
-// round gives t the precision it will have once read back.
-func round(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	return time.UnixMilli(t.UnixMilli()).UTC()
-}
-
-// nullString stores "" as NULL.
-func nullString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-// now returns t, or the clock's time when t is zero, as stored.
-func (db *DB) now(t time.Time) time.Time {
-	if t.IsZero() {
-		t = db.opts.Now()
-	}
-	return round(t)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/pgurl"
 	"github.com/tttbot/tttbot/internal/postgres/pgtest"
 	"github.com/tttbot/tttbot/internal/storetest"
@@ -139,17 +140,17 @@ func TestQueryPlans(t *testing.T) {
 		args        []any
 		want        []string
 	}{
-		{"open game", queryOpenGame, []any{"c", "u"}, []string{"games_open_by_"}},
-		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, []string{"games_open_by_"}},
-		{"channel busy", queryChannelBusy, []any{"c", 1}, []string{"games_open_by_"}},
+		{"open game", gamerow.QueryOpenGame, []any{"c", "u"}, []string{"games_open_by_"}},
+		{"player busy", gamerow.QueryPlayerBusy, []any{"c", 1, "a", "b"}, []string{"games_open_by_"}},
+		{"channel busy", gamerow.QueryChannelBusy, []any{"c", 1}, []string{"games_open_by_"}},
 		{"due", queryDue, []any{0, 10, 0}, []string{"games_open_by_deadline"}},
-		{"last game started", queryLastStart, []any{"u", "g"}, []string{"games_by_challenger"}},
+		{"last game started", gamerow.QueryLastStart, []any{"u", "g"}, []string{"games_by_challenger"}},
 		{"a change's settings", queryChangeSettings, []any{1}, []string{"guilds_pkey", "games_pkey"}},
-		{"forget", queryForget, []any{0, 10}, []string{"interactions_pkey"}},
+		{"prune interactions", gamerow.QueryPruneInteractions, []any{10, 0}, []string{"interactions_pkey"}},
 		{"leaderboard", queryLeaderboardPage, []any{"g", 3, 3, 3, int64(0), 10}, []string{"rating_counts_pkey", "ratings_ranked"}},
-		{"stats", queryStats, []any{"g", "a"}, []string{"ratings_pkey", "rating_counts_pkey"}},
-		{"history", queryHistory, []any{"a", "g", 10}, []string{"on results r"}},
-		{"history in DMs", queryHistoryDM, []any{"a", 10}, []string{"on results r"}},
+		{"stats", gamerow.QueryStats, []any{"g", "a"}, []string{"ratings_pkey", "rating_counts_pkey"}},
+		{"history", gamerow.QueryHistory, []any{"a", "g", 10}, []string{"on results r"}},
+		{"history in DMs", gamerow.QueryHistoryDM, []any{"a", 10}, []string{"on results r"}},
 	}
 	for _, tt := range tests {
 		rows, err := c.Query(t.Context(), "EXPLAIN "+tt.query, tt.args...)

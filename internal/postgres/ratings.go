@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/rating"
 )
 
@@ -22,25 +23,16 @@ const (
 		rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at)
 		VALUES ($1, $2, $4, $5, $6, $7, $8, $9, 0, 0, 0, 0, 0, 0, $10), ($1, $3, $4, $5, $6, $7, $8, $9, 0, 0, 0, 0, 0, 0, $10)
 		ON CONFLICT DO NOTHING`
-	queryRatingPair = `SELECT player_id, rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at
-		FROM ratings WHERE scope = $1 AND player_id IN ($2, $3) AND board_rows = $4 AND board_cols = $5 AND k = $6
-		ORDER BY player_id FOR UPDATE`
+	queryRatingPair   = gamerow.QueryRatingPair + " ORDER BY player_id FOR UPDATE"
 	queryRatingUpdate = `UPDATE ratings SET rating = $6, rd = $7, sigma = $8, games = $9, wins = $10, losses = $11,
 		draws = $12, streak = $13, best_streak = $14, updated_at = $15
 		WHERE scope = $1 AND player_id = $2 AND board_rows = $3 AND board_cols = $4 AND k = $5`
-	queryBotRecord = `INSERT INTO bot_records (player_id, bot_level, wins, losses, draws, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (player_id, bot_level) DO UPDATE SET
-		wins = bot_records.wins + excluded.wins, losses = bot_records.losses + excluded.losses,
-		draws = bot_records.draws + excluded.draws, updated_at = excluded.updated_at`
-
 	// The bands above the leaderboard's offset-th entry ($5) and the band
 	// holding it.
 	leaderboardBands = `bands AS (
 			SELECT band, players, sum(players) OVER (ORDER BY band DESC ROWS UNBOUNDED PRECEDING) - players AS above
 			FROM rating_counts WHERE scope = $1 AND board_rows = $2 AND board_cols = $3 AND k = $4),
 		start AS (SELECT band, above FROM bands WHERE above + players > $5 ORDER BY band DESC LIMIT 1)`
-	queryLeaderboardTotal = `SELECT coalesce(sum(players), 0) FROM rating_counts
-		WHERE scope = $1 AND board_rows = $2 AND board_cols = $3 AND k = $4`
 	// A page from the top of its first band: the keys off the index alone,
 	// then their rows.
 	queryLeaderboardPage = `WITH ` + leaderboardBands + `,
@@ -50,49 +42,21 @@ const (
 				WHERE scope = $1 AND board_rows = $2 AND board_cols = $3 AND k = $4 AND games >= 5
 					AND conservative < (start.band + 1) * 16
 				ORDER BY conservative DESC, player_id DESC LIMIT $6 OFFSET $5 - start.above) o)
-		SELECT ` + standingColumns + ` FROM page
+		SELECT ` + gamerow.StandingColumns + ` FROM page
 		JOIN ratings r ON r.scope = $1 AND r.player_id = page.player_id AND r.board_rows = $2 AND r.board_cols = $3 AND r.k = $4
 		LEFT JOIN players p ON p.id = r.player_id
 		ORDER BY r.conservative DESC, r.player_id DESC`
 
-	// A player's ratings in a scope, each with its rank: the players in the
-	// bands above, plus those ahead in the player's own band.
-	queryStats = `SELECT ` + standingColumns + `,
-		CASE WHEN r.games >= 5 THEN 1
-			+ (SELECT coalesce(sum(c.players), 0) FROM rating_counts c
-				WHERE c.scope = r.scope AND c.board_rows = r.board_rows AND c.board_cols = r.board_cols AND c.k = r.k AND c.band > r.band)
-			+ (SELECT count(*) FROM ratings o
-				WHERE o.scope = r.scope AND o.board_rows = r.board_rows AND o.board_cols = r.board_cols AND o.k = r.k AND o.games >= 5
-				AND (o.conservative, o.player_id) > (r.conservative, r.player_id) AND o.conservative < (r.band + 1) * 16)
-		ELSE 0 END
-		FROM ratings r LEFT JOIN players p ON p.id = r.player_id
-		WHERE r.scope = $1 AND r.player_id = $2
-		ORDER BY r.games DESC, r.board_rows, r.board_cols, r.k`
-
-	queryBotRecords = `SELECT bot_level, wins, losses, draws FROM bot_records WHERE player_id = $1 ORDER BY bot_level`
-
-	// A player's history in a guild, and in DMs: two queries, since
-	// "guild_id IS NOT DISTINCT FROM $2" would not use the index.
-	historyColumns = `SELECT r.game_id, g.board_rows, g.board_cols, g.k, r.opponent_id, coalesce(r.bot_level, ''),
-			r.outcome, r.reason, r.finished_at
-		FROM results r JOIN games g ON g.id = r.game_id`
-	queryHistory   = historyColumns + ` WHERE r.player_id = $1 AND r.guild_id = $2 ORDER BY r.finished_at DESC, r.game_id DESC LIMIT $3`
-	queryHistoryDM = historyColumns + ` WHERE r.player_id = $1 AND r.guild_id IS NULL ORDER BY r.finished_at DESC, r.game_id DESC LIMIT $2`
-
 	// A read-only snapshot, so that several statements of a page agree.
 	beginSnapshot = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 )
-
-const standingColumns = `r.player_id, coalesce(p.name, ''), r.board_rows, r.board_cols, r.k,
-	r.rating, r.rd, r.sigma, r.games, r.wins, r.losses, r.draws, r.streak, r.best_streak, r.updated_at`
 
 // rate records a game that just finished, in its transaction t: between
 // two people, in both players' ratings in its guild and globally; against
 // the bot, in the human's record at its level. The writes go on w.
 func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 	if g.VsBot() {
-		player, r := g.BotRecord()
-		w.Queue(queryBotRecord, player, r.Level, r.Wins, r.Losses, r.Draws, g.FinishedAt.UnixMilli())
+		w.Queue(gamerow.QueryBotRecord, gamerow.BotRecordArgs(g)...)
 		return nil
 	}
 	scopes := g.Scopes()
@@ -104,17 +68,9 @@ func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 	recs := make([][2]tttbot.Standing, len(scopes))
 	for i, scope := range scopes {
 		b.Queue(queryRatingDefaults, scope, players[0], players[1], g.Rows, g.Cols, g.K, d.R, d.RD, d.Sigma, g.FinishedAt.UnixMilli())
-		b.Queue(queryRatingPair, scope, players[0], players[1], g.Rows, g.Cols, g.K).Query(func(rows pgx.Rows) error {
-			for rows.Next() {
-				var s tttbot.Standing
-				var updated int64
-				if err := rows.Scan(&s.Player, &s.R, &s.RD, &s.Sigma, &s.Games, &s.Wins, &s.Losses, &s.Draws, &s.Streak, &s.Best, &updated); err != nil {
-					return err
-				}
-				s.UpdatedAt = fromMS(updated)
-				recs[i][b2i(s.Player == g.Opponent)] = s
-			}
-			return rows.Err()
+		b.Queue(queryRatingPair, scope, players[0], players[1], g.Rows, g.Cols, g.K).Query(func(rows pgx.Rows) (err error) {
+			recs[i], err = gamerow.Pair(rows, g)
+			return err
 		})
 	}
 	if err := t.c.SendBatch(ctx, b).Close(); err != nil {
@@ -122,31 +78,10 @@ func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 	}
 	for i, scope := range scopes {
 		for _, s := range g.Rate(recs[i]) {
-			w.Queue(queryRatingUpdate, scope, s.Player, s.Shape.Rows, s.Shape.Cols, s.Shape.K, s.R, s.RD, s.Sigma,
-				s.Games, s.Wins, s.Losses, s.Draws, s.Streak, s.Best, s.UpdatedAt.UnixMilli())
+			w.Queue(queryRatingUpdate, gamerow.RatingArgs(scope, s)...)
 		}
 	}
 	return nil
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// scanStanding reads the standingColumns of a row, then extra.
-func scanStanding(row pgx.Row, extra ...any) (tttbot.Standing, error) {
-	var s tttbot.Standing
-	var updated int64
-	dest := append([]any{&s.Player, &s.Name, &s.Shape.Rows, &s.Shape.Cols, &s.Shape.K,
-		&s.R, &s.RD, &s.Sigma, &s.Games, &s.Wins, &s.Losses, &s.Draws, &s.Streak, &s.Best, &updated}, extra...)
-	if err := row.Scan(dest...); err != nil {
-		return s, err
-	}
-	s.UpdatedAt = fromMS(updated)
-	return s, nil
 }
 
 // snapshot runs the statements of b in one read-only snapshot, in one
@@ -184,19 +119,11 @@ func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape,
 		return page, tttbot.Errorf(tttbot.EINVALID, "a leaderboard page starts at 0 and holds at least one player")
 	}
 	b := &pgx.Batch{}
-	b.Queue(queryLeaderboardTotal, scope, shape.Rows, shape.Cols, shape.K).QueryRow(func(row pgx.Row) error {
+	b.Queue(gamerow.QueryLeaderboardTotal, scope, shape.Rows, shape.Cols, shape.K).QueryRow(func(row pgx.Row) error {
 		return row.Scan(&page.Total)
 	})
 	b.Queue(queryLeaderboardPage, scope, shape.Rows, shape.Cols, shape.K, int64(offset), limit).Query(func(rows pgx.Rows) error {
-		for rows.Next() {
-			s, err := scanStanding(rows)
-			if err != nil {
-				return err
-			}
-			s.Rank = offset + len(page.Standings) + 1
-			page.Standings = append(page.Standings, s)
-		}
-		return rows.Err()
+		return gamerow.Page(rows, offset, &page)
 	})
 	if err := db.snapshot(ctx, b); err != nil {
 		return tttbot.LeaderboardPage{}, fmt.Errorf("read leaderboard: %w", err)
@@ -209,27 +136,13 @@ func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape,
 func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, error) {
 	st := &tttbot.Stats{Player: player}
 	b := &pgx.Batch{}
-	b.Queue(queryStats, scope, player).Query(func(rows pgx.Rows) error {
-		for rows.Next() {
-			var rank int
-			s, err := scanStanding(rows, &rank)
-			if err != nil {
-				return err
-			}
-			s.Rank = rank
-			st.Ratings = append(st.Ratings, s)
-		}
-		return rows.Err()
+	b.Queue(gamerow.QueryStats, scope, player).Query(func(rows pgx.Rows) (err error) {
+		st.Ratings, err = gamerow.Ratings(rows)
+		return err
 	})
-	b.Queue(queryBotRecords, player).Query(func(rows pgx.Rows) error {
-		for rows.Next() {
-			var r tttbot.BotRecord
-			if err := rows.Scan(&r.Level, &r.Wins, &r.Losses, &r.Draws); err != nil {
-				return err
-			}
-			st.VsBot = append(st.VsBot, r)
-		}
-		return rows.Err()
+	b.Queue(gamerow.QueryBotRecords, player).Query(func(rows pgx.Rows) (err error) {
+		st.VsBot, err = gamerow.BotRecords(rows)
+		return err
 	})
 	if err := db.snapshot(ctx, b); err != nil {
 		return nil, fmt.Errorf("read stats: %w", err)
@@ -242,30 +155,11 @@ func (db *DB) History(ctx context.Context, player, guildID string, limit int) ([
 	if limit <= 0 {
 		return nil, tttbot.Errorf(tttbot.EINVALID, "a history lists at least one game")
 	}
-	var rows pgx.Rows
-	var err error
-	if guildID == "" {
-		rows, err = db.pool.Query(ctx, queryHistoryDM, player, limit)
-	} else {
-		rows, err = db.pool.Query(ctx, queryHistory, player, guildID, limit)
-	}
+	query, args := gamerow.History(player, guildID, limit)
+	rows, err := db.pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read history: %w", err)
 	}
 	defer rows.Close()
-	var out []tttbot.HistoryEntry
-	for rows.Next() {
-		var e tttbot.HistoryEntry
-		var at int64
-		if err := rows.Scan(&e.GameID, &e.Shape.Rows, &e.Shape.Cols, &e.Shape.K, &e.Opponent, &e.BotLevel,
-			&e.Outcome, &e.Reason, &at); err != nil {
-			return nil, fmt.Errorf("read history: %w", err)
-		}
-		e.FinishedAt = fromMS(at)
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
-	}
-	return out, nil
+	return gamerow.Entries(rows)
 }

@@ -10,14 +10,14 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/settingsrow"
 )
 
 var _ tttbot.SettingsStore = (*DB)(nil)
 
 const (
-	querySettings  = "SELECT " + settingsrow.Columns + " FROM guilds WHERE id = $1"
-	queryLastStart = "SELECT max(created_at) FROM games WHERE challenger_id = $1 AND guild_id = $2"
+	querySettings = "SELECT " + settingsrow.Columns + " FROM guilds WHERE id = $1"
 	// lockStarts serializes the games one player starts in one guild, so
 	// that two at once cannot both find the cooldown over.
 	lockStarts = "SELECT pg_advisory_xact_lock(hashtextextended('start ' || $1 || ' ' || $2, 0))"
@@ -67,7 +67,7 @@ func (r *admissionRead) queue(guildID, challenger string) *pgx.Batch {
 	}
 	b.Queue(lockStarts, guildID, challenger)
 	r.settingsRead.queue(b, guildID)
-	b.Queue(queryLastStart, challenger, guildID).QueryRow(func(row pgx.Row) error { return row.Scan(&r.last) })
+	b.Queue(gamerow.QueryLastStart, challenger, guildID).QueryRow(func(row pgx.Row) error { return row.Scan(&r.last) })
 	return b
 }
 
@@ -78,7 +78,7 @@ func (r *admissionRead) admission(guildID string) (tttbot.Admission, error) {
 	}
 	a := tttbot.Admission{Settings: *s}
 	if s.Cooldown > 0 && r.last != nil {
-		a.LastStart = fromMS(*r.last)
+		a.LastStart = gamerow.FromMS(*r.last)
 	}
 	return a, nil
 }
@@ -101,7 +101,7 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 	if !tttbot.Snowflake(guildID) {
 		return nil, tttbot.ErrSettingsOutOfGuild
 	}
-	at := db.now(time.Time{})
+	at := db.opts.At(time.Time{})
 	var s *tttbot.Settings
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		var r settingsRead

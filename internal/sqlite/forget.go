@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 )
 
 var _ tttbot.ForgetStore = (*DB)(nil)
@@ -23,7 +24,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 	if user == "" || tttbot.Forgotten(user) {
 		return nil, tttbot.Errorf(tttbot.EINVALID, "no player to forget")
 	}
-	at = db.now(at)
+	at = db.opts.At(at)
 	ids, top, err := db.playerGames(ctx, user)
 	if err != nil {
 		return nil, err
@@ -40,7 +41,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 		ids := append(ids[:len(ids):len(ids)], later...)
 		scopes := []string{""}
 		for _, id := range ids {
-			g, err := scanGame(tx.QueryRowContext(ctx, queryGame, id))
+			g, err := gamerow.Game(tx.QueryRowContext(ctx, gamerow.QueryGame, id))
 			if err != nil {
 				return err
 			}
@@ -120,22 +121,12 @@ func anonymize(ctx context.Context, tx *sql.Conn, g *tttbot.Game, user string, a
 	if err := savePlayer(ctx, tx, tttbot.Player{ID: p}, at); err != nil {
 		return err
 	}
-	for _, q := range []string{
-		"UPDATE games SET " + swap("challenger_id") + ", " + swap("opponent_id") + ", " + swap("x_player_id") + ", " +
-			swap("o_player_id") + ", " + swap("turn_id") + ", " + swap("winner_id") + " WHERE id = ?3",
-		"UPDATE moves SET player_id = ?2 WHERE game_id = ?3 AND player_id = ?1",
-		"UPDATE results SET " + swap("player_id") + ", " + swap("opponent_id") + " WHERE game_id = ?3",
-	} {
+	for _, q := range []string{gamerow.QueryAnonymizeGame, gamerow.QueryAnonymizeMoves, gamerow.QueryAnonymizeResults} {
 		if _, err := tx.ExecContext(ctx, q, user, p, g.ID); err != nil {
 			return fmt.Errorf("anonymize game %d: %w", g.ID, err)
 		}
 	}
 	return nil
-}
-
-// swap sets col to ?2 where it holds ?1.
-func swap(col string) string {
-	return col + " = CASE WHEN " + col + " = ?1 THEN ?2 ELSE " + col + " END"
 }
 
 // erase deletes e.Player's ratings in scopes, records against the bot and

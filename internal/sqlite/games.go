@@ -1,87 +1,43 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 )
 
-// open is the condition of the games_open_* partial indexes; queries repeat
-// it word for word so that SQLite can use them.
-const open = "status IN ('pending', 'active')"
-
-const gameColumns = `id, ifnull(guild_id, ''), channel_id, ifnull(message_id, ''),
-	board_rows, board_cols, k, challenger_id, opponent_id, ifnull(bot_level, ''),
-	ifnull(x_player_id, ''), ifnull(o_player_id, ''), status, board, ifnull(turn_id, ''),
-	version, ifnull(deadline, 0), ifnull(winner_id, ''), ifnull(reason, ''),
-	created_at, updated_at, ifnull(finished_at, 0), language,
-	webhook, guest, ifnull(token, ''), ifnull(token_expires, 0)`
-
-// The queries that must stay on an index as games pile up (see TestQueryPlans).
+// The queries of games that SQLite runs alone (see TestQueryPlans for
+// those that must stay on an index).
 const (
-	// Two seeks, one per index, rather than an OR that scans the channel and
-	// sorts.
-	queryOpenGame = "SELECT " + gameColumns + " FROM games WHERE id = (SELECT min(id) FROM (" +
-		"SELECT id FROM games WHERE channel_id = ?1 AND challenger_id = ?2 AND " + open + " UNION ALL " +
-		"SELECT id FROM games WHERE channel_id = ?1 AND opponent_id = ?2 AND " + open + "))"
-	queryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = ?1 AND " + open +
-		" AND id <> ?2 AND (challenger_id IN (?3, ?4) OR opponent_id IN (?3, ?4)) LIMIT 1"
-	queryGame = "SELECT " + gameColumns + " FROM games WHERE id = ?"
 	// A game and the settings of its guild that a change applies.
-	queryGameToChange = "SELECT " + gameColumns +
+	queryGameToChange = "SELECT " + gamerow.Columns +
 		", ifnull((SELECT role_id FROM guilds WHERE id = games.guild_id), '')" +
 		", ifnull((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0)" +
 		", (SELECT simultaneous_games FROM guilds WHERE id = games.guild_id) FROM games WHERE id = ?"
-	queryChannelBusy = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND " + open + " AND id <> ?)"
 	// The due games not claimed, oldest first: claimed until ?3.
-	queryDueGames = "SELECT id FROM games WHERE " + open + " AND deadline <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
+	queryDueGames = "SELECT id FROM games WHERE " + gamerow.Open + " AND deadline <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
 		" ORDER BY deadline, id LIMIT ?2"
-	queryAnyDue    = "SELECT EXISTS (" + queryDueGames + ")"
-	queryDue       = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gameColumns
-	queryLastStart = "SELECT max(created_at) FROM games WHERE challenger_id = ? AND guild_id = ?"
+	queryAnyDue = "SELECT EXISTS (" + queryDueGames + ")"
+	queryDue    = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gamerow.Columns
 )
-
-type scanner interface{ Scan(dest ...any) error }
-
-// scanGame reads the gameColumns of a row, then any extra columns into extra.
-func scanGame(row scanner, extra ...any) (*tttbot.Game, error) {
-	var g tttbot.Game
-	var deadline, created, updated, finished, expires int64
-	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
-		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
-		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
-		&g.Version, &deadline, &g.Winner, &g.Reason,
-		&created, &updated, &finished, &g.Language,
-		&g.Webhook, &g.Guest, &g.Token.Value, &expires}, extra...)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, tttbot.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read game: %w", err)
-	}
-	g.Deadline, g.CreatedAt, g.UpdatedAt, g.FinishedAt = fromMS(deadline), fromMS(created), fromMS(updated), fromMS(finished)
-	g.Token.Expires = fromMS(expires)
-	return &g, nil
-}
 
 // Game returns a game by ID.
 func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
-	return scanGame(db.r.QueryRowContext(uncancelled(ctx), queryGame, id))
+	return gamerow.Game(db.r.QueryRowContext(uncancelled(ctx), gamerow.QueryGame, id))
 }
 
 // OpenGame returns user's pending or active game in channel; the oldest if
 // user is the bot, which may play several.
 func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
-	return scanGame(db.r.QueryRowContext(uncancelled(ctx), queryOpenGame, channelID, user))
+	return gamerow.Game(db.r.QueryRowContext(uncancelled(ctx), gamerow.QueryOpenGame, channelID, user))
 }
 
 // CreateGame inserts g as a pending challenge or, against the bot, an active
@@ -94,7 +50,7 @@ func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.
 // StartGame is CreateGame with prepare deciding on the game, in its
 // transaction, from the guild's settings. See tttbot.GameStore.
 func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
-	now := db.now(time.Time{})
+	now := db.opts.At(time.Time{})
 	var n tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		n = *g
@@ -113,8 +69,8 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		n.Version = 1
 		n.CreatedAt = now
 		n.UpdatedAt = n.CreatedAt
-		n.Deadline = round(n.Deadline)
-		n.Token.Expires = round(n.Token.Expires)
+		n.Deadline = gamerow.Round(n.Deadline)
+		n.Token.Expires = gamerow.Round(n.Token.Expires)
 		for _, id := range []string{n.Challenger, n.Opponent} {
 			p := tttbot.Player{ID: id}
 			for _, q := range players {
@@ -128,7 +84,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		}
 		if n.GuildID != "" {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, updated_at) VALUES (?, ?)
-				ON CONFLICT DO NOTHING`, n.GuildID, toMS(n.CreatedAt)); err != nil {
+				ON CONFLICT DO NOTHING`, n.GuildID, n.CreatedAt.UnixMilli()); err != nil {
 				return fmt.Errorf("save guild: %w", err)
 			}
 		}
@@ -140,28 +96,11 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err != nil {
 			return err
 		}
-		var exclusive any // NULL, or 1: see migration 00007
-		if excl {
-			exclusive = 1
-		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, message_id,
-			board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
-			status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
-			webhook, guest, token, token_expires)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			nullString(n.GuildID), n.ChannelID, nullString(n.MessageID),
-			n.Rows, n.Cols, n.K, n.Challenger, n.Opponent, nullString(n.BotLevel),
-			nullString(n.XPlayer), nullString(n.OPlayer),
-			n.Status, n.Board, nullString(n.Turn), n.Version, toMS(n.Deadline),
-			toMS(n.CreatedAt), toMS(n.UpdatedAt), exclusive, n.Language,
-			n.Webhook, n.Guest, nullString(n.Token.Value), toMS(n.Token.Expires))
+		err = tx.QueryRowContext(ctx, gamerow.QueryInsertGame, gamerow.InsertArgs(&n, excl)...).Scan(&n.ID)
 		if channelTaken(err) {
 			return tttbot.ErrChannelBusy
 		}
 		if err != nil {
-			return fmt.Errorf("insert game: %w", err)
-		}
-		if n.ID, err = res.LastInsertId(); err != nil {
 			return fmt.Errorf("insert game: %w", err)
 		}
 		return nil
@@ -196,14 +135,14 @@ func readRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game) (tttbot.Room, e
 	var r tttbot.Room
 	p := g.RoomPlayers()
 	var c, o string
-	err := tx.QueryRowContext(ctx, queryPlayerBusy, g.ChannelID, g.ID, p[0], p[1]).Scan(&c, &o)
+	err := tx.QueryRowContext(ctx, gamerow.QueryPlayerBusy, g.ChannelID, g.ID, p[0], p[1]).Scan(&c, &o)
 	switch {
 	case err == nil:
 		r.PlayerGame = []string{c, o}
 	case !errors.Is(err, sql.ErrNoRows):
 		return r, fmt.Errorf("find player's games: %w", err)
 	}
-	if err := tx.QueryRowContext(ctx, queryChannelBusy, g.ChannelID, g.ID).Scan(&r.Occupied); err != nil {
+	if err := tx.QueryRowContext(ctx, gamerow.QueryChannelBusy, g.ChannelID, g.ID).Scan(&r.Occupied); err != nil {
 		return r, fmt.Errorf("find channel's games: %w", err)
 	}
 	return r, nil
@@ -230,7 +169,7 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx co
 		var err error
 		var st tttbot.Settings
 		var turn int64
-		g, err = scanGame(tx.QueryRowContext(ctx, queryGameToChange, id), &st.Role, &turn, &st.Simultaneous)
+		g, err = gamerow.Game(tx.QueryRowContext(ctx, queryGameToChange, id), &st.Role, &turn, &st.Simultaneous)
 		if err != nil {
 			return err
 		}
@@ -268,6 +207,12 @@ func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time,
 // SQLite then maintains only the indexes on them (a move touches none but
 // the deadline's), which keeps a move's commit small.
 func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
+	ms := func(t time.Time) any { // comparable, nil for NULL
+		if p := gamerow.ToMS(t); p != nil {
+			return *p
+		}
+		return nil
+	}
 	cols := []struct {
 		name     string
 		old, new any
@@ -277,22 +222,22 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 		{"status", string(before.Status), string(g.Status)},
 		{"board", before.Board, g.Board},
 		{"turn_id", before.Turn, g.Turn},
-		{"deadline", toMS(before.Deadline), toMS(g.Deadline)},
+		{"deadline", ms(before.Deadline), ms(g.Deadline)},
 		{"winner_id", before.Winner, g.Winner},
 		{"reason", string(before.Reason), string(g.Reason)},
-		{"finished_at", toMS(before.FinishedAt), toMS(g.FinishedAt)},
+		{"finished_at", ms(before.FinishedAt), ms(g.FinishedAt)},
 	}
 	var set strings.Builder
 	// Any change ends a timer's claim (see Due).
 	set.WriteString("UPDATE games SET version = ?, updated_at = ?, claimed_until = NULL")
-	args := []any{g.Version, toMS(g.UpdatedAt)}
+	args := []any{g.Version, g.UpdatedAt.UnixMilli()}
 	for _, c := range cols {
 		if c.old == c.new {
 			continue
 		}
 		fmt.Fprintf(&set, ", %s = ?", c.name)
 		if s, ok := c.new.(string); ok {
-			c.new = nullString(s)
+			c.new = gamerow.NullString(s)
 		}
 		args = append(args, c.new)
 	}
@@ -305,13 +250,7 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 
 // writeResults records the result of a finished game once per player.
 func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
-	// A guest game counts on no leaderboard of its guild.
-	_, err := tx.ExecContext(ctx, `INSERT INTO results
-		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at, guild_rated)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10), (?1, ?3, ?2, ?4, ?6, ?7, ?8, ?9, ?10)`,
-		g.ID, g.Challenger, g.Opponent, nullString(g.GuildID),
-		g.Outcome(g.Challenger), g.Outcome(g.Opponent), g.Reason, nullString(g.BotLevel), toMS(g.FinishedAt), !g.Guest)
-	if err != nil {
+	if _, err := tx.ExecContext(ctx, gamerow.QueryInsertResults, gamerow.ResultsArgs(g)...); err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
 	return nil
@@ -320,10 +259,10 @@ func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 // Play applies a move and, when it ends the game, the result; then
 // m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore.
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
-	m.At, m.Deadline = db.now(m.At), round(m.Deadline)
+	m.At, m.Deadline = db.opts.At(m.At), gamerow.Round(m.Deadline)
 	if a := m.Answer; a != nil {
 		answer := *a
-		answer.At, answer.Deadline = db.now(a.At), round(a.Deadline)
+		answer.At, answer.Deadline = db.opts.At(a.At), gamerow.Round(a.Deadline)
 		m.Answer = &answer
 	}
 	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
@@ -332,8 +271,7 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 			return err
 		}
 		for _, mv := range moves {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, cell, player_id, at)
-				VALUES (?, ?, ?, ?, ?)`, mv.GameID, mv.Ply, mv.Cell, mv.Player, toMS(mv.At)); err != nil {
+			if _, err := tx.ExecContext(ctx, gamerow.QueryInsertMove, mv.GameID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli()); err != nil {
 				return fmt.Errorf("insert move: %w", err)
 			}
 		}
@@ -343,7 +281,7 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
-	r.At, r.Deadline = db.now(r.At), round(r.Deadline)
+	r.At, r.Deadline = db.opts.At(r.At), gamerow.Round(r.Deadline)
 	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		room, err := readRoom(ctx, tx, g)
 		if err != nil {
@@ -356,7 +294,7 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 // Decline ends a pending challenge: declined by its Opponent, cancelled by
 // its Challenger.
 func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
-	at = db.now(at)
+	at = db.opts.At(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		return g.Decline(user, version, at)
 	})
@@ -364,7 +302,7 @@ func (db *DB) Decline(ctx context.Context, id int64, user string, version int, a
 
 // Resign ends user's active game as a loss for user.
 func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
-	at = db.now(at)
+	at = db.opts.At(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		return g.Resign(user, at)
 	})
@@ -375,7 +313,7 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 // deadline too, so that Due finds a reply interrupted by a crash; the caller
 // should let the bot move rather than expire it.
 func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
-	at = db.now(at)
+	at = db.opts.At(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		return g.Expire(version, at)
 	})
@@ -403,63 +341,32 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			g, err := scanGame(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, g)
-		}
-		return rows.Err()
+		out, err = gamerow.Due(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
-	// RETURNING gives the rows in no promised order.
-	slices.SortFunc(out, func(a, b *tttbot.Game) int {
-		return cmp.Or(a.Deadline.Compare(b.Deadline), cmp.Compare(a.ID, b.ID))
-	})
 	return out, nil
 }
 
 // Moves lists the moves of a game in order.
 func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
-	rows, err := db.r.QueryContext(uncancelled(ctx), `SELECT m.ply, m.cell, m.player_id, m.at
-		FROM games g LEFT JOIN moves m ON m.game_id = g.id
-		WHERE g.id = ? ORDER BY m.ply`, id)
+	rows, err := db.r.QueryContext(uncancelled(ctx), gamerow.QueryMoves, id)
 	if err != nil {
 		return nil, fmt.Errorf("read moves: %w", err)
 	}
 	defer rows.Close()
-	found := false
-	moves := []tttbot.Move{}
-	for rows.Next() {
-		found = true
-		var ply, cell, at sql.NullInt64
-		var player sql.NullString
-		if err := rows.Scan(&ply, &cell, &player, &at); err != nil {
-			return nil, fmt.Errorf("read moves: %w", err)
-		}
-		if ply.Valid {
-			moves = append(moves, tttbot.Move{GameID: id, Ply: int(ply.Int64), Cell: int(cell.Int64), Player: player.String, At: fromMS(at.Int64)})
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read moves: %w", err)
-	}
-	if !found {
-		return nil, tttbot.ErrNotFound
-	}
-	return moves, nil
+	return gamerow.Moves(rows, id)
 }
 
 // SetMessage records the board message of a game. It leaves the version
 // alone: the message holds the board, it does not change it.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
-	at := db.now(time.Time{})
+	at := db.opts.At(time.Time{})
 	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		res, err := tx.ExecContext(ctx, "UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?",
-			nullString(messageID), toMS(at), id)
+			gamerow.NullString(messageID), at.UnixMilli(), id)
 		if err != nil {
 			return fmt.Errorf("set message: %w", err)
 		}
@@ -479,7 +386,7 @@ func (db *DB) SetToken(ctx context.Context, id int64, t tttbot.Token) error {
 	if err := t.Check(); err != nil {
 		return err
 	}
-	expires := toMS(round(t.Expires))
+	expires := gamerow.Round(t.Expires).UnixMilli()
 	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE games SET token = ?, token_expires = ?
 			WHERE id = ? AND ifnull(token_expires, 0) <= ?`, t.Value, expires, id, expires)
@@ -508,7 +415,7 @@ func savePlayer(ctx context.Context, tx *sql.Conn, p tttbot.Player, at time.Time
 	_, err := tx.ExecContext(ctx, `INSERT INTO players (id, name, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
 		WHERE excluded.name <> '' AND excluded.name <> players.name`,
-		p.ID, p.Name, toMS(at))
+		p.ID, p.Name, at.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("save player: %w", err)
 	}
@@ -521,11 +428,11 @@ func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bo
 	if guildID == "" {
 		return tttbot.ErrSettingsOutOfGuild
 	}
-	at := db.now(time.Time{})
+	at := db.opts.At(time.Time{})
 	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES (?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games, updated_at = excluded.updated_at`,
-			guildID, allow, toMS(at))
+			guildID, allow, at.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("save guild settings: %w", err)
 		}

@@ -4,37 +4,21 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 )
-
-// queryForget deletes the interactions seen before ?1 among the ?2 with the
-// lowest IDs: a walk of ?2 rows from the table's left edge however large
-// it is (see TestQueryPlans). IDs grow with time, so these are the oldest;
-// one recorded out of order is deleted once it is old itself.
-const queryForget = `DELETE FROM interactions WHERE id IN
-	(SELECT id FROM (SELECT id, seen_at FROM interactions ORDER BY id LIMIT ?2) WHERE seen_at < ?1)`
-
-// snowflake reads an interaction's ID as stored.
-func snowflake(id string) (int64, error) {
-	n, err := strconv.ParseInt(id, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, tttbot.Errorf(tttbot.EINVALID, "I can't read this interaction's ID.")
-	}
-	return n, nil
-}
 
 // record inserts interaction id, inside the caller's transaction; a second
 // insert of one ID is a replay.
 func (db *DB) record(ctx context.Context, tx *sql.Conn, id string) error {
-	n, err := snowflake(id)
+	n, err := gamerow.InteractionID(id)
 	if err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, "INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-		n, toMS(db.now(time.Time{})))
+		n, db.opts.At(time.Time{}).UnixMilli())
 	if err != nil {
 		return fmt.Errorf("record interaction: %w", err)
 	}
@@ -62,7 +46,7 @@ func (db *DB) Remember(ctx context.Context) error {
 func (db *DB) Forget(ctx context.Context, before time.Time, limit int) (int, error) {
 	var n int64
 	err := db.upkeep(ctx, func(ctx context.Context, tx *sql.Conn) error {
-		res, err := tx.ExecContext(ctx, queryForget, before.UnixMilli(), limit)
+		res, err := tx.ExecContext(ctx, gamerow.QueryPruneInteractions, limit, before.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("forget interactions: %w", err)
 		}

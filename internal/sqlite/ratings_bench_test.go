@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/rating"
 )
 
@@ -176,11 +177,11 @@ func buildFixture(b *testing.B) fixture {
 		default:
 			reason = "draw"
 		}
-		if _, err := insGame.Exec(id, fixtureGuild, sh.Rows, sh.Cols, sh.K, ids[a], pb, nullString(level), board,
-			nullString(winner), reason, at); err != nil {
+		if _, err := insGame.Exec(id, fixtureGuild, sh.Rows, sh.Cols, sh.K, ids[a], pb, gamerow.NullString(level), board,
+			gamerow.NullString(winner), reason, at); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := insResults.Exec(id, ids[a], pb, fixtureGuild, oa, ob, reason, nullString(level), at); err != nil {
+		if _, err := insResults.Exec(id, ids[a], pb, fixtureGuild, oa, ob, reason, gamerow.NullString(level), at); err != nil {
 			b.Fatal(err)
 		}
 		if level != "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/settingsrow"
 )
 
@@ -49,7 +50,7 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 		return nil, tttbot.ErrSettingsOutOfGuild
 	}
 	var s *tttbot.Settings
-	at := db.now(time.Time{})
+	at := db.opts.At(time.Time{})
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		var err error
 		if s, err = readSettings(ctx, tx, guildID); err != nil {
@@ -82,14 +83,14 @@ func saveSettings(ctx context.Context, tx *sql.Conn, s *tttbot.Settings) error {
 // lastStart is when user last started a game in guildID, zero if never.
 func lastStart(ctx context.Context, q querier, guildID, user string) (time.Time, error) {
 	var at sql.NullInt64
-	err := q.QueryRowContext(ctx, queryLastStart, user, guildID).Scan(&at)
+	err := q.QueryRowContext(ctx, gamerow.QueryLastStart, user, guildID).Scan(&at)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("find player's last game: %w", err)
 	}
 	if !at.Valid {
 		return time.Time{}, nil
 	}
-	return fromMS(at.Int64), nil
+	return gamerow.FromMS(at.Int64), nil
 }
 
 // ResetRatings deletes a guild's ratings. See tttbot.SettingsStore.

@@ -24,23 +24,14 @@ import (
 	"github.com/mattn/go-sqlite3" // also registers the "sqlite3" driver
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/health"
 )
 
 var _ tttbot.GameStore = (*DB)(nil)
 
 // Options tune a DB. The zero value is ready to use.
-type Options struct {
-	// SimultaneousGames is the default for guilds that have not set it:
-	// whether a channel may hold more than one open game.
-	SimultaneousGames bool
-
-	// Logger receives migration and lifecycle logs; nil discards them.
-	Logger *slog.Logger
-
-	// Now is the clock for times the caller does not pass; nil is time.Now.
-	Now func() time.Time
-}
+type Options = gamerow.Options
 
 // DB is an open tttbot database. Writes go through a single connection whose
 // transactions begin IMMEDIATE, so concurrent writers queue in the pool instead
@@ -67,13 +58,8 @@ type DB struct {
 // Open opens (creating if needed) the database at path and migrates it to
 // the latest schema. It refuses a database written by a newer binary.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opts = opts.WithDefaults()
 	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
 	w, err := openWriter(path, true)
 	if err != nil {
 		return nil, err
@@ -436,44 +422,4 @@ func syncFile(path string) error {
 	}
 	err = f.Sync()
 	return errors.Join(err, f.Close())
-}
-
-// Times are stored as Unix milliseconds; the zero time as NULL.
-
-func toMS(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UnixMilli()
-}
-
-func fromMS(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
-}
-
-// round gives t the precision it will have once read back.
-func round(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	return time.UnixMilli(t.UnixMilli()).UTC()
-}
-
-// nullString stores "" as NULL.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// now returns t, or the clock's time when t is zero, as stored.
-func (db *DB) now(t time.Time) time.Time {
-	if t.IsZero() {
-		t = db.opts.Now()
-	}
-	return round(t)
 }

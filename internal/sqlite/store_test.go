@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/storetest"
 )
 
@@ -52,21 +53,21 @@ func TestQueryPlans(t *testing.T) {
 		args        []any
 		index       string
 	}{
-		{"open game", queryOpenGame, []any{"c", "u"},
+		{"open game", gamerow.QueryOpenGame, []any{"c", "u"},
 			"games_open_by_challenger (channel_id=? AND challenger_id=?)"},
-		{"open game", queryOpenGame, []any{"c", "u"},
+		{"open game", gamerow.QueryOpenGame, []any{"c", "u"},
 			"games_open_by_opponent (channel_id=? AND opponent_id=?)"},
-		{"player busy", queryPlayerBusy, []any{"c", 1, "a", "b"}, "games_open_by_"},
-		{"channel busy", queryChannelBusy, []any{"c", 1}, "games_open_by_"},
+		{"player busy", gamerow.QueryPlayerBusy, []any{"c", 1, "a", "b"}, "games_open_by_"},
+		{"channel busy", gamerow.QueryChannelBusy, []any{"c", 1}, "games_open_by_"},
 		{"due", queryDueGames, []any{0, 10}, "games_open_by_deadline"},
-		{"last game started", queryLastStart, []any{"u", "g"}, "COVERING INDEX games_by_challenger"},
+		{"last game started", gamerow.QueryLastStart, []any{"u", "g"}, "COVERING INDEX games_by_challenger"},
 		{"leaderboard", `SELECT player_id, count(*) FILTER (WHERE outcome = 'win') AS wins, count(*)
 			FROM results WHERE guild_id = ? GROUP BY player_id ORDER BY wins DESC LIMIT 10`,
 			[]any{"g"}, "COVERING INDEX results_by_guild"},
 		{"history", `SELECT game_id, outcome FROM results WHERE player_id = ?
 			ORDER BY finished_at DESC LIMIT 20`, []any{"u"}, "results_by_player"},
 		{"replay", `SELECT ply, cell FROM moves WHERE game_id = ? ORDER BY ply`, []any{1}, "PRIMARY KEY"},
-		{"forget interactions", queryForget, []any{0, 10}, "SCAN interactions"},
+		{"prune interactions", gamerow.QueryPruneInteractions, []any{10, 0}, "SCAN interactions"},
 	}
 	for _, tt := range tests {
 		text := queryPlan(t, db, tt.query, tt.args...)
@@ -87,19 +88,19 @@ func TestRatingQueryPlans(t *testing.T) {
 		args        []any
 		want        []string
 	}{
-		{"pair", queryRatingPair, []any{"g", "a", "b", 3, 3, 3}, []string{
+		{"pair", gamerow.QueryRatingPair, []any{"g", "a", "b", 3, 3, 3}, []string{
 			"SEARCH ratings USING INDEX sqlite_autoindex_ratings_1 (scope=? AND player_id=? AND board_rows=? AND board_cols=? AND k=?)"}},
 		{"band", queryLeaderboardBand, []any{"g", 3, 3, 3, 0}, []string{"SEARCH rating_counts USING PRIMARY KEY"}},
 		{"page", queryLeaderboardPage, []any{"g", 3, 3, 3, 1600.0, 10, 0}, []string{
 			"SEARCH ratings USING INDEX ratings_ranked (scope=? AND board_rows=? AND board_cols=? AND k=? AND conservative<?)",
 			"SEARCH r USING INDEX sqlite_autoindex_ratings_1", "SEARCH p USING INDEX sqlite_autoindex_players_1"}},
-		{"stats", queryStats, []any{"g", "a"}, []string{
+		{"stats", gamerow.QueryStats, []any{"g", "a"}, []string{
 			"SEARCH r USING INDEX sqlite_autoindex_ratings_1 (scope=? AND player_id=?)",
 			"SEARCH c USING PRIMARY KEY (scope=? AND board_rows=? AND board_cols=? AND k=? AND band>?)",
 			"SEARCH o USING INDEX ratings_ranked (scope=? AND board_rows=? AND board_cols=? AND k=? AND conservative>? AND conservative<?)"}},
-		{"bot records", queryBotRecords, []any{"a"}, []string{"SEARCH bot_records USING PRIMARY KEY (player_id=?)"}},
-		{"history", queryHistory, []any{"a", "g", 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)", "SEARCH g USING INTEGER PRIMARY KEY"}},
-		{"history in DMs", queryHistory, []any{"a", nil, 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)"}},
+		{"bot records", gamerow.QueryBotRecords, []any{"a"}, []string{"SEARCH bot_records USING PRIMARY KEY (player_id=?)"}},
+		{"history", gamerow.QueryHistory, []any{"a", "g", 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)", "SEARCH g USING INTEGER PRIMARY KEY"}},
+		{"history in DMs", gamerow.QueryHistoryDM, []any{"a", 10}, []string{"SEARCH r USING INDEX results_history (player_id=? AND guild_id=?)"}},
 	}
 	for _, tt := range tests {
 		text := queryPlan(t, db, tt.query, tt.args...)

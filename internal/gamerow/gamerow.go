@@ -1,0 +1,272 @@
+// Package gamerow is a game, its moves and what it leaves behind —
+// results, ratings, records against the bot — as both stores keep them:
+// the SQL text that internal/sqlite and internal/postgres both run, one
+// scan of each row over an interface that database/sql's rows and pgx's
+// both satisfy, the stored form of times, empty strings and interaction
+// IDs, and the Options both stores open with. What stays in a store is
+// what truly differs between the engines.
+//
+// The queries' placeholders are $1, $2…, each first written in that
+// order (see TestPlaceholders): SQLite reads $N as a named parameter
+// numbered by its first appearance, PostgreSQL by N.
+package gamerow
+
+import (
+	"cmp"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// Options tune a store. The zero value is ready to use.
+type Options struct {
+	// SimultaneousGames is the default for guilds that have not set it:
+	// whether a channel may hold more than one open game.
+	SimultaneousGames bool
+
+	// Logger receives migration and lifecycle logs; nil discards them.
+	Logger *slog.Logger
+
+	// Now is the clock for times the caller does not pass; nil is time.Now.
+	Now func() time.Time
+}
+
+// WithDefaults returns o with a clock and a logger: time.Now and a logger
+// that discards, where o has none.
+func (o Options) WithDefaults() Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// At returns t, or the clock's time when t is zero, as stored.
+func (o Options) At(t time.Time) time.Time {
+	if t.IsZero() {
+		t = o.Now()
+	}
+	return Round(t)
+}
+
+// Open is the condition of the games_open_* partial indexes; queries
+// repeat it word for word so that both planners use them.
+const Open = "status IN ('pending', 'active')"
+
+// Columns are a game's columns, in the order Game scans them.
+const Columns = `id, coalesce(guild_id, ''), channel_id, coalesce(message_id, ''),
+	board_rows, board_cols, k, challenger_id, opponent_id, coalesce(bot_level, ''),
+	coalesce(x_player_id, ''), coalesce(o_player_id, ''), status, board, coalesce(turn_id, ''),
+	version, coalesce(deadline, 0), coalesce(winner_id, ''), coalesce(reason, ''),
+	created_at, updated_at, coalesce(finished_at, 0), language,
+	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0)`
+
+// The queries of games and moves that both engines run. Those on every
+// command and timer tick must stay on an index as games pile up (each
+// store's TestQueryPlans).
+const (
+	QueryGame = "SELECT " + Columns + " FROM games WHERE id = $1"
+	// Two seeks, one per index, rather than an OR that scans the channel.
+	QueryOpenGame = "SELECT " + Columns + " FROM games WHERE id = (SELECT min(id) FROM (" +
+		"SELECT id FROM games WHERE channel_id = $1 AND challenger_id = $2 AND " + Open + " UNION ALL " +
+		"SELECT id FROM games WHERE channel_id = $1 AND opponent_id = $2 AND " + Open + ") AS mine)"
+	// Another open game in channel $1 than game $2 of player $3 or $4.
+	QueryPlayerBusy = "SELECT challenger_id, opponent_id FROM games WHERE channel_id = $1 AND " + Open +
+		" AND id <> $2 AND (challenger_id IN ($3, $4) OR opponent_id IN ($3, $4)) LIMIT 1"
+	QueryChannelBusy = "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = $1 AND " + Open + " AND id <> $2)"
+	QueryLastStart   = "SELECT max(created_at) FROM games WHERE challenger_id = $1 AND guild_id = $2"
+	QueryActiveGames = "SELECT count(*) FROM games WHERE " + Open + " AND status = 'active'"
+
+	// QueryInsertGame takes InsertArgs.
+	QueryInsertGame = `INSERT INTO games (guild_id, channel_id, message_id,
+		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
+		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
+		webhook, guest, token, token_expires)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+		$21, $22, $23, $24) RETURNING id`
+	QueryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
+	// QueryInsertResults takes ResultsArgs. A guest game counts on no
+	// leaderboard of its guild.
+	QueryInsertResults = `INSERT INTO results
+		(game_id, player_id, opponent_id, guild_id, outcome, reason, bot_level, finished_at, guild_rated)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9), ($1, $3, $2, $4, $10, $6, $7, $8, $9)`
+	// QueryMoves lists game $1's moves for Moves: one row of NULLs for a
+	// game without any, none for no game.
+	QueryMoves = `SELECT m.ply, m.cell, m.player_id, m.at
+		FROM games g LEFT JOIN moves m ON m.game_id = g.id
+		WHERE g.id = $1 ORDER BY m.ply`
+
+	// The placeholder $2 takes the place of player $1 in game $3.
+	QueryAnonymizeGame = `UPDATE games SET
+		challenger_id = CASE WHEN challenger_id = $1 THEN $2 ELSE challenger_id END,
+		opponent_id = CASE WHEN opponent_id = $1 THEN $2 ELSE opponent_id END,
+		x_player_id = CASE WHEN x_player_id = $1 THEN $2 ELSE x_player_id END,
+		o_player_id = CASE WHEN o_player_id = $1 THEN $2 ELSE o_player_id END,
+		turn_id = CASE WHEN turn_id = $1 THEN $2 ELSE turn_id END,
+		winner_id = CASE WHEN winner_id = $1 THEN $2 ELSE winner_id END
+		WHERE id = $3`
+	QueryAnonymizeMoves = `UPDATE moves SET player_id = CASE WHEN player_id = $1 THEN $2 END
+		WHERE game_id = $3 AND player_id = $1`
+	QueryAnonymizeResults = `UPDATE results SET
+		player_id = CASE WHEN player_id = $1 THEN $2 ELSE player_id END,
+		opponent_id = CASE WHEN opponent_id = $1 THEN $2 ELSE opponent_id END
+		WHERE game_id = $3`
+
+	// QueryPruneInteractions deletes the interactions seen before $2 among
+	// the $1 with the lowest IDs: a walk of $1 entries from the primary
+	// key's left edge however large the table is. IDs grow with time, so
+	// these are the oldest; one recorded out of order is deleted once it
+	// is old itself.
+	QueryPruneInteractions = `DELETE FROM interactions WHERE id IN
+		(SELECT id FROM (SELECT id, seen_at FROM interactions ORDER BY id LIMIT $1) AS oldest WHERE seen_at < $2)`
+)
+
+// Scanner is a row: *sql.Row, *sql.Rows, pgx.Row and pgx.Rows all are.
+type Scanner interface{ Scan(dest ...any) error }
+
+// Rows are the rows of a query: *sql.Rows and pgx.Rows both are.
+type Rows interface {
+	Scanner
+	Next() bool
+	Err() error
+}
+
+// Game reads the Columns of row, then any extra columns into extra;
+// tttbot.ErrNotFound when there is no row.
+func Game(row Scanner, extra ...any) (*tttbot.Game, error) {
+	var g tttbot.Game
+	var deadline, created, updated, finished, expires int64
+	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
+		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
+		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
+		&g.Version, &deadline, &g.Winner, &g.Reason,
+		&created, &updated, &finished, &g.Language,
+		&g.Webhook, &g.Guest, &g.Token.Value, &expires}, extra...)...)
+	if errors.Is(err, sql.ErrNoRows) { // pgx.ErrNoRows is sql.ErrNoRows too
+		return nil, tttbot.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read game: %w", err)
+	}
+	g.Deadline, g.CreatedAt, g.UpdatedAt, g.FinishedAt = FromMS(deadline), FromMS(created), FromMS(updated), FromMS(finished)
+	g.Token.Expires = FromMS(expires)
+	return &g, nil
+}
+
+// Due reads the games of rows, claimed as due, oldest deadline first:
+// RETURNING gives them in no promised order.
+func Due(rows Rows) ([]*tttbot.Game, error) {
+	var out []*tttbot.Game
+	for rows.Next() {
+		g, err := Game(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b *tttbot.Game) int {
+		return cmp.Or(a.Deadline.Compare(b.Deadline), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// Moves reads the rows of QueryMoves for game id.
+func Moves(rows Rows, id int64) ([]tttbot.Move, error) {
+	found := false
+	moves := []tttbot.Move{}
+	for rows.Next() {
+		found = true
+		var ply, cell, at *int64
+		var player *string
+		if err := rows.Scan(&ply, &cell, &player, &at); err != nil {
+			return nil, fmt.Errorf("read moves: %w", err)
+		}
+		if ply != nil {
+			moves = append(moves, tttbot.Move{GameID: id, Ply: int(*ply), Cell: int(*cell), Player: *player, At: FromMS(*at)})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read moves: %w", err)
+	}
+	if !found {
+		return nil, tttbot.ErrNotFound
+	}
+	return moves, nil
+}
+
+// InsertArgs are the values of QueryInsertGame for g, new, and whether it
+// holds its channel alone (see migration 00007: exclusive is NULL or true).
+func InsertArgs(g *tttbot.Game, exclusive bool) []any {
+	var excl *bool
+	if exclusive {
+		excl = &exclusive
+	}
+	return []any{NullString(g.GuildID), g.ChannelID, NullString(g.MessageID),
+		g.Rows, g.Cols, g.K, g.Challenger, g.Opponent, NullString(g.BotLevel),
+		NullString(g.XPlayer), NullString(g.OPlayer),
+		string(g.Status), g.Board, NullString(g.Turn), g.Version, ToMS(g.Deadline),
+		g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), excl, g.Language,
+		g.Webhook, g.Guest, NullString(g.Token.Value), ToMS(g.Token.Expires)}
+}
+
+// ResultsArgs are the values of QueryInsertResults for finished game g:
+// its result once per player.
+func ResultsArgs(g *tttbot.Game) []any {
+	return []any{g.ID, g.Challenger, g.Opponent, NullString(g.GuildID),
+		string(g.Outcome(g.Challenger)), string(g.Reason), NullString(g.BotLevel), g.FinishedAt.UnixMilli(), !g.Guest,
+		string(g.Outcome(g.Opponent))}
+}
+
+// InteractionID reads an interaction's ID as stored, a positive bigint.
+func InteractionID(id string) (int64, error) {
+	n, err := tttbot.ParseID(id)
+	if err != nil || int64(n) <= 0 {
+		return 0, tttbot.Errorf(tttbot.EINVALID, "I can't read this interaction's ID.")
+	}
+	return int64(n), nil
+}
+
+// Times are stored as Unix milliseconds; the zero time as NULL.
+
+// ToMS is t as stored.
+func ToMS(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
+	}
+	ms := t.UnixMilli()
+	return &ms
+}
+
+// FromMS reads a time as stored, 0 for NULL.
+func FromMS(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// Round gives t the precision it will have once read back.
+func Round(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return time.UnixMilli(t.UnixMilli()).UTC()
+}
+
+// NullString stores "" as NULL.
+func NullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

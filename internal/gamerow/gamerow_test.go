@@ -1,0 +1,77 @@
+package gamerow
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestPlaceholders: every query both engines run writes $1, $2… first in
+// that order, as SQLite numbers them by their first appearance.
+func TestPlaceholders(t *testing.T) {
+	for name, q := range map[string]string{
+		"QueryGame": QueryGame, "QueryOpenGame": QueryOpenGame, "QueryPlayerBusy": QueryPlayerBusy,
+		"QueryChannelBusy": QueryChannelBusy, "QueryLastStart": QueryLastStart, "QueryActiveGames": QueryActiveGames,
+		"QueryInsertGame": QueryInsertGame, "QueryInsertMove": QueryInsertMove, "QueryInsertResults": QueryInsertResults,
+		"QueryMoves": QueryMoves, "QueryAnonymizeGame": QueryAnonymizeGame, "QueryAnonymizeMoves": QueryAnonymizeMoves,
+		"QueryAnonymizeResults": QueryAnonymizeResults, "QueryPruneInteractions": QueryPruneInteractions,
+		"QueryRatingPair": QueryRatingPair, "QueryBotRecord": QueryBotRecord, "QueryLeaderboardTotal": QueryLeaderboardTotal,
+		"QueryStats": QueryStats, "QueryBotRecords": QueryBotRecords, "QueryHistory": QueryHistory, "QueryHistoryDM": QueryHistoryDM,
+	} {
+		next := 1
+		for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(q, -1) {
+			n, _ := strconv.Atoi(m[1])
+			switch {
+			case n == next:
+				next++
+			case n > next:
+				t.Errorf("%s: $%d before $%d", name, n, next)
+			}
+		}
+	}
+}
+
+func TestTimes(t *testing.T) {
+	at := time.Date(2026, 11, 26, 12, 0, 0, 123456789, time.FixedZone("x", 3600))
+	tests := []struct {
+		name string
+		t    time.Time
+		want time.Time
+	}{
+		{"the zero time", time.Time{}, time.Time{}},
+		{"a time", at, time.Date(2026, 11, 26, 11, 0, 0, 123000000, time.UTC)},
+	}
+	for _, tt := range tests {
+		if got := Round(tt.t); !got.Equal(tt.want) || got.Location() != tt.want.Location() {
+			t.Errorf("%s: Round = %v, want %v", tt.name, got, tt.want)
+		}
+		var ms int64
+		if p := ToMS(tt.t); p != nil {
+			ms = *p
+		}
+		if got := FromMS(ms); !got.Equal(tt.want) {
+			t.Errorf("%s: FromMS(ToMS) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestInteractionID(t *testing.T) {
+	tests := []struct {
+		id   string
+		want int64 // 0: refused
+	}{
+		{"1", 1},
+		{"9223372036854775807", 9223372036854775807},
+		{"9223372036854775808", 0}, // a Discord ID, but no bigint
+		{"0", 0},
+		{"-5", 0},
+		{"abc", 0},
+	}
+	for _, tt := range tests {
+		got, err := InteractionID(tt.id)
+		if got != tt.want || (err == nil) != (tt.want != 0) {
+			t.Errorf("InteractionID(%q) = %d, %v; want %d", tt.id, got, err, tt.want)
+		}
+	}
+}

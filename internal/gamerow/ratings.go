@@ -1,0 +1,179 @@
+package gamerow
+
+import (
+	"fmt"
+
+	"github.com/tttbot/tttbot"
+)
+
+// StandingColumns are a rating's columns, as Standing scans them, of
+// ratings r joined to players p.
+const StandingColumns = `r.player_id, coalesce(p.name, ''), r.board_rows, r.board_cols, r.k,
+	r.rating, r.rd, r.sigma, r.games, r.wins, r.losses, r.draws, r.streak, r.best_streak, r.updated_at`
+
+// The rating queries both engines run. The repeated "games >= 5" is the
+// condition of the ratings_ranked partial index, which a planner uses only
+// when a query states it.
+const (
+	// The ratings of players $2 and $3 in scope $1 and shape $4×$5, K $6,
+	// for Pair.
+	QueryRatingPair = `SELECT player_id, rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at
+		FROM ratings WHERE scope = $1 AND player_id IN ($2, $3) AND board_rows = $4 AND board_cols = $5 AND k = $6`
+
+	// QueryBotRecord adds the record of BotRecord's player $1 at level $2.
+	QueryBotRecord = `INSERT INTO bot_records (player_id, bot_level, wins, losses, draws, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (player_id, bot_level) DO UPDATE SET
+		wins = bot_records.wins + excluded.wins, losses = bot_records.losses + excluded.losses,
+		draws = bot_records.draws + excluded.draws, updated_at = excluded.updated_at`
+
+	QueryLeaderboardTotal = `SELECT coalesce(sum(players), 0) FROM rating_counts
+		WHERE scope = $1 AND board_rows = $2 AND board_cols = $3 AND k = $4`
+
+	// A player's ratings in a scope, each with its rank: the players in the
+	// bands above, plus those ahead in the player's own band.
+	QueryStats = `SELECT ` + StandingColumns + `,
+		CASE WHEN r.games >= 5 THEN 1
+			+ (SELECT coalesce(sum(c.players), 0) FROM rating_counts c
+				WHERE c.scope = r.scope AND c.board_rows = r.board_rows AND c.board_cols = r.board_cols AND c.k = r.k AND c.band > r.band)
+			+ (SELECT count(*) FROM ratings o
+				WHERE o.scope = r.scope AND o.board_rows = r.board_rows AND o.board_cols = r.board_cols AND o.k = r.k AND o.games >= 5
+				AND (o.conservative, o.player_id) > (r.conservative, r.player_id) AND o.conservative < (r.band + 1) * 16)
+		ELSE 0 END
+		FROM ratings r LEFT JOIN players p ON p.id = r.player_id
+		WHERE r.scope = $1 AND r.player_id = $2
+		ORDER BY r.games DESC, r.board_rows, r.board_cols, r.k`
+
+	QueryBotRecords = `SELECT bot_level, wins, losses, draws FROM bot_records WHERE player_id = $1 ORDER BY bot_level`
+
+	// A player's history in a guild, and in DMs: two queries, since
+	// "guild_id IS NOT DISTINCT FROM $2" would not use PostgreSQL's index.
+	historyColumns = `SELECT r.game_id, g.board_rows, g.board_cols, g.k, r.opponent_id, coalesce(r.bot_level, ''),
+			r.outcome, r.reason, r.finished_at
+		FROM results r JOIN games g ON g.id = r.game_id`
+	QueryHistory   = historyColumns + ` WHERE r.player_id = $1 AND r.guild_id = $2 ORDER BY r.finished_at DESC, r.game_id DESC LIMIT $3`
+	QueryHistoryDM = historyColumns + ` WHERE r.player_id = $1 AND r.guild_id IS NULL ORDER BY r.finished_at DESC, r.game_id DESC LIMIT $2`
+)
+
+// BandWidth is the width of a rating_counts band, as in the migrations.
+const BandWidth = 16
+
+// History is the query of player's last limit games in guildID ("" for
+// DMs), and its arguments.
+func History(player, guildID string, limit int) (query string, args []any) {
+	if guildID == "" {
+		return QueryHistoryDM, []any{player, limit}
+	}
+	return QueryHistory, []any{player, guildID, limit}
+}
+
+// Standing reads the StandingColumns of row, then extra.
+func Standing(row Scanner, extra ...any) (tttbot.Standing, error) {
+	var s tttbot.Standing
+	var updated int64
+	dest := append([]any{&s.Player, &s.Name, &s.Shape.Rows, &s.Shape.Cols, &s.Shape.K,
+		&s.R, &s.RD, &s.Sigma, &s.Games, &s.Wins, &s.Losses, &s.Draws, &s.Streak, &s.Best, &updated}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return s, err
+	}
+	s.UpdatedAt = FromMS(updated)
+	return s, nil
+}
+
+// Pair reads the rows of QueryRatingPair for game g as g.Rate takes them:
+// the challenger's first; a zero Standing for a player without one.
+func Pair(rows Rows, g *tttbot.Game) ([2]tttbot.Standing, error) {
+	var pair [2]tttbot.Standing
+	for rows.Next() {
+		var s tttbot.Standing
+		var updated int64
+		if err := rows.Scan(&s.Player, &s.R, &s.RD, &s.Sigma, &s.Games, &s.Wins, &s.Losses, &s.Draws, &s.Streak, &s.Best, &updated); err != nil {
+			return pair, fmt.Errorf("read ratings: %w", err)
+		}
+		s.UpdatedAt = FromMS(updated)
+		if s.Player == g.Opponent {
+			pair[1] = s
+		} else {
+			pair[0] = s
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return pair, fmt.Errorf("read ratings: %w", err)
+	}
+	return pair, nil
+}
+
+// RatingArgs are s's values in the order scope, player, shape, rating,
+// deviation, volatility, record, streaks, time: how both stores write a
+// rating.
+func RatingArgs(scope string, s tttbot.Standing) []any {
+	return []any{scope, s.Player, s.Shape.Rows, s.Shape.Cols, s.Shape.K, s.R, s.RD, s.Sigma,
+		s.Games, s.Wins, s.Losses, s.Draws, s.Streak, s.Best, s.UpdatedAt.UnixMilli()}
+}
+
+// BotRecordArgs are the values of QueryBotRecord for finished game g
+// against the bot.
+func BotRecordArgs(g *tttbot.Game) []any {
+	player, r := g.BotRecord()
+	return []any{player, r.Level, r.Wins, r.Losses, r.Draws, g.FinishedAt.UnixMilli()}
+}
+
+// Page reads the rows of a leaderboard page (StandingColumns) starting at
+// the offset-th entry into page.
+func Page(rows Rows, offset int, page *tttbot.LeaderboardPage) error {
+	for rows.Next() {
+		s, err := Standing(rows)
+		if err != nil {
+			return err
+		}
+		s.Rank = offset + len(page.Standings) + 1
+		page.Standings = append(page.Standings, s)
+	}
+	return rows.Err()
+}
+
+// Ratings reads the rows of QueryStats.
+func Ratings(rows Rows) ([]tttbot.Standing, error) {
+	var out []tttbot.Standing
+	for rows.Next() {
+		var rank int
+		s, err := Standing(rows, &rank)
+		if err != nil {
+			return nil, err
+		}
+		s.Rank = rank
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// BotRecords reads the rows of QueryBotRecords.
+func BotRecords(rows Rows) ([]tttbot.BotRecord, error) {
+	var out []tttbot.BotRecord
+	for rows.Next() {
+		var r tttbot.BotRecord
+		if err := rows.Scan(&r.Level, &r.Wins, &r.Losses, &r.Draws); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Entries reads the rows of QueryHistory or QueryHistoryDM.
+func Entries(rows Rows) ([]tttbot.HistoryEntry, error) {
+	var out []tttbot.HistoryEntry
+	for rows.Next() {
+		var e tttbot.HistoryEntry
+		var at int64
+		if err := rows.Scan(&e.GameID, &e.Shape.Rows, &e.Shape.Cols, &e.Shape.K, &e.Opponent, &e.BotLevel,
+			&e.Outcome, &e.Reason, &at); err != nil {
+			return nil, fmt.Errorf("read history: %w", err)
+		}
+		e.FinishedAt = FromMS(at)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read history: %w", err)
+	}
+	return out, nil
+}
