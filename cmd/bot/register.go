@@ -11,12 +11,13 @@ import (
 
 // registerCmd overwrites the slash commands (globally, or in the configured
 // guilds) and exits. `bot run` does the same at start-up.
-func registerCmd(ctx context.Context, e env, args []string) error {
+func registerCmd(ctx context.Context, e env, args []string) (err error) {
 	cfg, err := botConfig("register", "Overwrites the slash commands, globally or in discord.guild_ids, and exits.", e, args)
 	if err != nil {
 		return err
 	}
 	log := cfg.NewLogger(e.stderr)
+	defer stopAsked(ctx, &err, log)
 	discordgo.Logger = discord.Logger(log, string(cfg.Discord.Token))
 	appID, err := applicationID(ctx, cfg, log)
 	if err != nil {

@@ -66,3 +66,34 @@ func TestRunWithoutToken(t *testing.T) {
 		t.Errorf("got %v, want an error that says to set DISCORD_TOKEN", err)
 	}
 }
+
+// A stop asked for while a subcommand that reaches Discord starts is no
+// failure: each exits 0, saying it stopped.
+func TestStopWhileStarting(t *testing.T) {
+	srv := discordtest.NewServer(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bot.toml")
+	toml := fmt.Sprintf("[discord]\napi_url = %q\n[http]\nlisten = \"127.0.0.1:0\"\n[database]\npath = %q\n", srv.URL(), filepath.Join(dir, "tttbot.db"))
+	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"run", "register"} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			var stderr bytes.Buffer
+			e := env{stdin: strings.NewReader(""), stdout: &stderr, stderr: &stderr, getenv: func(k string) string {
+				if k == "DISCORD_TOKEN" {
+					return srv.Token()
+				}
+				return ""
+			}}
+			if err := dispatch(ctx, e, []string{name, "-config", cfg}); err != nil {
+				t.Errorf("got %v, want nil\n%s", err, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "stopped while starting") {
+				t.Errorf("got %q, want it to say it stopped while starting", stderr.String())
+			}
+		})
+	}
+}

@@ -52,6 +52,16 @@ func botConfig(name, about string, e env, args []string) (config.Config, error) 
 	return cfg, cfg.RequireToken()
 }
 
+// stopAsked clears *err when it is ctx's own error: the subcommands that
+// reach Discord end that way when SIGINT or SIGTERM stops them while they
+// start, which is a stop asked for, not a failure, so they exit 0 alike.
+func stopAsked(ctx context.Context, err *error, log *slog.Logger) {
+	if ctx.Err() != nil && errors.Is(*err, ctx.Err()) {
+		log.Info("stopped while starting")
+		*err = nil
+	}
+}
+
 func configFlag(fs *flag.FlagSet) *string {
 	return fs.String("config", "", "config `file` (default: config.toml if it exists, else built-in defaults)")
 }
@@ -80,12 +90,7 @@ type serveOptions struct {
 // the gateway and the database. It returns nil when ctx ends, even during
 // start-up: that is a stop asked for.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOptions) (err error) {
-	defer func() {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			log.Info("stopped while starting")
-			err = nil
-		}
-	}()
+	defer stopAsked(ctx, &err, log)
 	if o.timerInterval == 0 {
 		o.timerInterval = time.Second
 	}
