@@ -19,8 +19,8 @@ func runDispatch(t *testing.T, args ...string) (stdout, stderr string, err error
 	return out.String(), errb.String(), err
 }
 
-// A subcommand that takes no arguments refuses them rather than ignore them:
-// `bot run my.toml` ran on the defaults.
+// A subcommand that takes no arguments refuses them rather than ignore them
+// (`bot run my.toml` ran on the defaults), and shows its usage.
 func TestStrayArguments(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "settings")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
@@ -39,9 +39,16 @@ func TestStrayArguments(t *testing.T) {
 		{[]string{"arena", "-games", "1", "my.toml"}, `arena: unexpected argument "my.toml"`},
 	}
 	for _, tt := range tests {
-		_, _, err := runDispatch(t, tt.args...)
+		_, errOut, err := runDispatch(t, tt.args...)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%q: got error %v, want %q", tt.args, err, tt.want)
+		}
+		name := "run"
+		if tt.args[0] != "-config" && tt.args[0] != "my.toml" {
+			name = tt.args[0]
+		}
+		if !strings.HasPrefix(errOut, "usage: bot "+name+" ") {
+			t.Errorf("%q: got %q on stderr, want the usage of bot %s", tt.args, errOut, name)
 		}
 	}
 	if _, errOut, err := runDispatch(t, "my.toml"); !errors.As(err, new(exitError)) || !strings.HasPrefix(errOut, `bot: unknown command "my.toml" (did you mean -config my.toml?)`) {

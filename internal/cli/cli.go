@@ -66,11 +66,13 @@ func Parse(fs *flag.FlagSet, stdout, stderr io.Writer, args []string) ([]string,
 
 // NoArgs rejects the positional arguments of a command that takes none,
 // which would otherwise be ignored: `bot run my.toml` would run on the
-// defaults. An argument that looks like a config file gets a hint.
+// defaults. It prints the usage, as a bad flag does, and the error names
+// the argument, with a hint when it looks like a config file.
 func NoArgs(fs *flag.FlagSet, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
+	fs.Usage()
 	return fmt.Errorf("unexpected argument %q%s", args[0], ConfigHint(fs, args[0]))
 }
 

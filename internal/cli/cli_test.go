@@ -71,7 +71,7 @@ func TestParseUsage(t *testing.T) {
 }
 
 // A stray argument is an error, with a hint when it names a config file and
-// the command has -config.
+// the command has -config, after the command's usage.
 func TestNoArgs(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "settings")
@@ -94,9 +94,14 @@ func TestNoArgs(t *testing.T) {
 		{without, []string{"my.toml"}, `unexpected argument "my.toml"`},
 	}
 	for _, tt := range tests {
+		var out strings.Builder
+		tt.fs.SetOutput(&out)
 		err := cli.NoArgs(tt.fs, tt.args)
 		if got := fmt.Sprint(err); tt.want == "" && err != nil || tt.want != "" && got != tt.want {
 			t.Errorf("%s %q: got %v, want %q", tt.fs.Name(), tt.args, err, tt.want)
+		}
+		if got, want := strings.HasPrefix(out.String(), "usage: "+tt.fs.Name()), tt.want != ""; got != want {
+			t.Errorf("%s %q: printed %q; want the usage: %t", tt.fs.Name(), tt.args, out.String(), want)
 		}
 	}
 }
