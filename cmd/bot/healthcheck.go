@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -36,13 +37,13 @@ func healthcheckCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	url, err := healthURL(cfg.HTTP)
+	u, key, err := healthURL(cfg.HTTP)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, healthcheckTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return fmt.Errorf("healthcheck: %w", err)
 	}
@@ -50,7 +51,14 @@ func healthcheckCmd(ctx context.Context, e env, args []string) error {
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("healthcheck: %w", err)
+		// The request's own error repeats the address; say which setting
+		// chose it, since a healthcheck run without the bot's config or
+		// environment asks the default one.
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("healthcheck: no answer from %s, the address of %s (%s): is the bot running, with this configuration? %w",
+			u, key, config.EnvVar(key), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
@@ -65,22 +73,23 @@ func healthcheckCmd(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
-// healthURL is where the bot serves /healthz: admin_listen if set, else
-// listen, with a wildcard host (every interface) replaced by loopback.
-func healthURL(h config.HTTP) (string, error) {
-	addr := h.AdminListen
+// healthURL is where the bot serves /healthz, and the key of the setting
+// that says so: admin_listen if set, else listen, with a wildcard host
+// (every interface) replaced by loopback.
+func healthURL(h config.HTTP) (u, key string, err error) {
+	addr, key := h.AdminListen, "http.admin_listen"
 	if addr == "" {
-		addr = h.Listen
+		addr, key = h.Listen, "http.listen"
 	}
 	if addr == "" {
-		return "", errors.New("healthcheck: the bot serves no /healthz: [http] listen is empty")
+		return "", "", errors.New("healthcheck: the bot serves no /healthz: [http] listen is empty")
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", fmt.Errorf("healthcheck: %w", err)
+		return "", "", fmt.Errorf("healthcheck: %s: %w", key, err)
 	}
 	if port == "0" {
-		return "", fmt.Errorf("healthcheck: %s has no fixed port to ask", addr)
+		return "", "", fmt.Errorf("healthcheck: %s %s has no fixed port to ask", key, addr)
 	}
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
@@ -88,5 +97,5 @@ func healthURL(h config.HTTP) (string, error) {
 			host = "::1"
 		}
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", key, nil
 }

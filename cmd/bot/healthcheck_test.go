@@ -18,25 +18,26 @@ func TestHealthURL(t *testing.T) {
 	tests := []struct {
 		listen, admin string
 		want          string // or the error's text
+		wantKey       string
 	}{
-		{"127.0.0.1:8080", "", "http://127.0.0.1:8080/healthz"},
-		{"127.0.0.1:8080", "10.0.0.5:9090", "http://10.0.0.5:9090/healthz"},
-		{"0.0.0.0:8080", "", "http://127.0.0.1:8080/healthz"},
-		{":8080", "", "http://127.0.0.1:8080/healthz"},
-		{"[::]:8080", "", "http://[::1]:8080/healthz"},
-		{"", "[::]:9090", "http://[::1]:9090/healthz"},
-		{"[::1]:8080", "", "http://[::1]:8080/healthz"},
-		{"bot.internal:8080", "", "http://bot.internal:8080/healthz"},
-		{"", "", "[http] listen is empty"},
-		{"127.0.0.1:0", "", "no fixed port"},
+		{"127.0.0.1:8080", "", "http://127.0.0.1:8080/healthz", "http.listen"},
+		{"127.0.0.1:8080", "10.0.0.5:9090", "http://10.0.0.5:9090/healthz", "http.admin_listen"},
+		{"0.0.0.0:8080", "", "http://127.0.0.1:8080/healthz", "http.listen"},
+		{":8080", "", "http://127.0.0.1:8080/healthz", "http.listen"},
+		{"[::]:8080", "", "http://[::1]:8080/healthz", "http.listen"},
+		{"", "[::]:9090", "http://[::1]:9090/healthz", "http.admin_listen"},
+		{"[::1]:8080", "", "http://[::1]:8080/healthz", "http.listen"},
+		{"bot.internal:8080", "", "http://bot.internal:8080/healthz", "http.listen"},
+		{"", "", "[http] listen is empty", ""},
+		{"127.0.0.1:0", "", "http.listen 127.0.0.1:0 has no fixed port", ""},
 	}
 	for _, tt := range tests {
-		got, err := healthURL(config.HTTP{Listen: tt.listen, AdminListen: tt.admin})
+		got, key, err := healthURL(config.HTTP{Listen: tt.listen, AdminListen: tt.admin})
 		if err != nil {
 			got = err.Error()
 		}
-		if !strings.Contains(got, tt.want) {
-			t.Errorf("listen %q, admin_listen %q: got %q, want %q", tt.listen, tt.admin, got, tt.want)
+		if !strings.Contains(got, tt.want) || key != tt.wantKey {
+			t.Errorf("listen %q, admin_listen %q: got %q and %q, want %q and %q", tt.listen, tt.admin, got, key, tt.want, tt.wantKey)
 		}
 	}
 }
@@ -70,9 +71,13 @@ func TestHealthcheckCmd(t *testing.T) {
 			t.Errorf("listen %s: got %v and %q, want the ok body", listen, err, out)
 		}
 	}
-	// Nothing listens on the port once the bot has stopped.
+	// Nothing listens on the port once the bot has stopped: the error says
+	// where it asked, which setting moves that, and why it got no answer.
 	h.stop()
-	if _, err := healthcheck(t, healthConfig(t, h.addr)); err == nil || !strings.Contains(err.Error(), "connection refused") {
-		t.Errorf("bot stopped: got %v, want connection refused", err)
+	_, err := healthcheck(t, healthConfig(t, h.addr))
+	for _, want := range []string{"http://" + h.addr + "/healthz", "http.listen (TTTBOT_HTTP_LISTEN)", "is the bot running", "connection refused"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bot stopped: got %v, want it to say %q", err, want)
+		}
 	}
 }
