@@ -21,7 +21,7 @@ func analyzeCmd(ctx context.Context, e env, args []string) error {
 		"Analyzes each BOARD (e.g. XO./.X./..O), or one board per line of standard input.")
 	k := fs.Int("k", 0, "stones in a row to win (0: the board's default)")
 	asJSON := fs.Bool("json", false, "write one JSON object per board")
-	budget := fs.Duration("budget", 10*time.Second, "time limit per board (0: 1s); moves not solved within it are marked not proven")
+	budget := fs.Duration("budget", 10*time.Second, "how long to search each board, such as 500ms or 1m, or 0 for the bot's own 1s; moves not solved in that time are marked not proven")
 	boards, err := cli.Parse(fs, e.stdout, e.stderr, args)
 	if err != nil {
 		return err
