@@ -192,7 +192,10 @@ func NewServerWith(tb testing.TB, opts Options) *Server {
 	}
 	s.bot = User{ID: opts.BotID, Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = s.bot
-	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	// Started once assigned: its handlers read s.http, and a bot in another
+	// process gives the race detector no order between the two.
+	s.http = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.http.Start()
 	tb.Cleanup(s.Close)
 	return s
 }
