@@ -247,6 +247,23 @@ func (g *Game) Create() error {
 	return nil
 }
 
+// Start makes g a new game to store at time at: prepare, unless nil,
+// refuses it or completes it as the guild's rules decide from adm, then
+// Create checks it, and it becomes version 1, created at.
+func (g *Game) Start(adm Admission, prepare func(*Game, Admission) error, at time.Time) error {
+	if prepare != nil {
+		if err := prepare(g, adm); err != nil {
+			return err
+		}
+	}
+	if err := g.Create(); err != nil {
+		return err
+	}
+	g.Version = 1
+	g.CreatedAt, g.UpdatedAt = at, at
+	return nil
+}
+
 // Accept starts pending challenge g as r asks: only its Opponent may
 // accept, and only before the challenge expires.
 func (g *Game) Accept(r AcceptRequest) error {

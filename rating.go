@@ -63,6 +63,34 @@ type LeaderboardPage struct {
 	Total     int // ranked players on the whole leaderboard
 }
 
+// The refusals of a read of the ratings.
+var (
+	ErrBadPage    = &Error{Code: EINVALID, Message: "a leaderboard page starts at 0 and holds at least one player"}
+	ErrBadHistory = &Error{Code: EINVALID, Message: "a history lists at least one game"}
+)
+
+// CheckPage refuses a leaderboard page of shape that starts at offset and
+// holds up to limit players, when no store can read one: a shape no game
+// can have, or ErrBadPage.
+func CheckPage(shape Shape, offset, limit int) error {
+	if err := shape.Validate(); err != nil {
+		return err
+	}
+	if offset < 0 || limit <= 0 {
+		return ErrBadPage
+	}
+	return nil
+}
+
+// CheckHistory refuses, with ErrBadHistory, a history of fewer than one
+// game.
+func CheckHistory(limit int) error {
+	if limit <= 0 {
+		return ErrBadHistory
+	}
+	return nil
+}
+
 // BotRecord is a player's record against the bot at one difficulty.
 type BotRecord struct {
 	Level               string

@@ -1,6 +1,7 @@
 package tttbot
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -79,6 +80,31 @@ func TestGameBotRecord(t *testing.T) {
 		player, got := g.BotRecord()
 		if player != "alice" || got != tt.want {
 			t.Errorf("winner %q: got %s %+v, want alice %+v", tt.winner, player, got, tt.want)
+		}
+	}
+}
+
+func TestCheckPage(t *testing.T) {
+	tests := []struct {
+		name          string
+		shape         Shape
+		offset, limit int
+		want          error
+	}{
+		{"the first page", Shape{3, 3, 3}, 0, 10, nil},
+		{"a later page", Shape{5, 5, 4}, 30, 1, nil},
+		{"no shape", Shape{2, 2, 2}, 0, 10, ErrBadShape},
+		{"before the first", Shape{3, 3, 3}, -1, 10, ErrBadPage},
+		{"no player", Shape{3, 3, 3}, 0, 0, ErrBadPage},
+	}
+	for _, tt := range tests {
+		if got := CheckPage(tt.shape, tt.offset, tt.limit); !errors.Is(got, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	for limit, want := range map[int]error{1: nil, 0: ErrBadHistory, -3: ErrBadHistory} {
+		if got := CheckHistory(limit); got != want {
+			t.Errorf("CheckHistory(%d) = %v, want %v", limit, got, want)
 		}
 	}
 }

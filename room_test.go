@@ -195,3 +195,36 @@ func TestTokenCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestGameStart: a new game is what prepare makes of it, checked, at
+// version 1; a refusal by prepare or by Create stores nothing.
+func TestGameStart(t *testing.T) {
+	errNo := &Error{Code: EFORBIDDEN, Message: "no"}
+	adm := Admission{Settings: Settings{Defaults: Defaults{Size: 4}}}
+	tests := []struct {
+		name    string
+		prepare func(*Game, Admission) error
+		want    error
+		rows    int
+	}{
+		{"as it is", nil, nil, 3},
+		{"as prepared", func(g *Game, a Admission) error {
+			g.Rows, g.Cols, g.K = a.Settings.Defaults.Size, a.Settings.Defaults.Size, 4
+			return nil
+		}, nil, 4},
+		{"refused by prepare", func(*Game, Admission) error { return errNo }, errNo, 0},
+		{"refused by Create", func(g *Game, _ Admission) error { g.Opponent = g.Challenger; return nil }, ErrSelfChallenge, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob", Status: StatusPending}
+			err := g.Start(adm, tt.prepare, t0)
+			if err != tt.want {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if err == nil && (g.Version != 1 || !g.CreatedAt.Equal(t0) || !g.UpdatedAt.Equal(t0) || g.Rows != tt.rows || g.Board == "") {
+				t.Errorf("got %+v, want version 1 of a %d-row board created at %s", *g, tt.rows, t0)
+			}
+		})
+	}
+}

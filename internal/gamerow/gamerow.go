@@ -270,3 +270,39 @@ func NullString(s string) *string {
 	}
 	return &s
 }
+
+// RoundTimes gives the times of new game g that its creator set the
+// precision they will have once read back.
+func RoundTimes(g *tttbot.Game) {
+	g.Deadline, g.Token.Expires = Round(g.Deadline), Round(g.Token.Expires)
+}
+
+// Players are g's two players in ID order, as new games lock their rows,
+// each with the name that names gives them, "" for none.
+func Players(g *tttbot.Game, names []tttbot.Player) []tttbot.Player {
+	ids := []string{g.Challenger, g.Opponent}
+	slices.Sort(ids)
+	out := make([]tttbot.Player, len(ids))
+	for i, id := range ids {
+		out[i].ID = id
+		for _, q := range names {
+			if q.ID == id {
+				out[i].Name = q.Name
+			}
+		}
+	}
+	return out
+}
+
+// Inserted is the outcome of a new game's insert that failed with err, or
+// not: tttbot.ErrChannelBusy when taken, the schema refusing a second
+// exclusive open game in its channel (games_one_open_per_channel).
+func Inserted(err error, taken bool) error {
+	switch {
+	case taken:
+		return tttbot.ErrChannelBusy
+	case err != nil:
+		return fmt.Errorf("insert game: %w", err)
+	}
+	return nil
+}

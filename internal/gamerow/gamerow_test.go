@@ -1,10 +1,14 @@
 package gamerow
 
 import (
+	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/tttbot/tttbot"
 )
 
 // TestPlaceholders: every query both engines run writes $1, $2… first in
@@ -72,6 +76,34 @@ func TestInteractionID(t *testing.T) {
 		got, err := InteractionID(tt.id)
 		if got != tt.want || (err == nil) != (tt.want != 0) {
 			t.Errorf("InteractionID(%q) = %d, %v; want %d", tt.id, got, err, tt.want)
+		}
+	}
+}
+
+func TestPlayers(t *testing.T) {
+	g := &tttbot.Game{Challenger: "b", Opponent: "a"}
+	got := Players(g, []tttbot.Player{{ID: "b", Name: "Bea"}, {ID: "c", Name: "Cy"}})
+	want := []tttbot.Player{{ID: "a"}, {ID: "b", Name: "Bea"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestInserted(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name  string
+		err   error
+		taken bool
+		want  error
+	}{
+		{"inserted", nil, false, nil},
+		{"the channel taken", boom, true, tttbot.ErrChannelBusy},
+		{"another failure", boom, false, boom},
+	}
+	for _, tt := range tests {
+		if got := Inserted(tt.err, tt.taken); !errors.Is(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

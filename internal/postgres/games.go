@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -99,31 +98,14 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err != nil {
 			return err
 		}
-		if prepare != nil {
-			if err := prepare(&n, a); err != nil {
-				return err
-			}
-		}
-		if err := n.Create(); err != nil {
+		if err := n.Start(a, prepare, now); err != nil {
 			return err
 		}
-		n.Version = 1
-		n.CreatedAt = now
-		n.UpdatedAt = n.CreatedAt
-		n.Deadline = gamerow.Round(n.Deadline)
-		n.Token.Expires = gamerow.Round(n.Token.Expires)
+		gamerow.RoundTimes(&n)
 		b := &pgx.Batch{}
 		// In ID order, so that two games of the same players lock their
 		// rows in the same order.
-		ids := []string{n.Challenger, n.Opponent}
-		slices.Sort(ids)
-		for _, id := range ids {
-			p := tttbot.Player{ID: id}
-			for _, q := range players {
-				if q.ID == id {
-					p.Name = q.Name
-				}
-			}
+		for _, p := range gamerow.Players(&n, players) {
 			b.Queue(querySavePlayer, p.ID, p.Name, n.CreatedAt.UnixMilli())
 			b.Queue(queryRenamePlayer, p.ID, p.Name, n.CreatedAt.UnixMilli())
 		}
@@ -144,19 +126,12 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 			return row.Scan(&n.ID)
 		})
 		err = t.commit(ctx, w)
-		if channelTaken(err) {
-			return tttbot.ErrChannelBusy
-		}
-		if err != nil {
-			return fmt.Errorf("insert game: %w", err)
-		}
-		return nil
+		return gamerow.Inserted(err, channelTaken(err))
 	})
-	if err != nil {
-		return err
+	if err == nil {
+		*g = n
 	}
-	*g = n
-	return nil
+	return err
 }
 
 // channelTaken reports whether err is the schema refusing a second

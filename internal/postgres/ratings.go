@@ -111,12 +111,8 @@ func (db *DB) snapshot(ctx context.Context, b *pgx.Batch) error {
 // the offset-th, best first. See tttbot.RatingStore.
 func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape, offset, limit int) (tttbot.LeaderboardPage, error) {
 	var page tttbot.LeaderboardPage
-	// A shape no game can have would only read an empty leaderboard.
-	if err := shape.Validate(); err != nil {
+	if err := tttbot.CheckPage(shape, offset, limit); err != nil {
 		return page, err
-	}
-	if offset < 0 || limit <= 0 {
-		return page, tttbot.Errorf(tttbot.EINVALID, "a leaderboard page starts at 0 and holds at least one player")
 	}
 	b := &pgx.Batch{}
 	b.Queue(gamerow.QueryLeaderboardTotal, scope, shape.Rows, shape.Cols, shape.K).QueryRow(func(row pgx.Row) error {
@@ -152,8 +148,8 @@ func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, e
 
 // History returns player's last finished games in guildID, newest first.
 func (db *DB) History(ctx context.Context, player, guildID string, limit int) ([]tttbot.HistoryEntry, error) {
-	if limit <= 0 {
-		return nil, tttbot.Errorf(tttbot.EINVALID, "a history lists at least one game")
+	if err := tttbot.CheckHistory(limit); err != nil {
+		return nil, err
 	}
 	query, args := gamerow.History(player, guildID, limit)
 	rows, err := db.pool.Query(ctx, query, args...)

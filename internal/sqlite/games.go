@@ -58,26 +58,11 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err != nil {
 			return err
 		}
-		if prepare != nil {
-			if err := prepare(&n, adm); err != nil {
-				return err
-			}
-		}
-		if err := n.Create(); err != nil {
+		if err := n.Start(adm, prepare, now); err != nil {
 			return err
 		}
-		n.Version = 1
-		n.CreatedAt = now
-		n.UpdatedAt = n.CreatedAt
-		n.Deadline = gamerow.Round(n.Deadline)
-		n.Token.Expires = gamerow.Round(n.Token.Expires)
-		for _, id := range []string{n.Challenger, n.Opponent} {
-			p := tttbot.Player{ID: id}
-			for _, q := range players {
-				if q.ID == id {
-					p.Name = q.Name
-				}
-			}
+		gamerow.RoundTimes(&n)
+		for _, p := range gamerow.Players(&n, players) {
 			if err := savePlayer(ctx, tx, p, n.CreatedAt); err != nil {
 				return err
 			}
@@ -97,19 +82,12 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 			return err
 		}
 		err = tx.QueryRowContext(ctx, gamerow.QueryInsertGame, gamerow.InsertArgs(&n, excl)...).Scan(&n.ID)
-		if channelTaken(err) {
-			return tttbot.ErrChannelBusy
-		}
-		if err != nil {
-			return fmt.Errorf("insert game: %w", err)
-		}
-		return nil
+		return gamerow.Inserted(err, channelTaken(err))
 	})
-	if err != nil {
-		return err
+	if err == nil {
+		*g = n
 	}
-	*g = n
-	return nil
+	return err
 }
 
 // admission reads, in tx, what a guild's rules decide a new game of

@@ -86,12 +86,8 @@ func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) e
 // the offset-th, best first. See tttbot.RatingStore.
 func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape, offset, limit int) (tttbot.LeaderboardPage, error) {
 	var page tttbot.LeaderboardPage
-	// A shape no game can have would only read an empty leaderboard.
-	if err := shape.Validate(); err != nil {
+	if err := tttbot.CheckPage(shape, offset, limit); err != nil {
 		return page, err
-	}
-	if offset < 0 || limit <= 0 {
-		return page, tttbot.Errorf(tttbot.EINVALID, "a leaderboard page starts at 0 and holds at least one player")
 	}
 	// One read transaction: the bands and the page must be one snapshot.
 	ctx = uncancelled(ctx)
@@ -156,8 +152,8 @@ func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, e
 
 // History returns player's last finished games in guildID, newest first.
 func (db *DB) History(ctx context.Context, player, guildID string, limit int) ([]tttbot.HistoryEntry, error) {
-	if limit <= 0 {
-		return nil, tttbot.Errorf(tttbot.EINVALID, "a history lists at least one game")
+	if err := tttbot.CheckHistory(limit); err != nil {
+		return nil, err
 	}
 	query, args := gamerow.History(player, guildID, limit)
 	rows, err := db.r.QueryContext(uncancelled(ctx), query, args...)
