@@ -248,3 +248,18 @@ func TestRegisterCommandsOff(t *testing.T) {
 		}
 	}
 }
+
+// A stop while the board of a new game cannot be fetched (Discord 404s it)
+// ends the retries at once: the bot stops cleanly, well within its deadline.
+func TestHTTPModeStopsWhileRetrying(t *testing.T) {
+	h := newHTTPHarness(t)
+	h.srv.FailNext(t, discordtest.RouteWebhookMessage, 1000, http.StatusNotFound)
+	alice := h.srv.NewUser("alice")
+	h.srv.Slash(t, alice, h.srv.NewChannel(), "ttt challenge").Result(t)
+	// Retried, as a message Discord has yet to create is.
+	h.srv.WaitCalls(t, discordtest.RouteWebhookMessage, 2)
+	h.stop() // fails the test on an error
+	if n := len(h.srv.CallsTo(discordtest.RouteWebhookMessage)); n > 3 {
+		t.Errorf("got %d fetches of the board, want the retries to stop with the bot", n)
+	}
+}

@@ -80,12 +80,13 @@ type HTTPHandler struct {
 	opts HTTPOptions
 	log  *slog.Logger
 
-	mu     sync.Mutex
-	srv    *serving // set by Serve
-	closed bool
-	wg     sync.WaitGroup // background REST work
-	bg     context.Context
-	cancel context.CancelFunc
+	mu       sync.Mutex
+	srv      *serving // set by Serve
+	closed   bool
+	stopping chan struct{}  // closed by Close: no more retries
+	wg       sync.WaitGroup // background REST work
+	bg       context.Context
+	cancel   context.CancelFunc
 }
 
 // NewHTTPHandler returns a handler that verifies requests with key; Serve
@@ -101,7 +102,7 @@ func NewHTTPHandler(key ed25519.PublicKey, opts HTTPOptions) *HTTPHandler {
 		opts.MaxBody = DefaultMaxBody
 	}
 	bg, cancel := context.WithCancel(context.Background())
-	return &HTTPHandler{key: key, opts: opts, log: opts.Logger, bg: bg, cancel: cancel}
+	return &HTTPHandler{key: key, opts: opts, log: opts.Logger, stopping: make(chan struct{}), bg: bg, cancel: cancel}
 }
 
 // serving is what answers interactions once the bot has started.
@@ -194,8 +195,10 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			// Discord creates the message only once it has read the HTTP
 			// response, which can be a moment after it was written: a 404
-			// is retried.
-			afterResponse(ctx, srv.rest, h, i, reply, log, retryNotFound)
+			// is retried, until the handler closes.
+			afterResponse(ctx, srv.rest, h, i, reply, log, func(ctx context.Context, f func() error) error {
+				return retryNotFound(ctx, s.stopping, f)
+			})
 		}()
 	}
 }
@@ -235,11 +238,15 @@ func (s *HTTPHandler) begin() (*serving, bool) {
 	return s.srv, true
 }
 
-// Close refuses new interactions and waits for those in flight and their
-// background REST work; when ctx ends first, that work is cancelled.
+// Close refuses new interactions, stops retrying REST calls, and waits for
+// the interactions in flight and their background REST work; when ctx ends
+// first, that work is cancelled.
 func (s *HTTPHandler) Close(ctx context.Context) error {
 	s.mu.Lock()
-	s.closed = true
+	if !s.closed {
+		s.closed = true
+		close(s.stopping)
+	}
 	s.mu.Unlock()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
@@ -254,8 +261,8 @@ func (s *HTTPHandler) Close(ctx context.Context) error {
 }
 
 // retryNotFound calls f until it returns something other than a REST 404,
-// with a growing pause, for as long as ctx allows.
-func retryNotFound(ctx context.Context, f func() error) error {
+// with a growing pause, for as long as ctx allows and stop is open.
+func retryNotFound(ctx context.Context, stop <-chan struct{}, f func() error) error {
 	wait := 100 * time.Millisecond
 	for {
 		err := f()
@@ -266,6 +273,9 @@ func retryNotFound(ctx context.Context, f func() error) error {
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-stop:
 			t.Stop()
 			return err
 		case <-t.C:

@@ -63,12 +63,14 @@ func (f *fakeHandler) count() int {
 }
 
 // fakeREST stands in for Discord's webhook endpoints: it answers GET
-// @original with a message (after notFound 404s) and records follow-ups.
+// @original with a message (after notFound 404s) and records follow-ups,
+// each signalled on followed if it is set.
 type fakeREST struct {
 	mu        sync.Mutex
 	notFound  int
 	gets      int
 	followups []string
+	followed  chan struct{}
 	edits     []string // "path body"
 }
 
@@ -89,6 +91,9 @@ func (f *fakeREST) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		f.followups = append(f.followups, string(b))
 		w.WriteHeader(http.StatusNoContent)
+		if f.followed != nil {
+			f.followed <- struct{}{}
+		}
 	case r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/channels/"):
 		b, _ := io.ReadAll(r.Body)
 		f.edits = append(f.edits, r.URL.Path+" "+string(b))
@@ -325,7 +330,7 @@ func TestHTTPHandlerPing(t *testing.T) {
 }
 
 func TestHTTPHandlerCommand(t *testing.T) {
-	rest := &fakeREST{notFound: 2}
+	rest := &fakeREST{notFound: 2, followed: make(chan struct{}, 1)}
 	f := &fakeHandler{reply: interaction.Reply{
 		Response: &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
@@ -352,6 +357,9 @@ func TestHTTPHandlerCommand(t *testing.T) {
 		t.Fatalf("got %d interactions handled, want the command", f.count())
 	}
 
+	// The follow-up comes last, after the fetches retried: Close would
+	// stop the retries.
+	<-rest.followed
 	if err := h.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
