@@ -137,7 +137,9 @@ func TestServeStopsWhenRefused(t *testing.T) {
 		says   string
 	}{
 		{http.StatusUnauthorized, "set DISCORD_TOKEN"},
-		{http.StatusForbidden, "applications.commands"},
+		// Global commands need no guild: the token is not the bot's, or
+		// not the application's.
+		{http.StatusForbidden, "discord.application_id, if set, to that application's ID"},
 	}
 	for _, tt := range tests {
 		status := tt.status

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -29,19 +30,40 @@ type Backoff struct {
 }
 
 // AuthError is Discord refusing the bot: a 401 (the token is wrong or
-// revoked; the gateway's close 4004 counts as one) or a 403 (the bot may
-// not do this, as register commands in a guild it was not invited to with
-// the applications.commands scope). Retrying cannot help.
+// revoked; the gateway's close 4004 counts as one) or a 403 (the token may
+// not make the call: in a guild, one the bot was not invited to with the
+// applications.commands scope; elsewhere, a token that is not the bot's
+// own, or another application's). Retrying cannot help.
 type AuthError struct {
 	Status int
+	Call   string // the call refused, as Retry names it
+	Guild  string // the guild the call addressed; "" for none
 	Err    error
 }
 
 func (e *AuthError) Error() string {
-	if e.Status == http.StatusUnauthorized {
+	switch {
+	case e.Status == http.StatusUnauthorized:
 		return fmt.Sprintf("discord refused the bot token: set DISCORD_TOKEN to a current one (Developer Portal → your application → Bot → Reset Token): %v", e.Err)
+	case e.Guild != "":
+		return fmt.Sprintf("discord denied the bot access to guild %s: invite it to each guild of discord.guild_ids with the bot and applications.commands scopes: %v", e.Guild, e.Err)
 	}
-	return fmt.Sprintf("discord denied the bot access: invite it to each guild of discord.guild_ids with the bot and applications.commands scopes: %v", e.Err)
+	return fmt.Sprintf("discord denied the token the call %q, which needs a bot's token: set DISCORD_TOKEN to the token of your application's bot (Developer Portal → your application → Bot), not a client secret or a user's token, and discord.application_id, if set, to that application's ID: %v", e.Call, e.Err)
+}
+
+// guildOf is the guild whose route a failed REST call addressed, "" for
+// none.
+func guildOf(err error) string {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Request == nil {
+		return ""
+	}
+	_, rest, ok := strings.Cut(re.Request.URL.Path, "/guilds/")
+	if !ok {
+		return ""
+	}
+	guild, _, _ := strings.Cut(rest, "/")
+	return guild
 }
 
 func (e *AuthError) Unwrap() error { return e.Err }
@@ -70,7 +92,7 @@ func (b Backoff) Retry(ctx context.Context, log *slog.Logger, what string, f fun
 		}
 		after, ok, refused := retryable(err)
 		if refused != 0 {
-			return &AuthError{Status: refused, Err: err}
+			return &AuthError{Status: refused, Call: what, Guild: guildOf(err), Err: err}
 		}
 		if !ok {
 			return err

@@ -129,3 +129,45 @@ func TestRetryNetworkError(t *testing.T) {
 		t.Errorf("log names other URLs than %s/users/@me:\n%s", api, &buf)
 	}
 }
+
+// A 403 says what to fix where it happened: in a guild, invite the bot
+// there; elsewhere, the token is not the application's bot's.
+func TestAuthErrorAdvice(t *testing.T) {
+	register := func(guilds ...string) func(*testing.T, *discordtest.Server) error {
+		return func(t *testing.T, srv *discordtest.Server) error {
+			s, err := discord.NewSession(srv.Token(), srv.URL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return testBackoff(&waits{}).Retry(t.Context(), slog.New(slog.DiscardHandler), "register commands", func(ctx context.Context) error {
+				return discord.Register(ctx, s, srv.ApplicationID(), guilds, nil, slog.New(slog.DiscardHandler))
+			})
+		}
+	}
+	tests := []struct {
+		name, route string
+		call        func(*testing.T, *discordtest.Server) error
+		want        string
+	}{
+		{"gateway", discordtest.RouteGatewayBot, func(t *testing.T, srv *discordtest.Server) error {
+			gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{})
+			_, _, err := gw.Open(t.Context())
+			return err
+		}, `discord denied the token the call "get gateway", which needs a bot's token: set DISCORD_TOKEN to the token of your application's bot`},
+		{"global commands", discordtest.RouteOverwriteGlobal, register(),
+			`discord denied the token the call "register commands", which needs a bot's token`},
+		{"guild commands", discordtest.RouteOverwriteGuild, register("42"),
+			"discord denied the bot access to guild 42: invite it to each guild of discord.guild_ids with the bot and applications.commands scopes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := discordtest.NewServer(t)
+			srv.FailNext(t, tt.route, 1, http.StatusForbidden)
+			err := tt.call(t, srv)
+			var auth *discord.AuthError
+			if !errors.As(err, &auth) || auth.Status != http.StatusForbidden || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("got %v, want an AuthError with status 403 saying %q", err, tt.want)
+			}
+		})
+	}
+}
