@@ -69,70 +69,73 @@ func errorText(l *i18n.Language, err error) string {
 	if !errors.As(err, &e) || e.Code == tttbot.EINTERNAL {
 		return l.T("error_internal", nil)
 	}
-	if e == tttbot.ErrBadShape {
+	if *e == *tttbot.ErrBadShape {
 		return l.T("error_bad_shape", map[string]any{"Min": game.MinSize, "Max": game.MaxSize, "K": game.MinK})
 	}
-	if id := refusalID(e); id != "" {
+	if id := refusalID(*e); id != "" {
 		return l.T(id, nil)
 	}
 	return l.T("error_refused", nil)
 }
 
 // refusalID is the catalog message that words a refusal of the domain or
-// of internal/play, or "" for one it does not know.
-func refusalID(e *tttbot.Error) string {
+// of internal/play, or "" for one it does not know. A refusal is known by
+// its value, its code with its message, not by its address: the codes
+// alone are too coarse to tell the refusals apart, and a copy of one
+// (tttbot.Errorf with the same code and words) is the same refusal.
+func refusalID(e tttbot.Error) string {
 	switch e {
-	case tttbot.ErrRoleNeeded:
+	case *tttbot.ErrRoleNeeded:
 		return "error_role_needed"
-	case tttbot.ErrSettingsOutOfGuild:
+	case *tttbot.ErrSettingsOutOfGuild:
 		return "settings_dm"
-	case play.ErrForgotten:
+	case *play.ErrForgotten:
 		return "error_forgotten_opponent"
-	case tttbot.ErrNotFound:
+	case *tttbot.ErrNotFound:
 		return "error_not_found"
-	case tttbot.ErrSelfChallenge:
+	case *tttbot.ErrSelfChallenge:
 		return "error_self_challenge"
-	case tttbot.ErrPlayerBusy:
+	case *tttbot.ErrPlayerBusy:
 		return "error_player_busy"
-	case tttbot.ErrOpponentBusy:
+	case *tttbot.ErrOpponentBusy:
 		return "error_opponent_busy"
-	case tttbot.ErrChannelBusy:
+	case *tttbot.ErrChannelBusy:
 		return "error_channel_busy"
-	case tttbot.ErrNotForYou:
+	case *tttbot.ErrNotForYou:
 		return "error_not_for_you"
-	case tttbot.ErrClosed:
+	case *tttbot.ErrClosed:
 		return "error_closed"
-	case tttbot.ErrExpired:
+	case *tttbot.ErrExpired:
 		return "error_expired"
-	case tttbot.ErrBadX:
+	case *tttbot.ErrBadX:
 		return "error_bad_x"
-	case tttbot.ErrStale:
+	case *tttbot.ErrStale:
 		return "error_stale"
-	case tttbot.ErrNotAPlayer:
+	case *tttbot.ErrNotAPlayer:
 		return "error_not_a_player"
-	case tttbot.ErrNotStarted:
+	case *tttbot.ErrNotStarted:
 		return "error_not_started"
-	case tttbot.ErrNotYourTurn:
+	case *tttbot.ErrNotYourTurn:
 		return "error_not_your_turn"
-	case tttbot.ErrGameOver:
+	case *tttbot.ErrGameOver:
 		return "error_game_over"
-	case tttbot.ErrOffBoard:
+	case *tttbot.ErrOffBoard:
 		return "error_off_board"
-	case tttbot.ErrCellTaken:
+	case *tttbot.ErrCellTaken:
 		return "error_cell_taken"
-	case tttbot.ErrReplay:
+	case *tttbot.ErrReplay:
 		return "error_replay"
-	case tttbot.ErrNotDue:
+	case *tttbot.ErrNotDue:
 		return "error_not_due"
-	case play.ErrNotYourGame:
+	case *play.ErrNotYourGame:
 		return "error_not_your_game"
-	case play.ErrNotInGame:
+	case *play.ErrNotInGame:
 		return "error_not_in_game"
-	case play.ErrNotOver:
+	case *play.ErrNotOver:
 		return "error_not_over"
-	case play.ErrNoOpenGame:
+	case *play.ErrNoOpenGame:
 		return "error_no_open_game"
-	case play.ErrBadFirst:
+	case *play.ErrBadFirst:
 		return "error_bad_first"
 	}
 	return ""

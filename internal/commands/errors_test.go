@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/play"
 )
 
 func TestErrorText(t *testing.T) {
@@ -41,6 +42,31 @@ func TestErrorText(t *testing.T) {
 		{tttbot.Errorf(tttbot.EINVALID, "a new game starts from the empty board"), "That can't be done right now."},
 		// A failure on the bot's side: the player sees a generic text, no detail.
 		{fmt.Errorf("begin transaction: %w", context.Canceled), "Something went wrong on our side. Please try again."},
+	}
+	en := mustCatalog().Source()
+	for _, tt := range tests {
+		if got := errorText(en, tt.err); got != tt.want {
+			t.Errorf("%v: got %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+// TestErrorTextOfCopies: a refusal is worded by its code and message, so
+// a copy of it made elsewhere, wrapped or not, reads as the original.
+func TestErrorTextOfCopies(t *testing.T) {
+	copyOf := func(e *tttbot.Error) error { return tttbot.Errorf(e.Code, "%s", e.Message) }
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{copyOf(tttbot.ErrSettingsOutOfGuild), "Settings belong to a server; there are none in direct messages."},
+		{fmt.Errorf("update settings: %w", copyOf(tttbot.ErrSettingsOutOfGuild)), "Settings belong to a server; there are none in direct messages."},
+		{fmt.Errorf("accept: %w", &tttbot.Error{Code: tttbot.ESTALE, Message: tttbot.ErrStale.Message}),
+			"This board was out of date — the game had moved on. It shows the current game now."},
+		{copyOf(tttbot.ErrBadShape), "Boards are 3×3 to 5×5, with 3 up to the longer side in a row."},
+		{fmt.Errorf("rematch: %w", copyOf(play.ErrNotOver)), "This game is not over yet."},
+		// The same words under another code are another refusal.
+		{tttbot.Errorf(tttbot.EINVALID, "%s", tttbot.ErrStale.Message), "That can't be done right now."},
 	}
 	en := mustCatalog().Source()
 	for _, tt := range tests {
