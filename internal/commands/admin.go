@@ -28,7 +28,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		return Reply{}, refuse(tttbot.EINVALID, "settings_not_installed", nil)
 	}
 	if !canManage(i) {
-		h.log.Warn("settings refused", "guild", i.GuildID, "user", user(i).ID, "command", sub.Name)
+		h.logger(ctx).Warn("settings refused", "user", user(i).ID, "command", sub.Name)
 		return Reply{}, refuse(tttbot.ENOTYOURS, "settings_forbidden", nil)
 	}
 	l := h.userLang(i)
@@ -108,7 +108,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		if err != nil {
 			return Reply{}, err
 		}
-		h.log.Info("guild ratings reset", "guild", i.GuildID, "admin", user(i).ID, "ratings", n)
+		h.logger(ctx).Info("guild ratings reset", "admin", user(i).ID, "ratings", n)
 		return ephemeral(l.N("admin_reset_done", n, nil)), nil
 	case "language":
 		locale := str("locale")

@@ -23,7 +23,7 @@ func (h *Handler) change(ctx context.Context, i *discordgo.Interaction, setting 
 	h.cacheLook(st, h.opts.Now())
 	l := h.userLang(i)
 	line := h.settingLine(l, st, setting)
-	h.log.Info("guild settings changed", "guild", i.GuildID, "admin", user(i).ID, "setting", setting)
+	h.logger(ctx).Info("guild settings changed", "admin", user(i).ID, "setting", setting)
 	return post(message{content: "✅ " + line.text(l)}, true), nil
 }
 

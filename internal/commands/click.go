@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -10,7 +9,7 @@ import (
 	"github.com/tttbot/tttbot"
 )
 
-func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Interaction) (Reply, error) {
+func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
 	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok {
 		return Reply{}, refuse(tttbot.EINVALID, "error_garbled_click", nil)
@@ -27,7 +26,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 	if err != nil {
 		return Reply{}, err
 	}
-	log.Debug("click", "game", g.ID, "action", c.Action, "user", me)
+	h.logger(ctx).Debug("click", "game", g.ID, "action", c.Action, "user", me)
 	if playsGame(c.Action) && !inPlace(i, g) {
 		return Reply{}, refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
 	}
@@ -67,7 +66,7 @@ func (h *Handler) click(ctx context.Context, log *slog.Logger, i *discordgo.Inte
 func (h *Handler) keepToken(ctx context.Context, g *tttbot.Game, i *discordgo.Interaction) error {
 	err := h.play.SetToken(ctx, g.ID, h.token(i))
 	if err != nil && tttbot.ErrorCode(err) != tttbot.EREPLAY {
-		h.log.Error("keep interaction token", "game", g.ID, "err", err)
+		h.logger(ctx).Error("keep interaction token", "game", g.ID, "err", err)
 	}
 	return err
 }

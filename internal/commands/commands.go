@@ -110,6 +110,7 @@ func New(p *play.Service, store Reader, engine AI, msg Messenger) (*Handler, err
 // response: errors a player caused become an ephemeral explanation.
 func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply) {
 	log := h.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
+	ctx = context.WithValue(ctx, logKey{}, log)
 	l := h.userLang(i)
 	defer func() {
 		if p := recover(); p != nil {
@@ -135,7 +136,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 	case discordgo.InteractionApplicationCommand:
 		r, err = h.command(ctx, i)
 	case discordgo.InteractionMessageComponent:
-		r, err = h.click(ctx, log, i)
+		r, err = h.click(ctx, i)
 	default:
 		err = refuse(tttbot.EINVALID, "error_unknown_interaction", nil)
 	}
@@ -154,14 +155,14 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 		e.Code, e.Edit = code, r.Edit
 		r = e
 	}
-	return h.remember(ctx, log, l, in, r)
+	return h.remember(ctx, l, in, r)
 }
 
 // remember records an interaction whose reply is followed by REST calls
 // (a board's refresh, a follow-up, fetching a new board's message) before
 // they run, when none of its transactions has: its replay must not run
 // them again.
-func (h *Handler) remember(ctx context.Context, log *slog.Logger, l *i18n.Language, in *tttbot.Interaction, r Reply) Reply {
+func (h *Handler) remember(ctx context.Context, l *i18n.Language, in *tttbot.Interaction, r Reply) Reply {
 	if in == nil || in.Recorded() || (r.TrackGame == 0 && r.Followup == nil && r.Edit == nil) {
 		return r
 	}
@@ -170,7 +171,7 @@ func (h *Handler) remember(ctx context.Context, log *slog.Logger, l *i18n.Langua
 	case tttbot.EREPLAY:
 		return refuseReplay(l)
 	default:
-		log.Error("remember interaction", "err", err)
+		h.logger(ctx).Error("remember interaction", "err", err)
 		r.TrackGame, r.Followup, r.Edit = 0, nil, nil
 	}
 	return r
@@ -180,8 +181,21 @@ func (h *Handler) remember(ctx context.Context, log *slog.Logger, l *i18n.Langua
 // its ID.
 func (h *Handler) TrackMessage(ctx context.Context, gameID int64, messageID string) {
 	if err := h.play.SetMessage(ctx, gameID, messageID); err != nil {
-		h.log.Error("track board message", "game", gameID, "err", err)
+		h.logger(ctx).Error("track board message", "game", gameID, "err", err)
 	}
+}
+
+// logKey is the context key of the logger of the interaction a call serves.
+type logKey struct{}
+
+// logger is the logger of the interaction ctx serves, which names the
+// interaction, its guild and channel; outside of one (the timers, the
+// adapters' calls), the handler's.
+func (h *Handler) logger(ctx context.Context) *slog.Logger {
+	if log, ok := ctx.Value(logKey{}).(*slog.Logger); ok {
+		return log
+	}
+	return h.log
 }
 
 // user is whoever sent the interaction, in a guild or a DM.

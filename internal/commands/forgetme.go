@@ -27,7 +27,7 @@ func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts [
 	if err != nil {
 		return Reply{}, err
 	}
-	h.log.Info("player forgotten", "user", me, "games", e.Games, "ratings", e.Ratings, "records", e.Records, "closed", len(e.Closed))
+	h.logger(ctx).Info("player forgotten", "user", me, "games", e.Games, "ratings", e.Ratings, "records", e.Records, "closed", len(e.Closed))
 	h.editBoards(ctx, e.Closed)
 	return ephemeral(erasureText(h.userLang(i), e)), nil
 }
@@ -41,7 +41,7 @@ func (h *Handler) editBoards(ctx context.Context, games []*tttbot.Game) {
 			continue
 		}
 		if err := h.sendEdit(ctx, e); err != nil {
-			h.log.Error("edit board", "game", g.ID, "err", err)
+			h.logger(ctx).Error("edit board", "game", g.ID, "err", err)
 		}
 	}
 }

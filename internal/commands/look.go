@@ -42,7 +42,7 @@ func (h *Handler) look(ctx context.Context, guildID string) *tttbot.Settings {
 	}
 	s, err := h.store.Settings(ctx, guildID)
 	if err != nil {
-		h.log.Error("read guild settings", "guild", guildID, "err", err)
+		h.logger(ctx).Error("read guild settings", "guild", guildID, "err", err)
 		return &tttbot.Settings{GuildID: guildID}
 	}
 	h.cacheLook(s, now)
