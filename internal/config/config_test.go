@@ -287,6 +287,10 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`config.toml:6: log.level: want debug`}},
 		{"level as a dotted key", "\nlog.level = \"loud\"\n",
 			[]string{`config.toml:2: log.level: want debug`}},
+		{"shard out of range", "[discord]\nshard_count = 4\nshard_ids = \"2-4\"\n\n[database]\nurl = \"postgres://db.example/tttbot\"\n\n[log]\nlevel = \"info\"\n",
+			[]string{`config.toml:3: discord.shard_ids: shard 4 is out of range`}},
+		{"no shard grace", "[discord]\nshard_down_grace = \"0s\"\n",
+			[]string{`config.toml:2: discord.shard_down_grace: must be more than zero`}},
 		{"a key the file leaves out, at its table", "# modes\n\n[discord]\nmode = \"http\"\n",
 			[]string{`config.toml:3: discord.public_key: required in http mode`}},
 	}
