@@ -14,6 +14,7 @@ import (
 
 	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/config"
+	"github.com/tttbot/tttbot/internal/nearest"
 )
 
 // env is what a subcommand may touch of the process, so tests can run one.
@@ -102,9 +103,25 @@ func dispatch(ctx context.Context, e env, args []string) error {
 			return c.run(ctx, e, args)
 		}
 	}
-	fmt.Fprintf(e.stderr, "bot: unknown command %q%s\n\n", name, cli.ConfigHint(nil, name))
+	fmt.Fprintf(e.stderr, "bot: unknown command %q%s\n\n", name, commandHint(name))
 	printCommands(e.stderr)
 	return exitError{}
+}
+
+// commandHint suggests -config for a name that looks like a config file,
+// else the subcommand the name was probably meant to be.
+func commandHint(name string) string {
+	if hint := cli.ConfigHint(nil, name); hint != "" {
+		return hint
+	}
+	names := []string{"help"}
+	for _, c := range subcommands() {
+		names = append(names, c.name)
+	}
+	if best := nearest.Word(name, names, 3); best != "" {
+		return fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	return ""
 }
 
 // isHelpFlag reports whether arg asks for help the way the flag package

@@ -77,6 +77,9 @@ func TestHelp(t *testing.T) {
 		{[]string{"run", "-h"}, "usage: bot run", "", flag.ErrHelp},
 		{[]string{"migrate", "-h"}, "  down    roll back the latest migration", "", flag.ErrHelp},
 		{[]string{"help", "nope"}, "", `bot: unknown command "nope"`, exitError{}},
+		{[]string{"rnu"}, "", "bot: unknown command \"rnu\" (did you mean run?)\n\nusage: bot [command]", exitError{}},
+		{[]string{"help", "migrat"}, "", `bot: unknown command "migrat" (did you mean migrate?)`, exitError{}},
+		{[]string{"hepl"}, "", `bot: unknown command "hepl" (did you mean help?)`, exitError{}},
 		{[]string{"nope"}, "", "\n\nusage: bot [command] [flags]\n\n" + commands + "  register      register", exitError{}},
 		{[]string{"analyze", "-nope"}, "", "flag provided but not defined: -nope\nusage: bot analyze", errors.New("flag provided but not defined: -nope")},
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/tttbot/tttbot/internal/nearest"
 )
 
 // parse decodes a file's contents over the defaults, strictly. Errors start
@@ -179,7 +181,7 @@ func suggest(unknown string) string {
 	last := unknown[strings.LastIndex(unknown, ".")+1:]
 	best, bestDist := "", 3
 	for key := range keyTypes() {
-		d := distance(unknown, key)
+		d := nearest.Distance(unknown, key)
 		if key[strings.LastIndex(key, ".")+1:] == last {
 			d = 0
 		}
@@ -191,25 +193,4 @@ func suggest(unknown string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

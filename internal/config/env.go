@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tttbot/tttbot/internal/nearest"
 )
 
 // TokenVar is the variable of discord.token: the name every Discord bot
@@ -122,24 +125,18 @@ func setEnv(v reflect.Value, s string) error {
 // does not. Variables starting with TestPrefix are the project's tests',
 // which run bots in the environment that sets them.
 func CheckEnviron(environ []string) error {
-	known := map[string]bool{}
+	var known []string
 	for _, key := range Keys() {
-		known[EnvVar(key)] = true
+		known = append(known, EnvVar(key))
 	}
 	var errs []error
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, "TTTBOT_") || strings.HasPrefix(name, TestPrefix) || known[name] {
+		if !strings.HasPrefix(name, "TTTBOT_") || strings.HasPrefix(name, TestPrefix) || slices.Contains(known, name) {
 			continue
 		}
-		best, bestDist := "", 4
-		for v := range known {
-			if d := distance(name, v); d < bestDist || d == bestDist && v < best {
-				best, bestDist = v, d
-			}
-		}
 		hint := ""
-		if best != "" {
+		if best := nearest.Word(name, known, 4); best != "" {
 			hint = fmt.Sprintf(" (did you mean %s?)", best)
 		}
 		errs = append(errs, fmt.Errorf("unknown variable %s%s", name, hint))
