@@ -10,19 +10,16 @@ import (
 // clicks produce exactly one change and the losers get an *Error (ESTALE,
 // ENOTYOURTURN, EFINISHED, ...). Methods return ENOTFOUND for an unknown game.
 type GameStore interface {
-	// CreateGame inserts g (StatusPending for a challenge, StatusActive for a
-	// game against the bot) and sets its ID, Version, CreatedAt and UpdatedAt.
-	// ECONFLICT when the channel already has an open game (unless its guild
-	// allows simultaneous games) or a player already has one in the channel.
-	// players are display names to record in the same transaction.
-	CreateGame(ctx context.Context, g *Game, players ...Player) error
-
-	// StartGame is CreateGame for a game a guild's settings decide on:
-	// in the transaction that inserts g, it reads the Admission of g's
-	// challenger in g's guild (zero Settings in a DM) and calls prepare,
-	// which may refuse the game with an *Error or complete it — its shape,
-	// players, deadline — before g is checked and inserted. The guild's
-	// simultaneous-games setting applies as in CreateGame.
+	// StartGame inserts g (StatusPending for a challenge, StatusActive for
+	// a game against the bot) and sets its ID, Version, CreatedAt and
+	// UpdatedAt (see Game.Start). In the transaction that inserts g, it
+	// reads the Admission of g's challenger in g's guild (zero Settings in
+	// a DM) and calls prepare, unless nil, which may refuse the game with
+	// an *Error or complete it — its shape, players, deadline — before g is
+	// checked. ECONFLICT when the channel already has an open game (unless
+	// its guild allows simultaneous games) or a player already has one in
+	// the channel (see Settings.Room). players are display names to record
+	// in the same transaction.
 	StartGame(ctx context.Context, g *Game, prepare func(*Game, Admission) error, players ...Player) error
 
 	// Game returns a game by ID.
@@ -77,10 +74,6 @@ type GameStore interface {
 
 	// Moves lists the moves of a game in order.
 	Moves(ctx context.Context, id int64) ([]Move, error)
-
-	// SetSimultaneousGames sets whether a guild allows more than one open
-	// game per channel (the store's default applies until it is set).
-	SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error
 }
 
 // ClaimLease is how long Due's claim on a game lasts: far longer than

@@ -23,7 +23,7 @@ func TestBackupCmd(t *testing.T) {
 	defer db.Close()
 	g := &tttbot.Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}
-	if err := db.CreateGame(t.Context(), g); err != nil {
+	if err := db.StartGame(t.Context(), g, nil); err != nil {
 		t.Fatal(err)
 	}
 

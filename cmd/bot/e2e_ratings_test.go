@@ -176,7 +176,7 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 			a, b := users[i], users[(i+d)%n]
 			g := &tttbot.Game{GuildID: h.srv.GuildID(), ChannelID: "seed", Rows: 3, Cols: 3, K: 3, Challenger: a.ID, Opponent: b.ID,
 				XPlayer: a.ID, OPlayer: b.ID, Status: tttbot.StatusActive}
-			if err := db.CreateGame(ctx, g, player(i), player((i+d)%n)); err != nil {
+			if err := db.StartGame(ctx, g, nil, player(i), player((i+d)%n)); err != nil {
 				t.Fatal(err)
 			}
 			loser := b

@@ -70,7 +70,7 @@ func TestMigrateDataCmd(t *testing.T) {
 	for _, ch := range []string{"c1", "c2"} {
 		g := &tttbot.Game{ChannelID: ch, Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bot",
 			BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Turn: "alice", Status: tttbot.StatusActive}
-		if err := db.CreateGame(t.Context(), g); err != nil {
+		if err := db.StartGame(t.Context(), g, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -22,7 +22,7 @@ func TestClickElsewhere(t *testing.T) {
 			Challenger: alice, Opponent: bob, XPlayer: alice, OPlayer: bob,
 			Status: tttbot.StatusPending, Deadline: testNow.Add(time.Minute),
 		}
-		if err := db.CreateGame(ctx, g); err != nil {
+		if err := db.StartGame(ctx, g, nil); err != nil {
 			t.Fatal(err)
 		}
 		return g

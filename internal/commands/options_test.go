@@ -134,7 +134,7 @@ func FuzzHandle(f *testing.F) {
 	// Game 1, a challenge of bob's in c1, for the clicks to land on.
 	g := &tttbot.Game{GuildID: "g1", ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: alice, Opponent: bob,
 		XPlayer: alice, OPlayer: bob, Status: tttbot.StatusPending, Deadline: testNow.Add(time.Minute)}
-	if err := db.CreateGame(ctx, g); err != nil {
+	if err := db.StartGame(ctx, g, nil); err != nil {
 		f.Fatal(err)
 	}
 	var channels atomic.Int64

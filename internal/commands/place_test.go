@@ -153,7 +153,7 @@ func TestWebhookClicks(t *testing.T) {
 		Status: tttbot.StatusPending, Deadline: testNow.Add(time.Minute),
 		Webhook: true, Token: tttbot.Token{Value: "challenge", Expires: testNow.Add(tttbot.TokenLife)},
 	}
-	if err := db.CreateGame(ctx, g); err != nil {
+	if err := db.StartGame(ctx, g, nil); err != nil {
 		t.Fatal(err)
 	}
 	clickOn := func(user string, c CustomID) (Reply, *discordgo.Interaction) {
@@ -215,7 +215,7 @@ func TestWebhookTimers(t *testing.T) {
 				Status: tttbot.StatusPending, Deadline: testNow.Add(-time.Second),
 				Webhook: true, Token: tttbot.Token{Value: "tok", Expires: testNow.Add(tt.expires)},
 			}
-			if err := db.CreateGame(ctx, g); err != nil {
+			if err := db.StartGame(ctx, g, nil); err != nil {
 				t.Fatal(err)
 			}
 			n, err := h.tick(ctx)

@@ -98,7 +98,7 @@ func TestTickBotTurns(t *testing.T) {
 					XPlayer: "1", OPlayer: fmt.Sprint(200 + i),
 					Status: tttbot.StatusActive, Deadline: now.Add(-time.Second),
 				}
-				if err := db.CreateGame(ctx, g); err != nil {
+				if err := db.StartGame(ctx, g, nil); err != nil {
 					t.Fatal(err)
 				}
 				if err := db.SetMessage(ctx, g.ID, fmt.Sprint(300+i)); err != nil {
@@ -167,7 +167,7 @@ func TestTickFiresAtOnce(t *testing.T) {
 			Challenger: fmt.Sprint(200 + i), Opponent: fmt.Sprint(400 + i),
 			Status: tttbot.StatusPending, Deadline: now.Add(-time.Second),
 		}
-		if err := db.CreateGame(ctx, g); err != nil {
+		if err := db.StartGame(ctx, g, nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.SetMessage(ctx, g.ID, fmt.Sprint(300+i)); err != nil {

@@ -141,7 +141,7 @@ func TestStore(t *testing.T) {
 	s := m.Store(db)
 	g := &tttbot.Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "a", Opponent: "b",
 		Status: tttbot.StatusPending, Deadline: time.Now().Add(time.Minute)}
-	if err := s.CreateGame(t.Context(), g); err != nil {
+	if err := s.StartGame(t.Context(), g, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Game(t.Context(), g.ID); err != nil {
@@ -151,8 +151,8 @@ func TestStore(t *testing.T) {
 		t.Fatalf("got %v, want the store's ENOTFOUND through the wrapper", err)
 	}
 	got := observed(t, m.storeSeconds)
-	if len(got) != 2 || got["CreateGame"][0] != 1 || got["Game"][0] != 2 {
-		t.Errorf("got store timings %v, want CreateGame once and Game twice", got)
+	if len(got) != 2 || got["StartGame"][0] != 1 || got["Game"][0] != 2 {
+		t.Errorf("got store timings %v, want StartGame once and Game twice", got)
 	}
 }
 

@@ -23,11 +23,6 @@ func (s *store) done(method string, start time.Time) {
 	s.m.storeSeconds.WithLabelValues(method).Observe(time.Since(start).Seconds())
 }
 
-func (s *store) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
-	defer s.done("CreateGame", time.Now())
-	return s.next.CreateGame(ctx, g, players...)
-}
-
 func (s *store) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
 	defer s.done("Game", time.Now())
 	return s.next.Game(ctx, id)
@@ -81,11 +76,6 @@ func (s *store) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Gam
 func (s *store) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 	defer s.done("Moves", time.Now())
 	return s.next.Moves(ctx, id)
-}
-
-func (s *store) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
-	defer s.done("SetSimultaneousGames", time.Now())
-	return s.next.SetSimultaneousGames(ctx, guildID, allow)
 }
 
 func (s *store) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape, offset, limit int) (tttbot.LeaderboardPage, error) {

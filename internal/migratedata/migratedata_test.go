@@ -44,13 +44,13 @@ func newSource(t *testing.T) (string, int64) {
 		n++
 		return tttbot.WithInteraction(ctx, &tttbot.Interaction{ID: strconv.Itoa(1_000_000 + n)})
 	}
-	if err := db.SetSimultaneousGames(in(), "g1", true); err != nil {
+	if _, err := db.UpdateSettings(in(), "101", func(s *tttbot.Settings) error { s.Simultaneous = new(true); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	start := func(channel, a, b string) *tttbot.Game {
-		g := &tttbot.Game{GuildID: "g1", ChannelID: channel, Rows: 3, Cols: 3, K: 3, Challenger: a, Opponent: b,
+		g := &tttbot.Game{GuildID: "101", ChannelID: channel, Rows: 3, Cols: 3, K: 3, Challenger: a, Opponent: b,
 			Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
-		if err := db.CreateGame(in(), g, tttbot.Player{ID: a, Name: "player " + a}, tttbot.Player{ID: b, Name: "player " + b}); err != nil {
+		if err := db.StartGame(in(), g, nil, tttbot.Player{ID: a, Name: "player " + a}, tttbot.Player{ID: b, Name: "player " + b}); err != nil {
 			t.Fatal(err)
 		}
 		g, err := db.Accept(in(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(2 * time.Minute)})
@@ -86,9 +86,9 @@ func newSource(t *testing.T) (string, int64) {
 	if _, err := db.Resign(in(), g.ID, "dave", t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	vsBot := &tttbot.Game{GuildID: "g1", ChannelID: "c3", Rows: 4, Cols: 4, K: 3, Challenger: "erin", Opponent: botID,
+	vsBot := &tttbot.Game{GuildID: "101", ChannelID: "c3", Rows: 4, Cols: 4, K: 3, Challenger: "erin", Opponent: botID,
 		BotLevel: "perfect", XPlayer: "erin", OPlayer: botID, Turn: "erin", Status: tttbot.StatusActive, Deadline: t0.Add(time.Minute)}
-	if err := db.CreateGame(in(), vsBot, tttbot.Player{ID: "erin", Name: "Erin"}); err != nil {
+	if err := db.StartGame(in(), vsBot, nil, tttbot.Player{ID: "erin", Name: "Erin"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Resign(in(), vsBot.ID, "erin", t0.Add(time.Minute)); err != nil {
@@ -96,7 +96,7 @@ func newSource(t *testing.T) (string, int64) {
 	}
 	pending := &tttbot.Game{ChannelID: "dm", Rows: 5, Cols: 5, K: 4, Challenger: "frank", Opponent: "gina",
 		Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
-	if err := db.CreateGame(in(), pending); err != nil {
+	if err := db.StartGame(in(), pending, nil); err != nil {
 		t.Fatal(err)
 	}
 	active := play(start("c4", "alice", "carol"), 4, 0)
@@ -278,11 +278,11 @@ func TestCopy(t *testing.T) {
 		}
 	}
 	for _, player := range []string{"alice", "erin"} {
-		a, err := src.Stats(t.Context(), "g1", player)
+		a, err := src.Stats(t.Context(), "101", player)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := dst.Stats(t.Context(), "g1", player)
+		b, err := dst.Stats(t.Context(), "101", player)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,9 +304,9 @@ func TestCopy(t *testing.T) {
 		t.Errorf("got board %q after the move, want %q", g.Board, "O../.X./..X")
 	}
 	// The next game takes the next ID.
-	next := &tttbot.Game{GuildID: "g1", ChannelID: "c9", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob",
+	next := &tttbot.Game{GuildID: "101", ChannelID: "c9", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob",
 		Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
-	if err := dst.CreateGame(t.Context(), next); err != nil {
+	if err := dst.StartGame(t.Context(), next, nil); err != nil {
 		t.Fatalf("create a game after the copy: %v", err)
 	}
 	if next.ID != active+1 {

@@ -402,7 +402,7 @@ func TestFire(t *testing.T) {
 		{"the bot's move interrupted by a restart", func(t *testing.T, _ *play.Service, db *sqlite.DB, c *clock) *tttbot.Game {
 			g := &tttbot.Game{ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: alice, Opponent: bot,
 				BotLevel: string(ai.Easy), XPlayer: bot, OPlayer: alice, Status: tttbot.StatusActive, Deadline: t0}
-			if err := db.CreateGame(t.Context(), g); err != nil {
+			if err := db.StartGame(t.Context(), g, nil); err != nil {
 				t.Fatal(err)
 			}
 			c.now = g.Deadline

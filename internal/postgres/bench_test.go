@@ -154,7 +154,7 @@ func BenchmarkRatings(b *testing.B) {
 			a, o := fx.players[i%total], fx.players[(i+1)%total]
 			g := &tttbot.Game{GuildID: fixtureGuild, ChannelID: fmt.Sprint("bench", i), Rows: 3, Cols: 3, K: 3,
 				Challenger: a, Opponent: o, XPlayer: a, OPlayer: o, Status: tttbot.StatusActive}
-			if err := fx.db.CreateGame(ctx, g); err != nil {
+			if err := fx.db.StartGame(ctx, g, nil); err != nil {
 				b.Fatal(err)
 			}
 			i++

@@ -27,7 +27,7 @@ const (
 		" ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING " + gamerow.Columns
 
 	// lockChannel serializes the transactions that check a channel's room
-	// (CreateGame, Accept) across every instance: under READ COMMITTED,
+	// (StartGame, Accept) across every instance: under READ COMMITTED,
 	// two of them would each find the channel free and both insert.
 	lockChannel = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 
@@ -75,16 +75,11 @@ func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Gam
 	return gamerow.Game(db.pool.QueryRow(ctx, gamerow.QueryOpenGame, channelID, user))
 }
 
-// CreateGame inserts g as a pending challenge or, against the bot, an active
-// game, with the empty board, and records the display names of players.
-// See tttbot.GameStore.
-func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
-	return db.StartGame(ctx, g, nil, players...)
-}
-
-// StartGame is CreateGame with prepare deciding on the game, in its
-// transaction, from the guild's settings. See tttbot.GameStore. It costs
-// CreateGame's round trips and one more, which reads what prepare needs.
+// StartGame inserts g as a pending challenge or, against the bot, an
+// active game, with the empty board, once prepare has decided on it from
+// the guild's settings, and records the display names of players. See
+// tttbot.GameStore. It costs three round trips: the guild's settings, the
+// room, the insert.
 func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
 	now := db.opts.At(time.Time{})
 	var n tttbot.Game
@@ -444,22 +439,6 @@ func (db *DB) SetToken(ctx context.Context, id int64, tok tttbot.Token) error {
 			return err
 		}
 		return t.commit(ctx, nil)
-	})
-}
-
-// SetSimultaneousGames sets whether a guild allows more than one open game
-// per channel.
-func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
-	if guildID == "" {
-		return tttbot.ErrSettingsOutOfGuild
-	}
-	at := db.opts.At(time.Time{})
-	return db.write(ctx, func(ctx context.Context, t *tx) error {
-		b := &pgx.Batch{}
-		b.Queue(`INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES ($1, $2, $3)
-			ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games, updated_at = excluded.updated_at`,
-			guildID, allow, at.UnixMilli())
-		return t.all(ctx, b)
 	})
 }
 

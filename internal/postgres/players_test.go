@@ -17,7 +17,7 @@ func TestCreateGameLocksNoUnchangedPlayer(t *testing.T) {
 	db, url := newDB(t, Options{SimultaneousGames: true})
 	first := &tttbot.Game{ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Turn: "alice", Status: tttbot.StatusActive}
-	if err := db.CreateGame(t.Context(), first, tttbot.Player{ID: "alice", Name: "Alice"}, tttbot.Player{ID: "bot", Name: "tttbot"}); err != nil {
+	if err := db.StartGame(t.Context(), first, nil, tttbot.Player{ID: "alice", Name: "Alice"}, tttbot.Player{ID: "bot", Name: "tttbot"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -46,14 +46,14 @@ func TestCreateGameLocksNoUnchangedPlayer(t *testing.T) {
 	defer cancel()
 	second := &tttbot.Game{ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "carol", OPlayer: "bot", Turn: "carol", Status: tttbot.StatusActive}
-	if err := db.CreateGame(ctx, second, tttbot.Player{ID: "carol", Name: "Carol"}, tttbot.Player{ID: "bot", Name: "tttbot"}); err != nil {
+	if err := db.StartGame(ctx, second, nil, tttbot.Player{ID: "carol", Name: "Carol"}, tttbot.Player{ID: "bot", Name: "tttbot"}); err != nil {
 		t.Fatalf("create a game while the bot's row is held: %v", err)
 	}
 	tx.Rollback(t.Context())
 
 	third := &tttbot.Game{ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Turn: "alice", Status: tttbot.StatusActive}
-	if err := db.CreateGame(t.Context(), third, tttbot.Player{ID: "alice", Name: "Alice B."}, tttbot.Player{ID: "bot"}); err != nil {
+	if err := db.StartGame(t.Context(), third, nil, tttbot.Player{ID: "alice", Name: "Alice B."}, tttbot.Player{ID: "bot"}); err != nil {
 		t.Fatal(err)
 	}
 	names := map[string]string{}

@@ -181,7 +181,7 @@ func TestChannelTaken(t *testing.T) {
 	db, _ := newDB(t, Options{})
 	g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3,
 		Challenger: "alice", Opponent: "bob", Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
-	if err := db.CreateGame(t.Context(), g); err != nil {
+	if err := db.StartGame(t.Context(), g, nil); err != nil {
 		t.Fatal(err)
 	}
 	_, err := db.pool.Exec(t.Context(), `INSERT INTO games (guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,

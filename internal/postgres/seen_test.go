@@ -18,7 +18,7 @@ func TestPlaySeenPath(t *testing.T) {
 	at := time.UnixMilli(1_700_000_000_000).UTC()
 	g := storetest.Challenge("c1", "alice", "bob")
 	g.GuildID = "903"
-	if err := db.CreateGame(ctx, g); err != nil {
+	if err := db.StartGame(ctx, g, nil); err != nil {
 		t.Fatal(err)
 	}
 	g, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute)})

@@ -28,7 +28,7 @@ func (p *player) newGame(ctx context.Context) error {
 		Challenger: "x" + p.channel, Opponent: "o" + p.channel, Status: tttbot.StatusActive}
 	p.g.XPlayer, p.g.OPlayer = p.g.Challenger, p.g.Opponent
 	p.cells = p.rng.Perm(25)
-	return p.db.CreateGame(ctx, p.g)
+	return p.db.StartGame(ctx, p.g, nil)
 }
 
 // move applies the next move: a read of the game, the rules, an insert,
@@ -181,7 +181,7 @@ func BenchmarkCreateGame(b *testing.B) {
 		g := &tttbot.Game{GuildID: "guild", ChannelID: fmt.Sprint("c", i%256), Rows: 3, Cols: 3, K: 3,
 			Challenger: fmt.Sprint("p", i), Opponent: "bot", BotLevel: "perfect",
 			XPlayer: fmt.Sprint("p", i), OPlayer: "bot", Status: tttbot.StatusActive, Deadline: t0.Add(time.Minute)}
-		if err := db.CreateGame(b.Context(), g, tttbot.Player{ID: g.Challenger, Name: "Player"}); err != nil {
+		if err := db.StartGame(b.Context(), g, nil, tttbot.Player{ID: g.Challenger, Name: "Player"}); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -48,7 +48,7 @@ func crashChild(path string) error {
 			for {
 				g := &tttbot.Game{ChannelID: channel, Rows: 5, Cols: 5, K: 4, Challenger: "x", Opponent: "o",
 					XPlayer: "x", OPlayer: "o", Status: tttbot.StatusActive}
-				if err := db.CreateGame(ctx, g); err != nil {
+				if err := db.StartGame(ctx, g, nil); err != nil {
 					errc <- err
 					return
 				}

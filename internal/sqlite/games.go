@@ -40,15 +40,10 @@ func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Gam
 	return gamerow.Game(db.r.QueryRowContext(uncancelled(ctx), gamerow.QueryOpenGame, channelID, user))
 }
 
-// CreateGame inserts g as a pending challenge or, against the bot, an active
-// game, with the empty board, and records the display names of players.
-// See tttbot.GameStore.
-func (db *DB) CreateGame(ctx context.Context, g *tttbot.Game, players ...tttbot.Player) error {
-	return db.StartGame(ctx, g, nil, players...)
-}
-
-// StartGame is CreateGame with prepare deciding on the game, in its
-// transaction, from the guild's settings. See tttbot.GameStore.
+// StartGame inserts g as a pending challenge or, against the bot, an
+// active game, with the empty board, once prepare has decided on it from
+// the guild's settings, and records the display names of players. See
+// tttbot.GameStore.
 func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
 	now := db.opts.At(time.Time{})
 	var n tttbot.Game
@@ -398,22 +393,4 @@ func savePlayer(ctx context.Context, tx *sql.Conn, p tttbot.Player, at time.Time
 		return fmt.Errorf("save player: %w", err)
 	}
 	return nil
-}
-
-// SetSimultaneousGames sets whether a guild allows more than one open game
-// per channel.
-func (db *DB) SetSimultaneousGames(ctx context.Context, guildID string, allow bool) error {
-	if guildID == "" {
-		return tttbot.ErrSettingsOutOfGuild
-	}
-	at := db.opts.At(time.Time{})
-	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES (?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games, updated_at = excluded.updated_at`,
-			guildID, allow, at.UnixMilli())
-		if err != nil {
-			return fmt.Errorf("save guild settings: %w", err)
-		}
-		return nil
-	})
 }

@@ -350,7 +350,7 @@ func benchmarkFinish(b *testing.B, db *DB, players []string, level string) {
 		}
 		g := &tttbot.Game{GuildID: fixtureGuild, ChannelID: fmt.Sprint("bench", i), Rows: 3, Cols: 3, K: 3,
 			Challenger: a, Opponent: o, BotLevel: level, XPlayer: a, OPlayer: o, Status: tttbot.StatusActive}
-		if err := db.CreateGame(ctx, g); err != nil {
+		if err := db.StartGame(ctx, g, nil); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -28,7 +28,7 @@ func (p *player) newGame(ctx context.Context) error {
 		Challenger: "x" + p.channel, Opponent: "o" + p.channel, Status: tttbot.StatusActive}
 	p.g.XPlayer, p.g.OPlayer = p.g.Challenger, p.g.Opponent
 	p.cells = p.rng.Perm(25)
-	return p.s.CreateGame(ctx, p.g)
+	return p.s.StartGame(ctx, p.g, nil)
 }
 
 // move applies the next move as a click does: the game read, then an

@@ -19,13 +19,13 @@ func checkGames(t *testing.T, newDB Opener) (db *DB, won, vsBot int64, acked []t
 
 	b := &tttbot.Game{ChannelID: "c1", Rows: 4, Cols: 4, K: 3, Challenger: "h", Opponent: "bot",
 		BotLevel: "perfect", XPlayer: "h", OPlayer: "bot", Status: tttbot.StatusActive}
-	OK(t, db.CreateGame(t.Context(), b))
+	OK(t, db.StartGame(t.Context(), b, nil))
 	vsBot = PlayCells(t, db, b, 5).ID
 
 	d := Challenge("c2", "c", "d")
-	OK(t, db.CreateGame(t.Context(), d))
+	OK(t, db.StartGame(t.Context(), d, nil))
 	Must[*tttbot.Game](t)(db.Decline(t.Context(), d.ID, "d", d.Version, t0))
-	OK(t, db.CreateGame(t.Context(), Challenge("c2", "e", "f")))
+	OK(t, db.StartGame(t.Context(), Challenge("c2", "e", "f"), nil))
 
 	r := PlayCells(t, db, StartGame(t, db, "c3", "g", "h"), 0)
 	Must[*tttbot.Game](t)(db.Resign(t.Context(), r.ID, "h", t0))
@@ -33,7 +33,7 @@ func checkGames(t *testing.T, newDB Opener) (db *DB, won, vsBot int64, acked []t
 
 	k := &tttbot.Game{GuildID: "guild", ChannelID: "c5", Rows: 3, Cols: 3, K: 3, Challenger: "k", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "k", OPlayer: "bot", Status: tttbot.StatusActive}
-	OK(t, db.CreateGame(t.Context(), k))
+	OK(t, db.StartGame(t.Context(), k, nil))
 	PlayCells(t, db, k, xWins...) // the bot loses
 	return db, won, vsBot, acked
 }

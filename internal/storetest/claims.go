@@ -20,7 +20,7 @@ func testDueClaims(t *testing.T, newDB Opener) {
 	var all []int64
 	for i := range n {
 		g := Challenge(fmt.Sprint("c", i), "alice", fmt.Sprint("p", i)) // due at t0+1m
-		OK(t, db.CreateGame(ctx, g))
+		OK(t, db.StartGame(ctx, g, nil))
 		all = append(all, g.ID)
 	}
 	at := t0.Add(time.Minute)

@@ -40,7 +40,7 @@ func testConcurrentMoves(t *testing.T, newDB Opener) {
 	newGame := func(tb *table) int64 {
 		g := &tttbot.Game{GuildID: "guild", ChannelID: tb.channel, Rows: 4, Cols: 4, K: 3,
 			Challenger: tb.x, Opponent: tb.o, XPlayer: tb.x, OPlayer: tb.o, Status: tttbot.StatusActive}
-		if err := db.CreateGame(ctx, g); err != nil {
+		if err := db.StartGame(ctx, g, nil); err != nil {
 			t.Errorf("create game: %v", err)
 		}
 		return g.ID

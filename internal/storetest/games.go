@@ -19,11 +19,21 @@ func Challenge(channel, a, b string) *tttbot.Game {
 		Challenger: a, Opponent: b, Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
 }
 
+// setSimultaneous sets whether guild allows simultaneous games, in the
+// suite's own SQL: the suite's guild ID is no snowflake, which
+// UpdateSettings would refuse.
+func (db *DB) setSimultaneous(t testing.TB, guild string, allow bool) {
+	t.Helper()
+	_, err := db.SQL.ExecContext(t.Context(), `INSERT INTO guilds (id, simultaneous_games, updated_at) VALUES ($1, $2, 0)
+		ON CONFLICT (id) DO UPDATE SET simultaneous_games = excluded.simultaneous_games`, guild, allow)
+	OK(t, err)
+}
+
 // StartGame creates a's challenge of b and has b accept it with a as X.
 func StartGame(t testing.TB, db tttbot.GameStore, channel, a, b string) *tttbot.Game {
 	t.Helper()
 	g := Challenge(channel, a, b)
-	if err := db.CreateGame(t.Context(), g); err != nil {
+	if err := db.StartGame(t.Context(), g, nil); err != nil {
 		t.Fatalf("create game: %v", err)
 	}
 	g, err := db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(2 * time.Minute)})
@@ -74,7 +84,7 @@ func results(t testing.TB, db *DB, id int64) []result {
 func testCreateGame(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	g := Challenge("c1", "alice", "bob")
-	if err := db.CreateGame(t.Context(), g); err != nil {
+	if err := db.StartGame(t.Context(), g, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := &tttbot.Game{ID: g.ID, GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3,
@@ -91,7 +101,7 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	// A challenge may carry the X and O its challenger planned.
 	planned := Challenge("c2", "alice", "bob")
 	planned.XPlayer, planned.OPlayer = "bob", "alice"
-	OK(t, db.CreateGame(t.Context(), planned))
+	OK(t, db.StartGame(t.Context(), planned, nil))
 	got = Must[*tttbot.Game](t)(db.Game(t.Context(), planned.ID))
 	if got.XPlayer != "bob" || got.OPlayer != "alice" || got.Turn != "" {
 		t.Errorf("planned challenge: got X %q O %q turn %q, want bob, alice and no turn", got.XPlayer, got.OPlayer, got.Turn)
@@ -102,7 +112,7 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	// its messages speak is kept for the timers, which find it due.
 	bot := &tttbot.Game{ChannelID: "dm", Rows: 5, Cols: 5, K: 4, Challenger: "carol", Opponent: "bot",
 		BotLevel: "hard", XPlayer: "bot", OPlayer: "carol", Status: tttbot.StatusActive, Deadline: t0, Language: "pt-BR"}
-	if err := db.CreateGame(t.Context(), bot); err != nil {
+	if err := db.StartGame(t.Context(), bot, nil); err != nil {
 		t.Fatal(err)
 	}
 	if bot.Turn != "bot" || bot.Board != "...../...../...../...../....." || bot.GuildID != "" {
@@ -149,7 +159,7 @@ func testCreateGameInvalid(t *testing.T, newDB Opener) {
 			g := Challenge("c1", "alice", "bob")
 			tt.edit(g)
 			before := *g
-			WantCode(t, db.CreateGame(t.Context(), g), tttbot.EINVALID)
+			WantCode(t, db.StartGame(t.Context(), g, nil), tttbot.EINVALID)
 			if diff := cmp.Diff(before, *g); diff != "" {
 				t.Errorf("refused game changed (-before +after):\n%s", diff)
 			}
@@ -199,9 +209,7 @@ func testConflicts(t *testing.T, newDB Opener) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := newDB(t, tt.opts)
 			if tt.guildSet != nil {
-				if err := db.SetSimultaneousGames(t.Context(), "guild", *tt.guildSet); err != nil {
-					t.Fatal(err)
-				}
+				db.setSimultaneous(t, "guild", *tt.guildSet)
 			}
 			newGame := func(x game) *tttbot.Game {
 				g := Challenge(x.channel, x.a, x.b)
@@ -211,11 +219,11 @@ func testConflicts(t *testing.T, newDB Opener) {
 				return g
 			}
 			for _, x := range tt.existing {
-				if err := db.CreateGame(t.Context(), newGame(x)); err != nil {
+				if err := db.StartGame(t.Context(), newGame(x), nil); err != nil {
 					t.Fatalf("create existing game: %v", err)
 				}
 			}
-			err := db.CreateGame(t.Context(), newGame(tt.create))
+			err := db.StartGame(t.Context(), newGame(tt.create), nil)
 			WantCode(t, err, tt.want)
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("got %v, want %v", err, tt.wantErr)
@@ -228,7 +236,7 @@ func testClosedGamesFreeTheChannel(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	g := Challenge("c1", "alice", "bob")
-	OK(t, db.CreateGame(ctx, g))
+	OK(t, db.StartGame(ctx, g, nil))
 	Must[*tttbot.Game](t)(db.Decline(ctx, g.ID, "bob", g.Version, t0))
 	g = StartGame(t, db, "c1", "alice", "bob")
 	Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "bob", t0))
@@ -241,9 +249,9 @@ func testAcceptConflict(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	g1, g2 := Challenge("c1", "alice", "bob"), Challenge("c1", "carol", "dave")
-	OK(t, db.CreateGame(ctx, g1))
-	OK(t, db.CreateGame(ctx, g2))
-	OK(t, db.SetSimultaneousGames(ctx, "guild", false))
+	OK(t, db.StartGame(ctx, g1, nil))
+	OK(t, db.StartGame(ctx, g2, nil))
+	db.setSimultaneous(t, "guild", false)
 	_, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g2.ID, Player: "dave", Version: g2.Version, XPlayer: "carol", At: t0, Deadline: time.Time{}})
 	WantCode(t, err, tttbot.ECONFLICT)
 	got := Must[*tttbot.Game](t)(db.Game(ctx, g2.ID))
@@ -256,7 +264,7 @@ func testAccept(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	g := Challenge("c1", "alice", "bob")
-	OK(t, db.CreateGame(ctx, g))
+	OK(t, db.StartGame(ctx, g, nil))
 
 	refusals := []struct {
 		name, user, xPlayer string
@@ -312,7 +320,7 @@ func testDecline(t *testing.T, newDB Opener) {
 	}
 	for i, tt := range tests {
 		g := Challenge("c"+string(rune('0'+i)), "alice", "bob")
-		OK(t, db.CreateGame(ctx, g))
+		OK(t, db.StartGame(ctx, g, nil))
 		_, err := db.Decline(ctx, g.ID, tt.user, tt.version, t0.Add(time.Second))
 		WantCode(t, err, tt.want)
 		got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
@@ -335,7 +343,7 @@ func testPlayErrors(t *testing.T, newDB Opener) {
 	g := StartGame(t, db, "c1", "alice", "bob") // alice is X
 	g = PlayCells(t, db, g, 4)
 	pending := Challenge("c2", "alice", "bob")
-	OK(t, db.CreateGame(ctx, pending))
+	OK(t, db.StartGame(ctx, pending, nil))
 	over := PlayCells(t, db, StartGame(t, db, "c3", "alice", "bob"), 0, 3, 1, 4, 2)
 
 	tests := []struct {
@@ -474,7 +482,7 @@ func testResign(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4)
 	pending := Challenge("c2", "alice", "bob")
-	OK(t, db.CreateGame(ctx, pending))
+	OK(t, db.StartGame(ctx, pending, nil))
 
 	_, err := db.Resign(ctx, g.ID, "carol", t0)
 	WantCode(t, err, tttbot.ENOTYOURS)
@@ -504,11 +512,11 @@ func testDueAndExpire(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	pending := Challenge("c1", "alice", "bob") // expires at t0+1m
-	OK(t, db.CreateGame(ctx, pending))
+	OK(t, db.StartGame(ctx, pending, nil))
 	active := PlayCells(t, db, StartGame(t, db, "c2", "carol", "dave"), 4) // dave to move by t0+3m
 	noClock := &tttbot.Game{ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "erin", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "erin", OPlayer: "bot", Status: tttbot.StatusActive}
-	OK(t, db.CreateGame(ctx, noClock))
+	OK(t, db.StartGame(ctx, noClock, nil))
 	PlayCells(t, db, StartGame(t, db, "c4", "frank", "grace"), 0, 3, 1, 4, 2) // finished: never due
 
 	ids := func(gs []*tttbot.Game) []int64 {
@@ -577,7 +585,7 @@ func testOpenGame(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	g1 := StartGame(t, db, "c1", "alice", "bob")
 	g2 := Challenge("c1", "carol", "dave")
-	OK(t, db.CreateGame(ctx, g2))
+	OK(t, db.StartGame(ctx, g2, nil))
 	StartGame(t, db, "c2", "alice", "erin")
 
 	tests := []struct {
@@ -618,20 +626,18 @@ func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
 	}
 	WantCode(t, db.SetMessage(ctx, 999, "m1"), tttbot.ENOTFOUND)
 
-	WantCode(t, db.SetSimultaneousGames(ctx, "", true), tttbot.EINVALID)
-
-	// CreateGame records the names it is given, a new one over the old,
+	// StartGame records the names it is given, a new one over the old,
 	// and keeps those it is not.
 	for i, name := range []string{"Alice", "Alice B."} {
 		g := &tttbot.Game{ChannelID: "n" + strconv.Itoa(i), Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "dave",
 			Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
-		if err := db.CreateGame(ctx, g, tttbot.Player{ID: "alice", Name: name}); err != nil {
+		if err := db.StartGame(ctx, g, nil, tttbot.Player{ID: "alice", Name: name}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	g2 := &tttbot.Game{ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "alice",
 		Status: tttbot.StatusPending, Deadline: t0.Add(time.Minute)}
-	if err := db.CreateGame(ctx, g2, tttbot.Player{ID: "carol", Name: "Carol"}); err != nil {
+	if err := db.StartGame(ctx, g2, nil, tttbot.Player{ID: "carol", Name: "Carol"}); err != nil {
 		t.Fatal(err)
 	}
 	for id, want := range map[string]string{"carol": "Carol", "alice": "Alice B."} {

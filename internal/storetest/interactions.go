@@ -33,7 +33,7 @@ func testReplayRefused(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	first := in(ctx, "9001")
-	if err := db.CreateGame(first, Challenge("c1", "alice", "bob")); err != nil {
+	if err := db.StartGame(first, Challenge("c1", "alice", "bob"), nil); err != nil {
 		t.Fatalf("create game: %v", err)
 	}
 	if !tttbot.InteractionFrom(first).Recorded() {
@@ -49,11 +49,14 @@ func testReplayRefused(t *testing.T, newDB Opener) {
 		name string
 		run  func(ctx context.Context) error
 	}{
-		{"create game", func(ctx context.Context) error { return db.CreateGame(ctx, Challenge("c2", "carol", "dave")) }},
+		{"create game", func(ctx context.Context) error { return db.StartGame(ctx, Challenge("c2", "carol", "dave"), nil) }},
 		{"play", func(ctx context.Context) error { _, err := db.Play(ctx, Click(g, "alice", 0)); return err }},
 		{"resign", func(ctx context.Context) error { _, err := db.Resign(ctx, g.ID, "alice", t0); return err }},
 		{"set message", func(ctx context.Context) error { return db.SetMessage(ctx, g.ID, "m1") }},
-		{"settings", func(ctx context.Context) error { return db.SetSimultaneousGames(ctx, "guild", true) }},
+		{"settings", func(ctx context.Context) error {
+			_, err := db.UpdateSettings(ctx, "900", func(s *tttbot.Settings) error { s.Simultaneous = new(true); return nil })
+			return err
+		}},
 		{"remember", func(ctx context.Context) error { return db.Remember(ctx) }},
 	}
 	for _, tt := range replays {
@@ -78,7 +81,7 @@ func testRefusedWriteRecordsNothing(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	StartGame(t, db, "c1", "alice", "bob")
 	busy := in(ctx, "9002")
-	WantCode(t, db.CreateGame(busy, Challenge("c1", "alice", "carol")), tttbot.ECONFLICT)
+	WantCode(t, db.StartGame(busy, Challenge("c1", "alice", "carol"), nil), tttbot.ECONFLICT)
 	if seen, err := db.seen(ctx, "9002"); err != nil || seen {
 		t.Fatalf("after a refused write: got seen %v, %v; want unseen", seen, err)
 	}
@@ -100,11 +103,11 @@ func testRefusedWriteRecordsNothing(t *testing.T, newDB Opener) {
 // after a restart is still refused.
 func testReplayAfterReopen(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
-	if err := db.CreateGame(in(t.Context(), "9003"), Challenge("c1", "alice", "bob")); err != nil {
+	if err := db.StartGame(in(t.Context(), "9003"), Challenge("c1", "alice", "bob"), nil); err != nil {
 		t.Fatal(err)
 	}
 	st := db.Reopen(t)
-	WantCode(t, st.CreateGame(in(t.Context(), "9003"), Challenge("c2", "alice", "bob")), tttbot.EREPLAY)
+	WantCode(t, st.StartGame(in(t.Context(), "9003"), Challenge("c2", "alice", "bob"), nil), tttbot.EREPLAY)
 	if n := games(t, db); n != 1 {
 		t.Errorf("got %d games, want 1", n)
 	}
@@ -157,7 +160,7 @@ func testForget(t *testing.T, newDB Opener) {
 func testInteractionIDNotASnowflake(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	for _, id := range []string{"abc", "-5", "0", "99999999999999999999"} {
-		WantCode(t, db.CreateGame(in(t.Context(), id), Challenge("c1", "alice", "bob")), tttbot.EINVALID)
+		WantCode(t, db.StartGame(in(t.Context(), id), Challenge("c1", "alice", "bob"), nil), tttbot.EINVALID)
 		if seen, err := db.seen(t.Context(), id); err != nil || seen {
 			t.Errorf("%q: got seen %v, %v; want unseen", id, seen, err)
 		}

@@ -53,7 +53,7 @@ func testAcceptAgainstDecline(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	for round := range 20 {
 		g := Challenge(fmt.Sprint("c", round), "alice", "bob")
-		OK(t, db.CreateGame(ctx, g))
+		OK(t, db.StartGame(ctx, g, nil))
 		answers := []func() (*tttbot.Game, error){
 			func() (*tttbot.Game, error) {
 				return db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version,
@@ -117,7 +117,7 @@ func testChallengesAtOnce(t *testing.T, newDB Opener) {
 				errs := make([]error, len(games))
 				var wg sync.WaitGroup
 				for i, g := range games {
-					wg.Go(func() { errs[i] = db.CreateGame(ctx, g) })
+					wg.Go(func() { errs[i] = db.StartGame(ctx, g, nil) })
 				}
 				wg.Wait()
 				created := 0
@@ -188,7 +188,7 @@ func testActiveGames(t *testing.T, newDB Opener) {
 	if got := count(); got != 0 {
 		t.Fatalf("empty database: got %d active games, want 0", got)
 	}
-	OK(t, db.CreateGame(t.Context(), Challenge("c1", "a", "b"))) // pending: not active
+	OK(t, db.StartGame(t.Context(), Challenge("c1", "a", "b"), nil)) // pending: not active
 	g := StartGame(t, db, "c2", "a", "b")
 	StartGame(t, db, "c3", "a", "b")
 	if got := count(); got != 2 {
@@ -210,7 +210,7 @@ func testSchemaConstraints(t *testing.T, newDB Opener) {
 	insertGame := `INSERT INTO games (guild_id, channel_id, board_rows, board_cols, k, challenger_id, opponent_id,
 		status, board, version, created_at, updated_at, exclusive)
 		VALUES ('guild', 'c1', 3, 3, 3, 'carol', 'dave', 'pending', '.../.../...', 1, 0, 0, $1)`
-	OK(t, db.CreateGame(ctx, Challenge("elsewhere", "carol", "dave"))) // carol and dave exist
+	OK(t, db.StartGame(ctx, Challenge("elsewhere", "carol", "dave"), nil)) // carol and dave exist
 	tests := []struct {
 		name  string
 		query string

@@ -217,10 +217,10 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 
 	declined := Challenge("c1", "alice", "bob")
-	OK(t, db.CreateGame(ctx, declined))
+	OK(t, db.StartGame(ctx, declined, nil))
 	Must[*tttbot.Game](t)(db.Decline(ctx, declined.ID, "bob", declined.Version, t0))
 	expired := Challenge("c2", "alice", "bob")
-	OK(t, db.CreateGame(ctx, expired))
+	OK(t, db.StartGame(ctx, expired, nil))
 	Must[*tttbot.Game](t)(db.Expire(ctx, expired.ID, expired.Version, expired.Deadline))
 	if n := countRows(t, db, "ratings") + countRows(t, db, "bot_records") + countRows(t, db, "results"); n != 0 {
 		t.Fatalf("a declined and an expired challenge left %d rows of results, ratings and records", n)
@@ -230,7 +230,7 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 		t.Helper()
 		g := &tttbot.Game{GuildID: "guild", ChannelID: "c3", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "bot",
 			BotLevel: level, XPlayer: "carol", OPlayer: "bot", Status: tttbot.StatusActive}
-		OK(t, db.CreateGame(ctx, g))
+		OK(t, db.StartGame(ctx, g, nil))
 		g = PlayCells(t, db, g, cells...)
 		if resign {
 			g = Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "carol", t0))
@@ -490,11 +490,11 @@ func testHistory(t *testing.T, newDB Opener) {
 	// A game in a DM, against the bot, and one in another guild.
 	dm := &tttbot.Game{ChannelID: "dm", Rows: 4, Cols: 4, K: 4, Challenger: "alice", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}
-	OK(t, db.CreateGame(ctx, dm))
+	OK(t, db.StartGame(ctx, dm, nil))
 	Must[*tttbot.Game](t)(db.Resign(ctx, dm.ID, "alice", t0.Add(time.Hour)))
 	other := Challenge("c9", "alice", "carol")
 	other.GuildID = "elsewhere"
-	OK(t, db.CreateGame(ctx, other))
+	OK(t, db.StartGame(ctx, other, nil))
 	other = Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: other.ID, Player: "carol", Version: other.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
 	Must[*tttbot.Game](t)(db.Resign(ctx, other.ID, "carol", t0))
 

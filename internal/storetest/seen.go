@@ -105,7 +105,7 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		const guild = "902" // a guild of settings: a snowflake
 		g := Challenge("c1", "alice", "bob")
 		g.GuildID = guild
-		OK(t, db.CreateGame(ctx, g))
+		OK(t, db.StartGame(ctx, g, nil))
 		g = Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(2 * time.Minute)}))
 		g = PlayCells(t, db, g, 4)
 		g = Must[*tttbot.Game](t)(db.Play(ctx, seen(g, "bob", 0)))
@@ -165,7 +165,7 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		db := newDB(t, Options{})
 		g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bot",
 			BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive, Turn: "alice", Deadline: t0.Add(time.Minute)}
-		OK(t, db.CreateGame(ctx, g))
+		OK(t, db.StartGame(ctx, g, nil))
 		g = PlayCells(t, db, g, 4, 0)
 		m := seen(g, "alice", 8)
 		m.Answer = &tttbot.MoveRequest{GameID: g.ID, Player: "bot", Cell: 2, Version: g.Version + 1, At: m.At, Deadline: m.At.Add(time.Minute)}

@@ -65,7 +65,7 @@ func guildGame(t *testing.T, db *DB, guild, channel, a, b string, cells []int) *
 	t.Helper()
 	g := Challenge(channel, a, b)
 	g.GuildID = guild
-	OK(t, db.CreateGame(t.Context(), g))
+	OK(t, db.StartGame(t.Context(), g, nil))
 	g = Must[*tttbot.Game](t)(db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: b, Version: g.Version, XPlayer: a, At: t0, Deadline: t0.Add(time.Minute)}))
 	return PlayCells(t, db, g, cells...)
 }
@@ -123,11 +123,11 @@ func testForgetPlayer(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
 	won := guildGame(t, db, "901", "c1", "alice", "bob", xWins)
-	OK(t, db.CreateGame(ctx, &tttbot.Game{GuildID: "901", ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "alice",
-		Opponent: "bot", BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}, tttbot.Player{ID: "alice", Name: "Alice"}))
+	OK(t, db.StartGame(ctx, &tttbot.Game{GuildID: "901", ChannelID: "c2", Rows: 3, Cols: 3, K: 3, Challenger: "alice",
+		Opponent: "bot", BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}, nil, tttbot.Player{ID: "alice", Name: "Alice"}))
 	active := PlayCells(t, db, StartGame(t, db, "c3", "carol", "alice"), 4)
 	pending := Challenge("c4", "dave", "alice")
-	OK(t, db.CreateGame(ctx, pending))
+	OK(t, db.StartGame(ctx, pending, nil))
 	both := guildGame(t, db, "901", "c5", "erin", "alice", draw)
 
 	e := Must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "alice", t0.Add(time.Hour)))

@@ -24,7 +24,7 @@ func testWebhookGameRoundTrip(t *testing.T, newDB Opener) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := Challenge("c"+strconv.Itoa(n), "alice", "bob")
 			g.GuildID, g.Webhook, g.Guest, g.Token = tt.g.GuildID, tt.g.Webhook, tt.g.Guest, tt.g.Token
-			OK(t, db.CreateGame(t.Context(), g))
+			OK(t, db.StartGame(t.Context(), g, nil))
 			got := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
 			if got.Webhook != tt.g.Webhook || got.Guest != tt.g.Guest || got.Token.Value != tt.g.Token.Value || !got.Token.Expires.Equal(tt.g.Token.Expires) {
 				t.Errorf("got webhook %v, guest %v, token %+v; want %v, %v, %+v", got.Webhook, got.Guest, got.Token, tt.g.Webhook, tt.g.Guest, tt.g.Token)
@@ -39,7 +39,7 @@ func testSetToken(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	g := Challenge("c1", "alice", "bob")
 	g.Webhook, g.Token = true, tttbot.Token{Value: "first", Expires: t0.Add(15 * time.Minute)}
-	OK(t, db.CreateGame(t.Context(), g))
+	OK(t, db.StartGame(t.Context(), g, nil))
 	steps := []struct {
 		name string
 		tok  tttbot.Token
@@ -75,7 +75,7 @@ func testGuestGamesRateGlobally(t *testing.T, newDB Opener) {
 			g.GuildID, g.Guest, g.Webhook = "guest-guild", true, true
 			g.Token = tttbot.Token{Value: "tok", Expires: t0.Add(15 * time.Minute)}
 		}
-		OK(t, db.CreateGame(t.Context(), g))
+		OK(t, db.StartGame(t.Context(), g, nil))
 		g = Must[*tttbot.Game](t)(db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
 		PlayCells(t, db, g, xWins...)
 	}
