@@ -52,8 +52,8 @@ type InteractionStore interface {
 	// was recorded before.
 	Remember(ctx context.Context) error
 
-	// Forget deletes interactions seen before before, at most limit,
-	// oldest first, and reports how many it deleted; fewer than limit
-	// when it found no more among the oldest.
-	Forget(ctx context.Context, before time.Time, limit int) (int, error)
+	// PruneInteractions deletes interactions seen before before, too old
+	// to be replayed, at most limit, oldest first, and reports how many it
+	// deleted; fewer than limit when it found no more among the oldest.
+	PruneInteractions(ctx context.Context, before time.Time, limit int) (int, error)
 }

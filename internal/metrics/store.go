@@ -98,9 +98,9 @@ func (s *store) Remember(ctx context.Context) error {
 	return s.next.Remember(ctx)
 }
 
-func (s *store) Forget(ctx context.Context, before time.Time, limit int) (int, error) {
-	defer s.done("Forget", time.Now())
-	return s.next.Forget(ctx, before, limit)
+func (s *store) PruneInteractions(ctx context.Context, before time.Time, limit int) (int, error) {
+	defer s.done("PruneInteractions", time.Now())
+	return s.next.PruneInteractions(ctx, before, limit)
 }
 
 func (s *store) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {

@@ -30,7 +30,7 @@ func (s *Service) PruneInteractions(ctx context.Context) (int, error) {
 	before := s.opts.Now().Add(-replayMemory)
 	n := 0
 	for {
-		k, err := s.store.Forget(ctx, before, pruneBatch)
+		k, err := s.store.PruneInteractions(ctx, before, pruneBatch)
 		n += k
 		if err != nil || k < pruneBatch {
 			return n, err

@@ -44,7 +44,7 @@ type Store interface {
 	ResetRatings(ctx context.Context, guildID string) (int, error)
 	ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error)
 	Remember(ctx context.Context) error
-	Forget(ctx context.Context, before time.Time, limit int) (int, error)
+	PruneInteractions(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 // The refusals of this package, each with the code a caller acts on;

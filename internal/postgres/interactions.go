@@ -19,14 +19,14 @@ func (db *DB) Remember(ctx context.Context) error {
 	return db.write(ctx, func(ctx context.Context, t *tx) error { return t.all(ctx, nil) })
 }
 
-// Forget deletes interactions seen before before, at most limit, oldest
-// first. Fewer than limit means none is left, or the oldest IDs include
-// some seen later: the next call goes on. Instances that forget at once
-// delete the same rows, each fewer.
-func (db *DB) Forget(ctx context.Context, before time.Time, limit int) (int, error) {
+// PruneInteractions deletes interactions seen before before, at most
+// limit, oldest first. Fewer than limit means none is left, or the oldest
+// IDs include some seen later: the next call goes on. Instances that prune
+// at once delete the same rows, each fewer.
+func (db *DB) PruneInteractions(ctx context.Context, before time.Time, limit int) (int, error) {
 	ct, err := db.pool.Exec(ctx, gamerow.QueryPruneInteractions, limit, before.UnixMilli())
 	if err != nil {
-		return 0, fmt.Errorf("forget interactions: %w", err)
+		return 0, fmt.Errorf("prune interactions: %w", err)
 	}
 	return int(ct.RowsAffected()), nil
 }

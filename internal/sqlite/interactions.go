@@ -40,18 +40,18 @@ func (db *DB) Remember(ctx context.Context) error {
 	return db.write(ctx, func(context.Context, *sql.Conn) error { return nil })
 }
 
-// Forget deletes interactions seen before before, at most limit, oldest
-// first. Fewer than limit means none is left, or the oldest IDs include
-// some seen later: the next call goes on.
-func (db *DB) Forget(ctx context.Context, before time.Time, limit int) (int, error) {
+// PruneInteractions deletes interactions seen before before, at most
+// limit, oldest first. Fewer than limit means none is left, or the oldest
+// IDs include some seen later: the next call goes on.
+func (db *DB) PruneInteractions(ctx context.Context, before time.Time, limit int) (int, error) {
 	var n int64
 	err := db.upkeep(ctx, func(ctx context.Context, tx *sql.Conn) error {
 		res, err := tx.ExecContext(ctx, gamerow.QueryPruneInteractions, limit, before.UnixMilli())
 		if err != nil {
-			return fmt.Errorf("forget interactions: %w", err)
+			return fmt.Errorf("prune interactions: %w", err)
 		}
 		if n, err = res.RowsAffected(); err != nil {
-			return fmt.Errorf("forget interactions: %w", err)
+			return fmt.Errorf("prune interactions: %w", err)
 		}
 		return nil
 	})

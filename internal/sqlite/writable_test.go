@@ -60,7 +60,7 @@ func TestPingReportsFailedWrites(t *testing.T) {
 	}
 	// Pruning, which the timers run every second, commits with nothing to
 	// delete: that is no sign that moves can be stored.
-	if _, err := db.Forget(ctx, t0, 100); err != nil {
+	if _, err := db.PruneInteractions(ctx, t0, 100); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Ping(ctx); err == nil || !strings.Contains(err.Error(), "a write failed") {

@@ -113,10 +113,10 @@ func testReplayAfterReopen(t *testing.T, newDB Opener) {
 	}
 }
 
-// TestForget: interactions seen before the cut-off go, oldest first, from
-// among the limit lowest IDs at a time; later ones stay, and so does one
-// recorded out of order, seen late with a low ID.
-func testForget(t *testing.T, newDB Opener) {
+// TestPruneInteractions: interactions seen before the cut-off go, oldest
+// first, from among the limit lowest IDs at a time; later ones stay, and so
+// does one recorded out of order, seen late with a low ID.
+func testPruneInteractions(t *testing.T, newDB Opener) {
 	c := &clock{t0}
 	db := newDB(t, Options{Now: c.Now})
 	ctx := t.Context()
@@ -140,7 +140,7 @@ func testForget(t *testing.T, newDB Opener) {
 		{2, 0, ""},
 	}
 	for _, tt := range tests {
-		n, err := db.Forget(ctx, cut, tt.limit)
+		n, err := db.PruneInteractions(ctx, cut, tt.limit)
 		if err != nil || n != tt.want {
 			t.Fatalf("forget: got %d, %v; want %d", n, err, tt.want)
 		}

@@ -102,7 +102,7 @@ func Run(t *testing.T, open Opener) {
 		{"ReplayRefused", testReplayRefused},
 		{"RefusedWriteRecordsNothing", testRefusedWriteRecordsNothing},
 		{"ReplayAfterReopen", testReplayAfterReopen},
-		{"Forget", testForget},
+		{"PruneInteractions", testPruneInteractions},
 		{"InteractionIDNotASnowflake", testInteractionIDNotASnowflake},
 		{"ConcurrentMoves", testConcurrentMoves},
 		{"RacingClicks", testRacingClicks},
