@@ -147,14 +147,6 @@ func storageFailure(err error) bool {
 	return false
 }
 
-// retryable reports whether err aborted a transaction that may simply run
-// again: a deadlock between two transactions (rating bands, taken in the
-// order two games happen to finish) or a serialization failure.
-func retryable(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
-}
-
 // tx is a write transaction on one connection. begin sends BEGIN, the
 // interaction's record and the first statements in one round trip; commit
 // sends the writes and COMMIT in another.
@@ -243,8 +235,8 @@ func queueCommit(b *pgx.Batch) {
 // EREPLAY. It waits for a connection as long as ctx allows, then runs the
 // transaction without ctx's cancellation, which would roll back a change
 // the player has already been promised, but within writeTimeout. A
-// transaction that a deadlock aborted runs again. Its outcome is what Ping
-// reports of the writes.
+// transaction that a deadlock aborted runs again (see retry). Its outcome
+// is what Ping reports of the writes.
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) error) error {
 	in := tttbot.InteractionFrom(ctx)
 	if in != nil && in.Recorded() {
@@ -257,12 +249,7 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) err
 			return err
 		}
 	}
-	var err error
-	for range 5 {
-		if err = db.writeTx(ctx, id, fn); !retryable(err) {
-			break
-		}
-	}
+	err := retry(func() error { return db.writeTx(ctx, id, fn) }, db.opts.Logger, time.Sleep)
 	db.failed.Note(err, storageFailure(err))
 	if err == nil && in != nil {
 		in.SetRecorded()

@@ -1,0 +1,73 @@
+package postgres
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestRetry: a deadlock or a serialization failure runs the transaction
+// again, after a growing, jittered wait and a log line each time, up to
+// maxAttempts runs; any other outcome ends it at once.
+func TestRetry(t *testing.T) {
+	deadlock := &pgconn.PgError{Code: "40P01", Message: "deadlock detected"}
+	serialization := &pgconn.PgError{Code: "40001", Message: "could not serialize access"}
+	other := &pgconn.PgError{Code: "23505", Message: "duplicate key"}
+	tests := []struct {
+		name     string
+		outcomes []error // of each run, the last repeated
+		wantRuns int
+		wantErr  error
+	}{
+		{"at once", []error{nil}, 1, nil},
+		{"after a deadlock", []error{deadlock, nil}, 2, nil},
+		{"after serialization failures", []error{serialization, serialization, nil}, 3, nil},
+		{"deadlocked every time", []error{deadlock}, maxAttempts, deadlock},
+		{"another failure", []error{other}, 1, other},
+		{"another failure after a deadlock", []error{deadlock, other}, 2, other},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			log := slog.New(slog.NewTextHandler(&logs, nil))
+			runs := 0
+			var waits []time.Duration
+			err := retry(func() error {
+				runs++
+				return tt.outcomes[min(runs, len(tt.outcomes))-1]
+			}, log, func(d time.Duration) { waits = append(waits, d) })
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Errorf("got %v, want %v", err, tt.wantErr)
+			}
+			if runs != tt.wantRuns || len(waits) != runs-1 {
+				t.Fatalf("got %d runs and %d waits, want %d runs and a wait between each two", runs, len(waits), tt.wantRuns)
+			}
+			for i, w := range waits {
+				full := retryBase << i
+				if w < full/2 || w > full {
+					t.Errorf("wait %d: got %s, want %s to %s", i+1, w, full/2, full)
+				}
+			}
+			if got := strings.Count(logs.String(), `msg="write retried"`); got != len(waits) {
+				t.Errorf("got %d log lines, want one a retry, %d:\n%s", got, len(waits), logs.String())
+			}
+		})
+	}
+}
+
+// TestBackoffJitter: the waits after one failure differ from run to run,
+// so that the transactions that collided do not collide again in step.
+func TestBackoffJitter(t *testing.T) {
+	seen := map[time.Duration]bool{}
+	for range 100 {
+		seen[backoff(3)] = true
+	}
+	if len(seen) < 10 {
+		t.Errorf("got %d different waits in 100, want them spread", len(seen))
+	}
+}
