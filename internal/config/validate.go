@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/pgurl"
 )
 
 // Validate checks every value, and reports all problems at once, one line
@@ -185,7 +186,7 @@ func rawParameter(query string) (key, fix string) {
 		if !strings.Contains(v, "=") {
 			continue
 		}
-		if k == "password" || k == "sslpassword" {
+		if pgurl.Secret(k) {
 			return k, "write its value percent-encoded"
 		}
 		if d, err := url.PathUnescape(v); err == nil {

@@ -2,7 +2,10 @@
 // and messages, in one place for the configuration and the store.
 package pgurl
 
-import "net/url"
+import (
+	"net/url"
+	"slices"
+)
 
 // Redacted replaces a secret.
 const Redacted = "xxxxx"
@@ -10,6 +13,9 @@ const Redacted = "xxxxx"
 // secretParams are the libpq parameters that carry a secret: the password
 // and the passphrase of the client's TLS key.
 var secretParams = [...]string{"password", "sslpassword"}
+
+// Secret reports whether the query parameter param carries a secret.
+func Secret(param string) bool { return slices.Contains(secretParams[:], param) }
 
 // Redact returns s with its password, in the user part or in a query
 // parameter that carries a secret, replaced by Redacted. A string that
