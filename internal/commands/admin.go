@@ -39,7 +39,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		}
 		name, opts = name+" "+opts[0].Name, opts[0].Options
 	}
-	o := adminOptions(opts)
+	o := options(opts)
 	str, num, flag := o.str, o.num, o.flag
 	switch name {
 	case "show":

@@ -27,7 +27,7 @@ func (h *Handler) change(ctx context.Context, i *discordgo.Interaction, setting 
 	return post(message{content: "✅ " + line.text(l)}, true), nil
 }
 
-func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, o adminOptions) (Reply, error) {
+func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, o options) (Reply, error) {
 	str, num, flag := o.str, o.num, o.flag
 	if len(o) == 0 {
 		return Reply{}, refuse(tttbot.EINVALID, "admin_defaults_empty", nil)
@@ -63,7 +63,7 @@ func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, 
 	})
 }
 
-func (h *Handler) changeTimeouts(ctx context.Context, i *discordgo.Interaction, o adminOptions) (Reply, error) {
+func (h *Handler) changeTimeouts(ctx context.Context, i *discordgo.Interaction, o options) (Reply, error) {
 	challenge, turn := o.str("challenge"), o.str("turn")
 	if challenge == "" && turn == "" {
 		return Reply{}, refuse(tttbot.EINVALID, "admin_timeouts_empty", nil)
@@ -117,7 +117,7 @@ func parseTimeout(s string, lo, hi time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opts adminOptions) (Reply, error) {
+func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
 	x, o, reset := opts.str("x"), opts.str("o"), opts.flag("reset")
 	if reset && (x != "" || o != "") {
 		return Reply{}, refuse(tttbot.EINVALID, "admin_marks_both", nil)

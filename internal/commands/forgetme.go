@@ -12,14 +12,8 @@ import (
 
 // forgetMe answers /ttt forget-me: it erases what the bot keeps about the
 // user, ends their open games first, and says what it erased.
-func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
-	confirm := false
-	for _, o := range opts {
-		if o.Name == "confirm" {
-			confirm, _ = o.Value.(bool)
-		}
-	}
-	if !confirm {
+func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
+	if !opts.flag("confirm") {
 		return ephemeral(h.userLang(i).T("forget_unconfirmed", nil)), nil
 	}
 	me := user(i).ID

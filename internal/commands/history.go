@@ -20,7 +20,7 @@ const historySize = 10
 // history answers /ttt history, privately: a player's last games on this
 // server (in a DM, those played in DMs), each with a button that opens its
 // replay.
-func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
+func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
 	who, err := targetUser(i, opts)
 	if err != nil {
 		return Reply{}, err

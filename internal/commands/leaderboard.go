@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -19,40 +18,30 @@ const leaderboardSize = 10
 
 // leaderboard answers /ttt leaderboard: the first page, as a message anyone
 // in the channel can page through.
-func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
+func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
 	b := leaderboardID{Global: i.GuildID == "" || guest(i)}
 	note := false
-	size, k := 3, 0
-	for _, o := range opts {
-		switch o.Name {
-		case "scope":
-			switch v, _ := o.Value.(string); v {
-			case "server":
-				if i.GuildID == "" {
-					return Reply{}, refuse(tttbot.EINVALID, "leaderboard_no_server", nil)
-				}
-				if guest(i) {
-					// Its games count globally only: the global board is
-					// the one that has them.
-					note = true
-					continue
-				}
-				b.Global = false
-			case "global":
-				b.Global = true
-			default:
-				return Reply{}, refuse(tttbot.EINVALID, "leaderboard_bad_scope", nil)
+	if opts.has("scope") {
+		switch opts.str("scope") {
+		case "server":
+			if i.GuildID == "" {
+				return Reply{}, refuse(tttbot.EINVALID, "leaderboard_no_server", nil)
 			}
-		case "size":
-			v, _ := o.Value.(float64) // JSON numbers
-			size = int(v)
-		case "win":
-			v, _ := o.Value.(float64)
-			k = int(v)
+			// A guest server's games count globally only: the global
+			// board is the one that has them.
+			note = guest(i)
+			b.Global = guest(i)
+		case "global":
+			b.Global = true
 		default:
-			return Reply{}, refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
+			return Reply{}, refuse(tttbot.EINVALID, "leaderboard_bad_scope", nil)
 		}
 	}
+	size, given := opts.num("size")
+	if !given {
+		size = 3
+	}
+	k, _ := opts.num("win")
 	s, err := boardShape(size, k)
 	if err != nil {
 		return Reply{}, err

@@ -85,12 +85,13 @@ func checkOptions(defs []*discordgo.ApplicationCommandOption, opts []*discordgo.
 	return nil
 }
 
-// adminOptions are a subcommand's options, checked against its definition
-// (checkOptions): each value has its option's type.
-type adminOptions []*discordgo.ApplicationCommandInteractionDataOption
+// options are a subcommand's options, checked against its definition
+// (checkOptions): each value has its option's type, and every handler
+// reads them by name through these methods.
+type options []*discordgo.ApplicationCommandInteractionDataOption
 
 // value is the value of option name, nil when it was left out.
-func (opts adminOptions) value(name string) any {
+func (opts options) value(name string) any {
 	for _, o := range opts {
 		if o.Name == name {
 			return o.Value
@@ -99,20 +100,24 @@ func (opts adminOptions) value(name string) any {
 	return nil
 }
 
-// str is a string option's value, "" when left out.
-func (opts adminOptions) str(name string) string {
+// has reports whether option name was given.
+func (opts options) has(name string) bool { return opts.value(name) != nil }
+
+// str is a string option's value (a user's, channel's or role's ID too),
+// "" when left out.
+func (opts options) str(name string) string {
 	s, _ := opts.value(name).(string)
 	return s
 }
 
 // num is an integer option's value, and whether it was given.
-func (opts adminOptions) num(name string) (int, bool) {
+func (opts options) num(name string) (int, bool) {
 	v, ok := opts.value(name).(float64) // JSON numbers
 	return int(v), ok
 }
 
 // flag is a boolean option's value, false when left out.
-func (opts adminOptions) flag(name string) bool {
+func (opts options) flag(name string) bool {
 	b, _ := opts.value(name).(bool)
 	return b
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,19 +25,12 @@ const reviewMoves = 9
 const reviewBudget = 2 * time.Second
 
 // review answers /ttt review game:<id>, privately.
-func (h *Handler) review(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
-	var id int64
-	for _, o := range opts {
-		if o.Name != "game" {
-			return Reply{}, refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
-		}
-		v, _ := o.Value.(float64) // JSON numbers
-		id = int64(v)
-	}
+func (h *Handler) review(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
+	id, _ := opts.num("game")
 	if id <= 0 {
 		return Reply{}, refuse(tttbot.EINVALID, "review_need_game", nil)
 	}
-	g, err := h.store.Game(ctx, id)
+	g, err := h.store.Game(ctx, int64(id))
 	if err != nil {
 		return Reply{}, err
 	}

@@ -129,10 +129,10 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 	if def.Name == adminCommand {
 		return h.admin(ctx, i, data.Options[0], data.Resolved)
 	}
-	sub := data.Options[0]
+	sub, opts := data.Options[0], options(data.Options[0].Options)
 	switch sub.Name {
 	case "challenge":
-		return h.challenge(ctx, i, sub.Options, data.Resolved)
+		return h.challenge(ctx, i, opts, data.Resolved)
 	case "resign":
 		return h.resign(ctx, i)
 	case "help":
@@ -144,15 +144,15 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 	case "settings":
 		return Reply{}, refuse(tttbot.EINVALID, "settings_moved", nil)
 	case "forget-me":
-		return h.forgetMe(ctx, i, sub.Options)
+		return h.forgetMe(ctx, i, opts)
 	case "leaderboard":
-		return h.leaderboard(ctx, i, sub.Options)
+		return h.leaderboard(ctx, i, opts)
 	case "stats":
-		return h.stats(ctx, i, sub.Options)
+		return h.stats(ctx, i, opts)
 	case "history":
-		return h.history(ctx, i, sub.Options)
+		return h.history(ctx, i, opts)
 	case "review":
-		return h.review(ctx, i, sub.Options)
+		return h.review(ctx, i, opts)
 	}
 	return Reply{}, refuse(tttbot.EINVALID, "error_unknown_subcommand", map[string]any{"Name": strconv.Quote(sub.Name)})
 }
@@ -165,37 +165,26 @@ type challengeOptions struct {
 	difficulty ai.Level
 }
 
-func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (challengeOptions, error) {
+func parseChallenge(opts options, resolved *discordgo.ApplicationCommandInteractionDataResolved) (challengeOptions, error) {
 	// What is left out stays zero: the guild's defaults apply, in the
 	// transaction that creates the game.
 	var c challengeOptions
-	for _, o := range opts {
-		switch o.Name {
-		case "opponent":
-			id, _ := o.Value.(string)
-			c.opponent = &discordgo.User{ID: id}
-			if resolved != nil && resolved.Users[id] != nil {
-				c.opponent = resolved.Users[id]
-			}
-		case "size":
-			v, _ := o.Value.(float64) // JSON numbers
-			c.size = int(v)
-		case "win":
-			v, _ := o.Value.(float64)
-			c.k = int(v)
-		case "first":
-			v, _ := o.Value.(string)
-			c.first = play.First(v)
-		case "difficulty":
-			s, _ := o.Value.(string)
-			level, err := ai.ParseLevel(s)
-			if err != nil {
-				return c, refuse(tttbot.EINVALID, "error_bad_difficulty", nil)
-			}
-			c.difficulty = level
-		default:
-			return c, refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
+	if opts.has("opponent") {
+		id := opts.str("opponent")
+		c.opponent = &discordgo.User{ID: id}
+		if resolved != nil && resolved.Users[id] != nil {
+			c.opponent = resolved.Users[id]
 		}
+	}
+	c.size, _ = opts.num("size")
+	c.k, _ = opts.num("win")
+	c.first = play.First(opts.str("first"))
+	if opts.has("difficulty") {
+		level, err := ai.ParseLevel(opts.str("difficulty"))
+		if err != nil {
+			return c, refuse(tttbot.EINVALID, "error_bad_difficulty", nil)
+		}
+		c.difficulty = level
 	}
 	if c.size != 0 {
 		if _, err := boardShape(c.size, c.k); err != nil {
@@ -208,7 +197,7 @@ func parseChallenge(opts []*discordgo.ApplicationCommandInteractionDataOption, r
 	return c, nil
 }
 
-func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (Reply, error) {
+func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts options, resolved *discordgo.ApplicationCommandInteractionDataResolved) (Reply, error) {
 	c, err := parseChallenge(opts, resolved)
 	if err != nil {
 		return Reply{}, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -17,7 +16,7 @@ import (
 // stats answers /ttt stats: a player's rating on each board they played on
 // this server (everywhere, in a DM), their rank, record and streaks, and
 // their record against the bot.
-func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (Reply, error) {
+func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
 	who, err := targetUser(i, opts)
 	if err != nil {
 		return Reply{}, err
@@ -83,17 +82,12 @@ func streak(l *i18n.Language, s tttbot.Standing) string {
 }
 
 // targetUser is the "user" option of a command, or whoever ran it.
-func targetUser(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (string, error) {
-	who := user(i).ID
-	for _, o := range opts {
-		if o.Name != "user" {
-			return "", refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": strconv.Quote(o.Name)})
-		}
-		id, _ := o.Value.(string)
-		if id == "" {
-			return "", refuse(tttbot.EINVALID, "pick_user", nil)
-		}
-		who = id
+func targetUser(i *discordgo.Interaction, opts options) (string, error) {
+	if !opts.has("user") {
+		return user(i).ID, nil
 	}
-	return who, nil
+	if id := opts.str("user"); id != "" {
+		return id, nil
+	}
+	return "", refuse(tttbot.EINVALID, "pick_user", nil)
 }
