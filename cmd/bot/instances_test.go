@@ -1,17 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -40,26 +40,47 @@ func TestMain(m *testing.M) {
 // instance is a `bot run` process in http mode.
 type instance struct {
 	name string
-	addr string // host:port of its endpoint and /healthz
+	addr string // host:port of its endpoint, /healthz and /metrics
 	cmd  *exec.Cmd
 	done chan struct{}
-
-	mu     sync.Mutex
-	stderr bytes.Buffer
-}
-
-// Write collects the process's log.
-func (in *instance) Write(p []byte) (int, error) {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return in.stderr.Write(p)
+	// logPath is the file the process logs to: written by the process
+	// itself, with no pipe between, it holds a line once the process has
+	// written it.
+	logPath string
 }
 
 // log is what the process has logged so far.
 func (in *instance) log() string {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return in.stderr.String()
+	b, err := os.ReadFile(in.logPath)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// dueListings is how many times the process's timers have listed the due
+// games, as its /metrics counts the store's Due calls.
+func (in *instance) dueListings(t *testing.T) int {
+	t.Helper()
+	resp, err := http.Get("http://" + in.addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(body)) {
+		if v, ok := strings.CutPrefix(line, `tttbot_store_seconds_count{method="Due"} `); ok {
+			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				t.Fatalf("%s's metrics: %q: %v", in.name, line, err)
+			}
+			return int(n)
+		}
+	}
+	return 0
 }
 
 // fired counts the times the process fired game id's deadline.
@@ -103,10 +124,15 @@ turn_timeout = "5s"
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &instance{name: name, addr: addr, done: make(chan struct{})}
+	in := &instance{name: name, addr: addr, done: make(chan struct{}), logPath: dir + "/bot.log"}
+	logFile, err := os.Create(in.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logFile.Close() // the process holds its own copy
 	in.cmd = exec.Command(exe, "run", "-config", dir+"/bot.toml")
 	in.cmd.Env = append(os.Environ(), childVar+"=1", "DISCORD_TOKEN="+srv.Token())
-	in.cmd.Stderr = in
+	in.cmd.Stderr = logFile
 	if err := in.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -187,8 +213,15 @@ func TestSeveralInstances(t *testing.T) {
 	wantEphemeral(t, srv.Click(t, alice, msg, msg.Button(t, "Accept").CustomID).Wait(t), "") // records the message
 	srv.WaitMessage(t, ch2, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "expired") })
 	expired := latestGame(t, c, ch2)
-	// Both instances' timers go on ticking a while: the deadline stays fired.
-	time.Sleep(2 * time.Second)
+	// Both instances' timers go on ticking: the deadline stays fired. A
+	// timer lists the due games once a tick, one tick after another, so
+	// once an instance has listed them three more times, its second
+	// listing began after the deadline fired, and that tick, with what it
+	// fired and logged, is over.
+	for _, in := range []*instance{a, b} {
+		since := in.dueListings(t)
+		waitFor(t, 30*time.Second, in.name+"'s timers to tick three times", func() bool { return in.dueListings(t) >= since+3 })
+	}
 	if n := a.fired(expired) + b.fired(expired); n != 1 {
 		t.Errorf("challenge %d: its deadline fired %d times, want once", expired, n)
 	}
