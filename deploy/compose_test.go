@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -23,55 +24,73 @@ import (
 	"github.com/tttbot/tttbot/internal/postgres/pgtest"
 )
 
-// TestCompose starts the bot as compose.yaml does, for each of its
-// profiles: with the image's environment (the Dockerfile's ENV) under the
-// bot service's, rendered as Compose renders it, in a working directory
-// standing in for the /data volume. No container runs: the images cannot be
-// pulled here, and what this tests is the configuration the file hands the
-// bot. The test's own stand-ins replace only what a container would hold
-// itself: the Discord API (a local one), the listen port (a free one), and
-// the postgres service's address, user and database (TTTBOT_TEST_POSTGRES's).
-// The bot must start, connect to Discord and pass `bot healthcheck`.
+// TestCompose starts the bot as `docker compose up` does with compose.yaml,
+// and with compose.postgres.yaml added: with the image's environment (the
+// Dockerfile's ENV) under the bot service's, rendered as Compose renders
+// it, in a working directory standing in for the /data volume. No container
+// runs: the images cannot be pulled here, and what this tests is the
+// configuration the files hand the bot. The test's own stand-ins replace
+// only what a container would hold itself: the Discord API (a local one),
+// the listen port (a free one), and the postgres service's address, user
+// and database (TTTBOT_TEST_POSTGRES's). The bot must start, connect to
+// Discord and pass `bot healthcheck`.
 func TestCompose(t *testing.T) {
 	need(t, "go")
 	image := readDockerfile(t, "../Dockerfile")
-	compose := readCompose(t, "../compose.yaml")
-	bot, ok := compose.Services["bot"]
-	if !ok {
-		t.Fatal("compose.yaml has no bot service")
-	}
-	// The default database path is relative: it must land on the volume.
-	if !slices.ContainsFunc(bot.Volumes, func(v string) bool { return strings.HasSuffix(v, ":"+image.workdir) }) {
-		t.Errorf("the bot's volumes %q do not mount the image's working directory %s, where its database is", bot.Volumes, image.workdir)
-	}
 	binary := filepath.Join(t.TempDir(), "bot")
 	run(t, nil, "go", "build", "-o", binary, "../cmd/bot")
 
-	for _, profile := range []string{"", "postgres"} {
-		t.Run("profile "+profileName(profile), func(t *testing.T) {
-			active := compose.active(profile)
-			if got, want := slices.Contains(active, "postgres"), profile == "postgres"; got != want {
-				t.Errorf("postgres service started: got %v, want %v (services %q)", got, want, active)
+	for _, tt := range []struct {
+		name     string
+		files    []string
+		services []string
+	}{
+		{"sqlite", []string{"../compose.yaml"}, []string{"bot"}},
+		{"postgres", []string{"../compose.yaml", "../compose.postgres.yaml"}, []string{"bot", "postgres"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			compose := readCompose(t, tt.files...)
+			if got := slices.Sorted(maps.Keys(compose.Services)); !slices.Equal(got, tt.services) {
+				t.Errorf("got services %q, want %q", got, tt.services)
+			}
+			for name, s := range compose.Services {
+				if len(s.Profiles) > 0 {
+					t.Errorf("%s has profiles %q, which podman-compose 1.0 ignores, starting it anyway", name, s.Profiles)
+				}
+			}
+			bot := compose.Services["bot"]
+			// The default database path is relative: it must land on the volume.
+			if !slices.ContainsFunc(bot.Volumes, func(v string) bool { return strings.HasSuffix(v, ":"+image.workdir) }) {
+				t.Errorf("the bot's volumes %q do not mount the image's working directory %s, where its database is", bot.Volumes, image.workdir)
 			}
 			srv := discordtest.NewServerWith(t, discordtest.Options{Timeout: time.Minute})
-			vars := map[string]string{"DISCORD_TOKEN": srv.Token(), "POSTGRES_PASSWORD": "s3cret", "COMPOSE_PROFILES": profile}
+			vars := map[string]string{"DISCORD_TOKEN": srv.Token(), "POSTGRES_PASSWORD": "s3cret"}
 			env := maps.Clone(image.env)
 			for name, value := range bot.Environment {
+				// Debian's podman-compose (1.0) passes anything else on
+				// as it is, such as ${VAR:+other}.
+				if rest := portableVar.ReplaceAllString(value, ""); strings.Contains(rest, "${") {
+					t.Errorf("bot: %s: %q holds a substitution podman-compose 1.0 does not make: use $VAR, ${VAR}, ${VAR:-default} or ${VAR:?error}", name, value)
+				}
 				v, err := interpolate(value, vars)
 				if err != nil {
-					t.Fatalf("compose.yaml: bot: %s: %v", name, err)
+					t.Fatalf("bot: %s: %v", name, err)
 				}
 				env[name] = v
 			}
 			if port, ok := strings.CutPrefix(env["TTTBOT_HTTP_LISTEN"], ":"); !ok || !slices.ContainsFunc(bot.Ports, func(p string) bool { return strings.HasSuffix(p, ":"+port) }) {
 				t.Errorf("the bot listens on %q, which its ports %q do not publish", env["TTTBOT_HTTP_LISTEN"], bot.Ports)
 			}
+			postgres := slices.Contains(tt.services, "postgres")
+			if _, ok := bot.DependsOn["postgres"]; ok != postgres {
+				t.Errorf("the bot depends on postgres: got %v, want %v", ok, postgres)
+			}
 
 			// The stand-ins.
 			env["TTTBOT_DISCORD_API_URL"] = srv.URL()
 			env["TTTBOT_HTTP_LISTEN"] = freeAddr(t)
 			schema := ""
-			if profile == "postgres" {
+			if postgres {
 				rendered := env["TTTBOT_DATABASE_URL"]
 				if want := "postgres://tttbot:s3cret@postgres:5432/tttbot?sslmode=disable"; rendered != want {
 					t.Errorf("TTTBOT_DATABASE_URL: got %q, want %q", rendered, want)
@@ -104,12 +123,12 @@ func TestCompose(t *testing.T) {
 			healthy(t, binary, data, environ(env), done)
 			srv.WaitReady(t)
 
-			if profile == "postgres" {
+			if postgres {
 				if n := tables(t, schema); n == 0 {
 					t.Errorf("no tables in the PostgreSQL schema %s: the bot kept its games elsewhere", schema)
 				}
 				if _, err := os.Stat(filepath.Join(data, "tttbot.db")); err == nil {
-					t.Error("tttbot.db created on the volume with the postgres profile")
+					t.Error("tttbot.db created on the volume with compose.postgres.yaml")
 				}
 			} else if _, err := os.Stat(filepath.Join(data, "tttbot.db")); err != nil {
 				t.Errorf("the database on the volume: %v", err)
@@ -181,13 +200,6 @@ func onServer(t *testing.T, rendered, local string) string {
 	return r.String()
 }
 
-func profileName(profile string) string {
-	if profile == "" {
-		return "none"
-	}
-	return profile
-}
-
 // environ is env as NAME=value pairs: the whole environment of the bot.
 func environ(env map[string]string) []string {
 	var list []string
@@ -198,40 +210,55 @@ func environ(env map[string]string) []string {
 	return list
 }
 
-// composeFile is what the test reads of compose.yaml.
+// portableVar is a substitution every Compose makes, Debian's podman-compose
+// 1.0 included, without nesting.
+var portableVar = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*(?:(?::?-|:?\?)[^${}]+)?\}`)
+
+// composeFile is what the test reads of compose files.
 type composeFile struct {
-	Services map[string]struct {
-		Profiles    []string          `yaml:"profiles"`
-		Environment map[string]string `yaml:"environment"`
-		Volumes     []string          `yaml:"volumes"`
-		Ports       []string          `yaml:"ports"`
-	} `yaml:"services"`
+	Services map[string]composeService `yaml:"services"`
 }
 
-func readCompose(t *testing.T, path string) composeFile {
+type composeService struct {
+	Profiles    []string          `yaml:"profiles"`
+	Environment map[string]string `yaml:"environment"`
+	Volumes     []string          `yaml:"volumes"`
+	Ports       []string          `yaml:"ports"`
+	DependsOn   map[string]any    `yaml:"depends_on"`
+}
+
+// readCompose reads compose files and merges them as Compose does with
+// several -f: a later file's service adds to an earlier one's, its
+// variables replacing those of the same name.
+func readCompose(t *testing.T, paths ...string) composeFile {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c composeFile
-	if err := yaml.Unmarshal(data, &c); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return c
-}
-
-// active lists the services that `docker compose up` starts with
-// COMPOSE_PROFILES=profile: those without profiles, and those of profile.
-func (c composeFile) active(profile string) []string {
-	var names []string
-	for name, s := range c.Services {
-		if len(s.Profiles) == 0 || slices.Contains(s.Profiles, profile) {
-			names = append(names, name)
+	merged := composeFile{Services: map[string]composeService{}}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c composeFile
+		if err := yaml.Unmarshal(data, &c); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for name, s := range c.Services {
+			m := merged.Services[name]
+			if m.Environment == nil {
+				m.Environment = map[string]string{}
+			}
+			if m.DependsOn == nil {
+				m.DependsOn = map[string]any{}
+			}
+			maps.Copy(m.Environment, s.Environment)
+			maps.Copy(m.DependsOn, s.DependsOn)
+			m.Profiles = append(m.Profiles, s.Profiles...)
+			m.Volumes = append(m.Volumes, s.Volumes...)
+			m.Ports = append(m.Ports, s.Ports...)
+			merged.Services[name] = m
 		}
 	}
-	slices.Sort(names)
-	return names
+	return merged
 }
 
 // dockerImage is what the test reads of the Dockerfile's last stage.
