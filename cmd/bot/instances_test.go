@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -62,16 +61,8 @@ func (in *instance) log() string {
 // games, as its /metrics counts the store's Due calls.
 func (in *instance) dueListings(t *testing.T) int {
 	t.Helper()
-	resp, err := http.Get("http://" + in.addr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(body)) {
+	_, body := get(t, "http://"+in.addr+"/metrics")
+	for line := range strings.Lines(body) {
 		if v, ok := strings.CutPrefix(line, `tttbot_store_seconds_count{method="Due"} `); ok {
 			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
