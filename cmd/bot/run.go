@@ -268,7 +268,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}
 	timersCtx, stopTimers := context.WithCancel(context.Background())
 	timersDone := make(chan struct{})
-	go func() { h.RunTimers(timersCtx, o.timerInterval); close(timersDone) }()
+	go func() { service.RunTimers(timersCtx, o.timerInterval, h); close(timersDone) }()
 	defer func() { stopTimers(); <-timersDone }()
 
 	if endpoint != nil {

@@ -218,7 +218,7 @@ func TestWebhookTimers(t *testing.T) {
 			if err := db.StartGame(ctx, g, nil); err != nil {
 				t.Fatal(err)
 			}
-			n, err := h.tick(ctx)
+			n, err := h.play.FireDue(ctx, h)
 			if err != nil || n != 1 {
 				t.Fatalf("tick: %d fired, %v", n, err)
 			}

@@ -132,7 +132,7 @@ func (tr *tourist) refused(what string, i *discordgo.Interaction) {
 func (tr *tourist) tick(what string, d time.Duration) {
 	tr.t.Helper()
 	tr.clock.add(d)
-	if _, err := tr.h.tick(context.Background()); err != nil {
+	if _, err := tr.h.play.FireDue(context.Background(), tr.h); err != nil {
 		tr.t.Fatalf("%s: %v", what, err)
 	}
 	tr.posts.mu.Lock()

@@ -5,3 +5,6 @@ const (
 	ReplayMemory = replayMemory
 	PruneBatch   = pruneBatch
 )
+
+// FireConcurrency is how many due games fire at once, for the timers' test.
+const FireConcurrency = fireConcurrency

@@ -3,9 +3,10 @@
 // resignations and deadlines — through the store, the AI and the clock, and
 // makes every other change the bot stores: a guild's settings, a player's
 // erasure, where a game's board is, the interactions remembered against
-// replays. It returns domain values and knows nothing of Discord;
-// internal/commands parses interactions into its calls and renders what it
-// returns.
+// replays. Its timers fire the deadlines that come due. It returns domain
+// values and knows nothing of Discord; internal/commands parses
+// interactions into its calls and renders what it returns, and what the
+// timers did through Boards.
 package play
 
 import (

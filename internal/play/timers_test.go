@@ -1,4 +1,4 @@
-package commands
+package play_test
 
 import (
 	"context"
@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
@@ -19,63 +17,40 @@ import (
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
-// edits records the board edits the timers send, Discord's side of the
-// Messenger boundary: a board's message ID for channel REST, "token:" and
-// the token for an interaction's webhook.
-type edits struct {
-	mu        sync.Mutex
-	msgs      []string
-	emojis    []*discordgo.Emoji // the guild's custom emojis
-	followups []string           // the tokens follow-ups went to
+// boards records the games the timers show, internal/commands' side of
+// the Boards boundary, where each shown game is a board edited.
+type boards struct {
+	mu    sync.Mutex
+	games []int64
 }
 
-func (e *edits) EditResponse(_ context.Context, token string, _ *discordgo.InteractionResponseData) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.msgs = append(e.msgs, "token:"+token)
+func (b *boards) Fired(_ context.Context, r play.Result) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.games = append(b.games, r.Game.ID)
 	return nil
 }
 
-func (e *edits) Followup(_ context.Context, token string, _ *discordgo.InteractionResponseData) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.followups = append(e.followups, token)
-	return nil
-}
-
-func (e *edits) EditMessage(_ context.Context, _, messageID string, _ *discordgo.InteractionResponseData) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.msgs = append(e.msgs, messageID)
-	return nil
-}
-
-func (e *edits) SendMessage(context.Context, string, *discordgo.InteractionResponseData) error {
-	return nil
-}
-
-func (e *edits) GuildEmojis(context.Context, string) ([]*discordgo.Emoji, error) {
-	return e.emojis, nil
+func (b *boards) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.games)
 }
 
 type brokenAI struct{}
-
-func (brokenAI) Analyze(context.Context, game.Position) (ai.Analysis, error) {
-	return ai.Analysis{}, errors.New("no analysis")
-}
 
 func (brokenAI) Move(context.Context, game.Position, ai.Level, *rand.Rand) (ai.Choice, error) {
 	return ai.Choice{}, errors.New("no move")
 }
 
 // TestTickBotTurns: bot moves left undone by a crash are made by the timers;
-// when they cannot be made, tick still returns instead of retrying the same
-// batch forever.
+// when they cannot be made, FireDue still returns instead of retrying the
+// same batch forever.
 func TestTickBotTurns(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name      string
-		engine    engine
+		engine    play.AI
 		games     int
 		wantFired int
 		wantEdits int
@@ -105,14 +80,14 @@ func TestTickBotTurns(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			msg := &edits{}
-			h := newHandler(t, db, tt.engine, msg, "1", play.Options{Now: func() time.Time { return now }, Seed: 1})
-			got, err := h.tick(ctx)
+			b := &boards{}
+			s := play.New(db, tt.engine, "1", play.Options{Now: func() time.Time { return now }, Seed: 1})
+			got, err := s.FireDue(ctx, b)
 			if err != nil {
 				t.Fatalf("tick: %v", err)
 			}
-			if got != tt.wantFired || len(msg.msgs) != tt.wantEdits {
-				t.Errorf("got %d fired and %d edits, want %d and %d", got, len(msg.msgs), tt.wantFired, tt.wantEdits)
+			if got != tt.wantFired || b.count() != tt.wantEdits {
+				t.Errorf("got %d fired and %d edits, want %d and %d", got, b.count(), tt.wantFired, tt.wantEdits)
 			}
 			if tt.wantFired > 0 {
 				g, err := db.Game(ctx, 1)
@@ -127,24 +102,24 @@ func TestTickBotTurns(t *testing.T) {
 	}
 }
 
-// barrierEdits records an edit only once n edits wait together, or fails
-// it after a second: Discord's side, where each edit takes a while.
-type barrierEdits struct {
-	edits
+// barrierBoards shows a game only once n wait together, or fails it after
+// a second: Discord's side, where each board edit takes a while.
+type barrierBoards struct {
+	boards
 	n   int
-	in  int // guarded by edits.mu
+	in  int // guarded by boards.mu
 	all chan struct{}
 }
 
-func (e *barrierEdits) EditMessage(ctx context.Context, channelID, messageID string, data *discordgo.InteractionResponseData) error {
-	e.mu.Lock()
-	if e.in++; e.in == e.n {
-		close(e.all)
+func (b *barrierBoards) Fired(ctx context.Context, r play.Result) error {
+	b.mu.Lock()
+	if b.in++; b.in == b.n {
+		close(b.all)
 	}
-	e.mu.Unlock()
+	b.mu.Unlock()
 	select {
-	case <-e.all:
-		return e.edits.EditMessage(ctx, channelID, messageID, data)
+	case <-b.all:
+		return b.boards.Fired(ctx, r)
 	case <-time.After(time.Second):
 		return errors.New("edit timed out")
 	}
@@ -160,7 +135,7 @@ func TestTickFiresAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	const n = fireConcurrency
+	const n = play.FireConcurrency
 	for i := range n {
 		g := &tttbot.Game{
 			ChannelID: fmt.Sprint(100 + i), Rows: 3, Cols: 3, K: 3,
@@ -174,14 +149,14 @@ func TestTickFiresAtOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	msg := &barrierEdits{n: n, all: make(chan struct{})}
-	h := newHandler(t, db, ai.New(ai.Options{}), msg, "1", play.Options{Now: func() time.Time { return now }, Seed: 1})
-	got, err := h.tick(ctx)
+	b := &barrierBoards{n: n, all: make(chan struct{})}
+	s := play.New(db, ai.New(ai.Options{}), "1", play.Options{Now: func() time.Time { return now }, Seed: 1})
+	got, err := s.FireDue(ctx, b)
 	if err != nil {
 		t.Fatalf("tick: %v", err)
 	}
-	if got != n || len(msg.msgs) != n {
-		t.Errorf("got %d fired and %d boards edited, want %d and %d", got, len(msg.msgs), n, n)
+	if got != n || b.count() != n {
+		t.Errorf("got %d fired and %d boards edited, want %d and %d", got, b.count(), n, n)
 	}
 	g, err := db.Game(ctx, 1)
 	if err != nil {
