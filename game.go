@@ -175,12 +175,6 @@ type MoveRequest struct {
 	// chosen in advance against the version this move makes: see
 	// Game.PlayAnswered.
 	Answer *MoveRequest
-
-	// Seen, when set, is the game as the caller read it from the store at
-	// Version. A store may check the move against it and write the move
-	// only while the game is still at that version, instead of reading and
-	// locking the game again: see GameStore.Play.
-	Seen *Game
 }
 
 // AcceptRequest is a click on Accept: who, against which version of the

@@ -48,10 +48,13 @@ type GameStore interface {
 
 	// Play applies a move and, when it ends the game, the result; then its
 	// Answer, if any (see Game.PlayAnswered). The next turn's deadline is
-	// the guild's turn timeout when it has one (see Settings.Retime). A
-	// move with Seen has the outcome it would have without: Seen only
-	// spares a store a read when the game has not moved on.
-	Play(ctx context.Context, m MoveRequest) (*Game, error)
+	// the guild's turn timeout when it has one (see Settings.Play). seen,
+	// unless nil, is the game as the caller read it, at m.Version: a store
+	// may check the move against it and write the move only while the game
+	// is still at that version, instead of reading it again. The outcome
+	// is the one without seen: seen only spares a read of the game when it
+	// has not moved on.
+	Play(ctx context.Context, m MoveRequest, seen *Game) (*Game, error)
 
 	// Resign ends user's active game as a loss for user.
 	Resign(ctx context.Context, id int64, user string, at time.Time) (*Game, error)

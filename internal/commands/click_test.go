@@ -38,7 +38,7 @@ func TestClickElsewhere(t *testing.T) {
 	active := accept(newGame("c2"))
 	stale := accept(newGame("c4"))
 	finished := accept(newGame("c3"))
-	if _, err := db.Play(ctx, tttbot.MoveRequest{GameID: finished.ID, Player: alice, Cell: 4, Version: finished.Version, At: testNow, Deadline: testNow.Add(time.Minute)}); err != nil {
+	if _, err := db.Play(ctx, tttbot.MoveRequest{GameID: finished.ID, Player: alice, Cell: 4, Version: finished.Version, At: testNow, Deadline: testNow.Add(time.Minute)}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Resign(ctx, finished.ID, bob, testNow); err != nil {

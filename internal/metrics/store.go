@@ -53,9 +53,9 @@ func (s *store) Decline(ctx context.Context, id int64, user string, version int,
 	return s.next.Decline(ctx, id, user, version, at)
 }
 
-func (s *store) Play(ctx context.Context, mr tttbot.MoveRequest) (*tttbot.Game, error) {
+func (s *store) Play(ctx context.Context, mr tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
 	defer s.done("Play", time.Now())
-	return s.next.Play(ctx, mr)
+	return s.next.Play(ctx, mr, seen)
 }
 
 func (s *store) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {

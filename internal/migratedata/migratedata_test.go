@@ -66,7 +66,7 @@ func newSource(t *testing.T) (string, int64) {
 		for _, c := range cells {
 			var err error
 			g, err = db.Play(in(), tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: c, Version: g.Version,
-				At: t0.Add(time.Second), Deadline: t0.Add(3 * time.Minute)})
+				At: t0.Add(time.Second), Deadline: t0.Add(3 * time.Minute)}, nil)
 			if err != nil {
 				t.Fatalf("game %d: play %d: %v", g.ID, c, err)
 			}
@@ -296,7 +296,7 @@ func TestCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err = dst.Play(t.Context(), tttbot.MoveRequest{GameID: active, Player: g.Turn, Cell: 8, Version: g.Version, At: t0.Add(time.Minute), Deadline: t0.Add(time.Hour)})
+	g, err = dst.Play(t.Context(), tttbot.MoveRequest{GameID: active, Player: g.Turn, Cell: 8, Version: g.Version, At: t0.Add(time.Minute), Deadline: t0.Add(time.Hour)}, nil)
 	if err != nil {
 		t.Fatalf("play on the copied game: %v", err)
 	}

@@ -35,7 +35,7 @@ type Store interface {
 	OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error)
 	Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error)
 	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error)
-	Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error)
+	Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error)
 	Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error)
 	Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error)
 	Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error)
@@ -290,12 +290,11 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 	m := tttbot.MoveRequest{
 		GameID: g.ID, Player: user, Cell: cell, Version: version, At: now,
 		Deadline: s.deadlineFor(g, g.Other(user), now),
-		Seen:     g,
 	}
 	if g.VsBot() {
 		m.Answer = s.botAnswer(ctx, g, m)
 	}
-	g, err := s.store.Play(ctx, m)
+	g, err := s.store.Play(ctx, m, g)
 	if err != nil {
 		return Result{}, err
 	}
@@ -373,8 +372,7 @@ func (s *Service) botMove(ctx context.Context, g *tttbot.Game) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	m.Seen = g
-	next, err := s.store.Play(ctx, m)
+	next, err := s.store.Play(ctx, m, g)
 	if err != nil {
 		return Result{}, fmt.Errorf("play bot move: %w", err)
 	}

@@ -230,17 +230,17 @@ func updateArgs(g *tttbot.Game) []any {
 
 // Play applies a move and, when it ends the game, the result; then
 // m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore. A
-// move with m.Seen that does not end the game costs one round trip (see
+// move on a game seen that does not end it costs one round trip (see
 // playSeen); any other, three.
-func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
+func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
 	m.At, m.Deadline = db.opts.At(m.At), gamerow.Round(m.Deadline)
 	if a := m.Answer; a != nil {
 		answer := *a
 		answer.At, answer.Deadline = db.opts.At(a.At), gamerow.Round(a.Deadline)
 		m.Answer = &answer
 	}
-	if m.Seen != nil {
-		g, err := db.playSeen(ctx, m)
+	if seen != nil {
+		g, err := db.playSeen(ctx, m, seen)
 		if !errors.Is(err, errMovedOn) {
 			return g, err
 		}
@@ -261,24 +261,24 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 // the game under a lock to apply the move, or to say why not.
 var errMovedOn = errors.New("move not played on the game as read")
 
-// playSeen is Play on m.Seen, the game as the caller read it, in one
+// playSeen is Play on seen, the game as the caller read it, in one
 // statement: the game's update, the interaction's record and the moves,
 // written only while the game is still at m.Version and its guild's turn
 // timeout is the one this DB last read for it (see turnTimeouts). The
-// version makes the check of the move against m.Seen as good as one
+// version makes the check of the move against seen as good as one
 // under the game's lock: every change bumps it. errMovedOn, with nothing
 // written, when either has changed, when the domain refuses the move (the
 // locking path refuses it too, a replay first), and when the move ends the
 // game, whose ratings need their rows read first.
-func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
-	if m.Seen.ID != m.GameID || m.Seen.Version != m.Version {
+func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
+	if seen.ID != m.GameID || seen.Version != m.Version {
 		return nil, errMovedOn
 	}
-	turn, ok := db.turnTimeouts.get(m.Seen.GuildID)
+	turn, ok := db.turnTimeouts.get(seen.GuildID)
 	if !ok {
 		return nil, errMovedOn
 	}
-	g := *m.Seen
+	g := *seen
 	st := tttbot.Settings{GuildID: g.GuildID, TurnTimeout: turn}
 	var moves []tttbot.Move
 	finished, err := g.Change(m.At, func(g *tttbot.Game) (err error) {

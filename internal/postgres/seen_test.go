@@ -26,7 +26,7 @@ func TestPlaySeenPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	click := func(g *tttbot.Game, cell int) tttbot.MoveRequest {
-		return tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: cell, Version: g.Version, At: at, Deadline: at.Add(time.Minute), Seen: g}
+		return tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: cell, Version: g.Version, At: at, Deadline: at.Add(time.Minute)}
 	}
 	moves := func() int {
 		var n int
@@ -38,14 +38,14 @@ func TestPlaySeenPath(t *testing.T) {
 
 	// With the guild's turn timeout forgotten, the locking path reads it.
 	db.turnTimeouts.m = nil
-	if _, err := db.playSeen(ctx, click(g, 4)); !errors.Is(err, errMovedOn) {
+	if _, err := db.playSeen(ctx, click(g, 4), g); !errors.Is(err, errMovedOn) {
 		t.Fatalf("first move in an unread guild: got %v, want errMovedOn", err)
 	}
-	g, err = db.Play(ctx, click(g, 4))
+	g, err = db.Play(ctx, click(g, 4), g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	next, err := db.playSeen(ctx, click(g, 0))
+	next, err := db.playSeen(ctx, click(g, 0), g)
 	if err != nil {
 		t.Fatalf("a move on the game as read: %v", err)
 	}
@@ -59,19 +59,20 @@ func TestPlaySeenPath(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		m    tttbot.MoveRequest
+		seen *tttbot.Game
 	}{
-		{"on an old game", click(g, 1)}, // g is one move behind next
-		{"refused", click(next, 4)},
-		{"seen of another game", other},
+		{"on an old game", click(g, 1), g}, // g is one move behind next
+		{"refused", click(next, 4), next},
+		{"seen of another game", other, next},
 	} {
-		if _, err := db.playSeen(ctx, tt.m); !errors.Is(err, errMovedOn) {
+		if _, err := db.playSeen(ctx, tt.m, tt.seen); !errors.Is(err, errMovedOn) {
 			t.Errorf("a move %s: got %v, want errMovedOn", tt.name, err)
 		}
 	}
 	if _, err := db.pool.Exec(ctx, "UPDATE guilds SET turn_timeout = 3600 WHERE id = '903'"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.playSeen(ctx, click(next, 8)); !errors.Is(err, errMovedOn) {
+	if _, err := db.playSeen(ctx, click(next, 8), next); !errors.Is(err, errMovedOn) {
 		t.Errorf("a move after the guild's turn timeout changed: got %v, want errMovedOn", err)
 	}
 	if n := moves(); n != 2 {
@@ -79,14 +80,14 @@ func TestPlaySeenPath(t *testing.T) {
 	}
 
 	// Play learns the new timeout; the next move takes the short path again.
-	next, err = db.Play(ctx, click(next, 8))
+	next, err = db.Play(ctx, click(next, 8), next)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := at.Add(time.Hour); !next.Deadline.Equal(want) {
 		t.Errorf("deadline %s, want %s", next.Deadline, want)
 	}
-	if _, err := db.playSeen(ctx, click(next, 1)); err != nil {
+	if _, err := db.playSeen(ctx, click(next, 1), next); err != nil {
 		t.Errorf("a move once the timeout is read again: %v", err)
 	}
 }

@@ -36,7 +36,7 @@ func (p *player) newGame(ctx context.Context) error {
 func (p *player) move(ctx context.Context) error {
 	at := t0.Add(time.Duration(p.g.Version) * time.Second)
 	g, err := p.db.Play(ctx, tttbot.MoveRequest{GameID: p.g.ID, Player: p.g.Turn,
-		Cell: p.cells[0], Version: p.g.Version, At: at, Deadline: at.Add(time.Minute)})
+		Cell: p.cells[0], Version: p.g.Version, At: at, Deadline: at.Add(time.Minute)}, nil)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func crashChild(path string) error {
 					}
 					free := pos.Empty().Cells()
 					cell := free[rng.IntN(len(free))]
-					if g, err = db.Play(ctx, tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: cell, Version: g.Version}); err != nil {
+					if g, err = db.Play(ctx, tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: cell, Version: g.Version}, nil); err != nil {
 						errc <- err
 						return
 					}

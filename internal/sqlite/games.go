@@ -26,7 +26,9 @@ const (
 	queryDueGames = "SELECT id FROM games WHERE " + gamerow.Open + " AND deadline <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
 		" ORDER BY deadline, id LIMIT ?2"
 	queryAnyDue = "SELECT EXISTS (" + queryDueGames + ")"
-	queryDue    = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gamerow.Columns
+	// The turn timeout of guild ?, for a move on a game as seen.
+	queryTurnTimeout = "SELECT ifnull(turn_timeout, 0) FROM guilds WHERE id = ?"
+	queryDue         = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gamerow.Columns
 )
 
 // Game returns a game by ID.
@@ -136,20 +138,32 @@ func channelTaken(err error) bool {
 // of the game's guild that a change applies — its role, turn timeout and
 // simultaneous games —, read with the game in one statement: a move pays
 // for no second one.
-func (db *DB) change(ctx context.Context, id int64, at time.Time, fn func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error) (*tttbot.Game, error) {
+func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
 	var g *tttbot.Game
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
-		var err error
-		var st tttbot.Settings
-		var turn int64
-		g, err = gamerow.Game(tx.QueryRowContext(ctx, queryGameToChange, id), &st.Role, &turn, &st.Simultaneous)
-		if err != nil {
-			return err
-		}
-		st.GuildID, st.TurnTimeout = g.GuildID, time.Duration(turn)*time.Second
-		return changeGame(ctx, tx, g, at, func(g *tttbot.Game) error { return fn(ctx, tx, g, &st) })
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
+		g, err = changeRead(ctx, tx, id, at, fn)
+		return err
 	})
 	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// changeFunc changes game g, whose guild has settings st, in transaction tx.
+type changeFunc func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error
+
+// changeRead is change's work in tx: it reads the game and its guild's
+// settings, and changes it.
+func changeRead(ctx context.Context, tx *sql.Conn, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
+	var st tttbot.Settings
+	var turn int64
+	g, err := gamerow.Game(tx.QueryRowContext(ctx, queryGameToChange, id), &st.Role, &turn, &st.Simultaneous)
+	if err != nil {
+		return nil, err
+	}
+	st.GuildID, st.TurnTimeout = g.GuildID, time.Duration(turn)*time.Second
+	if err := changeGame(ctx, tx, g, at, func(g *tttbot.Game) error { return fn(ctx, tx, g, &st) }); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -178,7 +192,9 @@ func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time,
 
 // update saves the columns of g that differ from before, and only those:
 // SQLite then maintains only the indexes on them (a move touches none but
-// the deadline's), which keeps a move's commit small.
+// the deadline's), which keeps a move's commit small. It writes only while
+// the game is still at before's version, else returns errMovedOn, and
+// reads back into g the columns that change without a new version.
 func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 	ms := func(t time.Time) any { // comparable, nil for NULL
 		if p := gamerow.ToMS(t); p != nil {
@@ -214,10 +230,16 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 		}
 		args = append(args, c.new)
 	}
-	set.WriteString(" WHERE id = ?")
-	if _, err := tx.ExecContext(ctx, set.String(), append(args, g.ID)...); err != nil {
+	set.WriteString(" WHERE id = ? AND version = ? RETURNING coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0)")
+	var expires int64
+	err := tx.QueryRowContext(ctx, set.String(), append(args, g.ID, before.Version)...).Scan(&g.MessageID, &g.Token.Value, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errMovedOn
+	}
+	if err != nil {
 		return fmt.Errorf("update game: %w", err)
 	}
+	g.Token.Expires = gamerow.FromMS(expires)
 	return nil
 }
 
@@ -230,16 +252,26 @@ func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 }
 
 // Play applies a move and, when it ends the game, the result; then
-// m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore.
-func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, error) {
+// m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore. A
+// move on a game seen that has not moved on reads no game (see playSeen).
+func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
 	m.At, m.Deadline = db.opts.At(m.At), gamerow.Round(m.Deadline)
 	if a := m.Answer; a != nil {
 		answer := *a
 		answer.At, answer.Deadline = db.opts.At(a.At), gamerow.Round(a.Deadline)
 		m.Answer = &answer
 	}
-	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
-		moves, err := st.Play(g, m)
+	var moves []tttbot.Move
+	play := func(_ context.Context, _ *sql.Conn, g *tttbot.Game, st *tttbot.Settings) (err error) {
+		moves, err = st.Play(g, m)
+		return err
+	}
+	var g *tttbot.Game
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
+		g, err = playSeen(ctx, tx, m, seen, play)
+		if errors.Is(err, errMovedOn) {
+			g, err = changeRead(ctx, tx, m.GameID, m.At, play)
+		}
 		if err != nil {
 			return err
 		}
@@ -250,6 +282,46 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest) (*tttbot.Game, err
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// errMovedOn is the word of playSeen, and of update, that nothing was
+// written: the game must be read to apply the move, or to say why not.
+var errMovedOn = errors.New("move not played on the game as read")
+
+// playSeen is Play's change of seen, the game as the caller read it, in
+// tx, without reading the game again: the write of the game checks that it
+// is still at seen's version, which every change bumps. errMovedOn, with
+// nothing written, when there is no seen at m.Version, when the domain
+// refuses the move on it (the game as read says why), or when the game has
+// moved on.
+func playSeen(ctx context.Context, tx *sql.Conn, m tttbot.MoveRequest, seen *tttbot.Game, fn changeFunc) (*tttbot.Game, error) {
+	if seen == nil || seen.ID != m.GameID || seen.Version != m.Version {
+		return nil, errMovedOn
+	}
+	st := tttbot.Settings{GuildID: seen.GuildID}
+	if seen.GuildID != "" {
+		var turn int64
+		err := tx.QueryRowContext(ctx, queryTurnTimeout, seen.GuildID).Scan(&turn)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("read guild settings: %w", err)
+		}
+		st.TurnTimeout = time.Duration(turn) * time.Second
+	}
+	g := *seen
+	err := changeGame(ctx, tx, &g, m.At, func(g *tttbot.Game) error {
+		if fn(ctx, tx, g, &st) != nil {
+			return errMovedOn
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &g, nil
 }
 
 // Accept starts a pending challenge. See tttbot.GameStore.

@@ -64,7 +64,7 @@ func TestRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tttbot.db")
 	db := storetest.Must[*DB](t)(Open(t.Context(), path, Options{Now: c.Now}))
 	g := storetest.StartGame(t, db, "c1", "alice", "bob")
-	g = storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4)))
+	g = storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4), nil))
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestRestart(t *testing.T) {
 	if diff := cmp.Diff(g, got); diff != "" {
 		t.Fatalf("game after restart (-before +after):\n%s", diff)
 	}
-	got = storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(got, "bob", 0)))
+	got = storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(got, "bob", 0), nil))
 	if got.Board != "O../.X./..." || got.Version != 4 {
 		t.Errorf("got board %q version %d, want %q version 4", got.Board, got.Version, "O../.X./...")
 	}
@@ -90,7 +90,7 @@ func TestRestart(t *testing.T) {
 func TestBackup(t *testing.T) {
 	db, path := newDB(t, Options{})
 	g := storetest.StartGame(t, db, "c1", "alice", "bob")
-	storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4)))
+	storetest.Must[*tttbot.Game](t)(db.Play(t.Context(), storetest.Click(g, "alice", 4), nil))
 
 	dir := t.TempDir()
 	for name, backup := range map[string]func(dst string) error{

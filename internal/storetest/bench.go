@@ -34,7 +34,7 @@ func (p *player) newGame(ctx context.Context) error {
 // move applies the next move as a click does: the game read, then an
 // interaction recorded, the rules, the move inserted, the game updated,
 // the commit — and, one move in a dozen or so, the results and ratings.
-// With seen, the move carries the game as read (MoveRequest.Seen), as the
+// With seen, the move carries the game as read (Play's seen), as the
 // bot's clicks do; without, the store reads and locks the game again.
 func (p *player) move(ctx context.Context, interaction int64, seen bool) error {
 	if p.g == nil || p.g.Status != tttbot.StatusActive {
@@ -49,10 +49,11 @@ func (p *player) move(ctx context.Context, interaction int64, seen bool) error {
 	at := t0.Add(time.Duration(g.Version) * time.Second)
 	ctx = tttbot.WithInteraction(ctx, &tttbot.Interaction{ID: strconv.FormatInt(interaction, 10)})
 	m := tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: p.cells[0], Version: g.Version, At: at, Deadline: at.Add(time.Minute)}
+	var read *tttbot.Game
 	if seen {
-		m.Seen = g
+		read = g
 	}
-	if g, err = p.s.Play(ctx, m); err != nil {
+	if g, err = p.s.Play(ctx, m, read); err != nil {
 		return err
 	}
 	p.g, p.cells = g, p.cells[1:]
@@ -62,12 +63,12 @@ func (p *player) move(ctx context.Context, interaction int64, seen bool) error {
 // BenchmarkMove measures clicks' committed moves from 1 and from 16
 // goroutines, each playing its own games in its own channel of a guild
 // that allows many, on the store open opens, with and without
-// MoveRequest.Seen; game creation is part of the figure, one in about 12
+// the game seen; game creation is part of the figure, one in about 12
 // moves.
 func BenchmarkMove(b *testing.B, open func(b *testing.B) tttbot.GameStore) {
 	for _, bench := range []struct {
 		goroutines int
-		mode       string // seen: with MoveRequest.Seen; locked: without
+		mode       string // seen: with the game seen; locked: without
 	}{{1, "seen"}, {1, "locked"}, {16, "seen"}, {16, "locked"}} {
 		goroutines, seen := bench.goroutines, bench.mode == "seen"
 		b.Run(fmt.Sprintf("goroutines=%d/%s", goroutines, bench.mode), func(b *testing.B) {

@@ -74,10 +74,11 @@ func testConcurrentMoves(t *testing.T, newDB Opener) {
 				}
 				cell := freeCell(t, g, rng)
 				m := tttbot.MoveRequest{GameID: g.ID, Player: player, Cell: cell, Version: g.Version}
+				var seen *tttbot.Game
 				if w%2 == 1 {
-					m.Seen = g // half the clicks as a bot instance makes them
+					seen = g // half the clicks as a bot instance makes them
 				}
-				got, err := db.Play(ctx, m)
+				got, err := db.Play(ctx, m, seen)
 				switch code := tttbot.ErrorCode(err); code {
 				case "":
 					mine = append(mine, applied{g.ID, got.Version, cell, player})

@@ -54,7 +54,7 @@ func PlayCells(t testing.TB, db tttbot.GameStore, g *tttbot.Game, cells ...int) 
 	t.Helper()
 	for _, c := range cells {
 		var err error
-		if g, err = db.Play(t.Context(), Click(g, g.Turn, c)); err != nil {
+		if g, err = db.Play(t.Context(), Click(g, g.Turn, c), nil); err != nil {
 			t.Fatalf("play %d: %v", c, err)
 		}
 	}
@@ -369,7 +369,7 @@ func testPlayErrors(t *testing.T, newDB Opener) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before, _ := db.Game(ctx, tt.req.GameID)
-			_, err := db.Play(ctx, tt.req)
+			_, err := db.Play(ctx, tt.req, nil)
 			WantCode(t, err, tt.code)
 			if !errors.Is(err, tt.want) {
 				t.Errorf("got %v, want %v", err, tt.want)
@@ -459,7 +459,7 @@ func testPlayWithAnswer(t *testing.T, newDB Opener) {
 				r.Version = g.Version + 1 + tt.replyTo
 			}
 			m.Answer = &r
-			got, err := db.Play(t.Context(), m)
+			got, err := db.Play(t.Context(), m, nil)
 			if err != nil {
 				t.Fatalf("play: %v", err)
 			}
@@ -663,14 +663,14 @@ func testInternalErrors(t *testing.T, newDB Opener) {
 	// generic text for it).
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := db.Play(ctx, Click(g, "alice", 0))
+	_, err := db.Play(ctx, Click(g, "alice", 0), nil)
 	WantCode(t, err, tttbot.EINTERNAL)
 
 	// So is a board that does not parse: refused, not a panic.
 	if _, err := db.SQL.Exec("UPDATE games SET board = 'XXX/XXX/XXX' WHERE id = $1", g.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.Play(t.Context(), Click(g, "alice", 0))
+	_, err = db.Play(t.Context(), Click(g, "alice", 0), nil)
 	WantCode(t, err, tttbot.EINTERNAL)
 	if n := len(Must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID))); n != 0 {
 		t.Errorf("got %d moves, want 0", n)

@@ -22,7 +22,7 @@ func testRacingClicks(t *testing.T, newDB Opener) {
 		var wg sync.WaitGroup
 		for i := range clicks {
 			wg.Go(func() {
-				_, errs[i] = db.Play(ctx, Click(g, "alice", i%9))
+				_, errs[i] = db.Play(ctx, Click(g, "alice", i%9), nil)
 			})
 		}
 		wg.Wait()
@@ -153,7 +153,7 @@ func testReplayAtOnce(t *testing.T, newDB Opener) {
 		var errs [2]error
 		var wg sync.WaitGroup
 		for i, cell := range []int{0, 4} {
-			wg.Go(func() { _, errs[i] = db.Play(in(ctx, id), Click(g, "alice", cell)) })
+			wg.Go(func() { _, errs[i] = db.Play(in(ctx, id), Click(g, "alice", cell), nil) })
 		}
 		wg.Wait()
 		codes := map[string]int{}

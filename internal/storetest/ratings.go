@@ -166,7 +166,7 @@ func testRatingsAfterBreak(t *testing.T, newDB Opener) {
 			g := PlayCells(t, db, StartGame(t, db, "c2", "alice", "bob"), xWins[:len(xWins)-1]...)
 			m := Click(g, g.Turn, xWins[len(xWins)-1])
 			m.At = m.At.Add(tt.brk)
-			if g, err := db.Play(t.Context(), m); err != nil || g.Status != tttbot.StatusFinished {
+			if g, err := db.Play(t.Context(), m, nil); err != nil || g.Status != tttbot.StatusFinished {
 				t.Fatalf("last move: got %v, %v; want the game finished", g, err)
 			}
 			a, _ = rating.UpdatePair(a.Idle(tt.periods), b.Idle(tt.periods), rating.Win, rating.DefaultTau)
@@ -274,7 +274,7 @@ func testRatingExactlyOnce(t *testing.T, newDB Opener) {
 		var done [4]*tttbot.Game
 		var errs [4]error
 		enders := []func() (*tttbot.Game, error){
-			func() (*tttbot.Game, error) { return db.Play(ctx, Click(g, "alice", 2)) },
+			func() (*tttbot.Game, error) { return db.Play(ctx, Click(g, "alice", 2), nil) },
 			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "bob", t0) },
 			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "alice", t0) },
 			func() (*tttbot.Game, error) { return db.Expire(ctx, g.ID, g.Version, g.Deadline) },

@@ -10,15 +10,9 @@ import (
 	"github.com/tttbot/tttbot"
 )
 
-// seen is click with Seen set to g, the game as read.
-func seen(g *tttbot.Game, player string, cell int) tttbot.MoveRequest {
-	m := Click(g, player, cell)
-	m.Seen = g
-	return m
-}
-
-// testPlaySeen: a move with Seen has the outcome it has without, whether
-// the game and its guild's settings are as seen or have changed since.
+// testPlaySeen: a move on a game seen has the outcome it has without,
+// whether the game and its guild's settings are as seen or have changed
+// since.
 func testPlaySeen(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 
@@ -29,13 +23,12 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		// The first move of each: a locking path may learn the guild's
 		// settings; the later ones may take the store's shorter one.
 		for _, cell := range []int{0, 4, 1, 8, 2} {
-			ma := seen(a, a.Turn, cell)
-			a = Must[*tttbot.Game](t)(db.Play(ctx, ma))
-			b = Must[*tttbot.Game](t)(db.Play(ctx, Click(b, b.Turn, cell)))
+			a = Must[*tttbot.Game](t)(db.Play(ctx, Click(a, a.Turn, cell), a))
+			b = Must[*tttbot.Game](t)(db.Play(ctx, Click(b, b.Turn, cell), nil))
 			want := withoutPlayers(*b)
 			want.ID = a.ID
 			if diff := cmp.Diff(want, withoutPlayers(*a)); diff != "" {
-				t.Fatalf("after cell %d, the game played with Seen differs (-without +with):\n%s", cell, diff)
+				t.Fatalf("after cell %d, the game played as seen differs (-without +with):\n%s", cell, diff)
 			}
 			stored := Must[*tttbot.Game](t)(db.Game(ctx, a.ID))
 			if diff := cmp.Diff(a, stored); diff != "" {
@@ -46,7 +39,7 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 			t.Errorf("got %s won by %q, want finished, won by alice", a.Status, a.Winner)
 		}
 		if got := results(t, db, a.ID); len(got) != 2 {
-			t.Errorf("got %d results of the game played with Seen, want 2", len(got))
+			t.Errorf("got %d results of the game played as seen, want 2", len(got))
 		}
 		moves := Must[[]tttbot.Move](t)(db.Moves(ctx, a.ID))
 		if len(moves) != 5 {
@@ -60,29 +53,29 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		g = PlayCells(t, db, g, 4) // a locking path first
 		old := g
 		PlayCells(t, db, g, 0)
-		// Seen and Version agree, and are one move behind: refused as
-		// without Seen.
+		// The game seen and the click's version agree, and are one move
+		// behind: refused as without.
 		for _, player := range []string{"alice", "bob"} {
-			_, with := db.Play(ctx, seen(old, player, 1))
-			_, without := db.Play(ctx, Click(old, player, 1))
+			_, with := db.Play(ctx, Click(old, player, 1), old)
+			_, without := db.Play(ctx, Click(old, player, 1), nil)
 			if with == nil || tttbot.ErrorCode(with) != tttbot.ErrorCode(without) {
-				t.Errorf("%s's click on the old board: got %v with Seen, %v without", player, with, without)
+				t.Errorf("%s's click on the old board: got %v with the game seen, %v without", player, with, without)
 			}
 		}
 		// Resigned since: no move lands on a finished game.
 		cur := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
 		Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "alice", t0.Add(time.Second)))
-		_, err := db.Play(ctx, seen(cur, cur.Turn, 8))
+		_, err := db.Play(ctx, Click(cur, cur.Turn, 8), cur)
 		WantCode(t, err, tttbot.EFINISHED)
 		if moves := Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID)); len(moves) != 2 {
 			t.Errorf("got %d moves, want 2", len(moves))
 		}
-		// Seen behind the click's version.
+		// The game seen behind the click's version.
 		h := StartGame(t, db, "c2", "carol", "dave")
 		h2 := PlayCells(t, db, h, 4)
-		m := seen(h, "dave", 0)
+		m := Click(h, "dave", 0)
 		m.Version = h2.Version
-		got := Must[*tttbot.Game](t)(db.Play(ctx, m))
+		got := Must[*tttbot.Game](t)(db.Play(ctx, m, h))
 		if got.Version != h2.Version+1 || got.Board == h2.Board {
 			t.Errorf("got version %d board %s, want %d and dave's move on %s", got.Version, got.Board, h2.Version+1, h2.Board)
 		}
@@ -91,9 +84,9 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 	t.Run("refused as without", func(t *testing.T) {
 		db := newDB(t, Options{})
 		g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4)
-		_, err := db.Play(ctx, seen(g, "alice", 0))
+		_, err := db.Play(ctx, Click(g, "alice", 0), g)
 		WantCode(t, err, tttbot.ENOTYOURTURN)
-		_, err = db.Play(ctx, seen(g, "bob", 4))
+		_, err = db.Play(ctx, Click(g, "bob", 4), g)
 		WantCode(t, err, tttbot.EINVALID)
 		if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); got.Version != g.Version {
 			t.Errorf("got version %d after refusals, want %d", got.Version, g.Version)
@@ -108,7 +101,7 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		OK(t, db.StartGame(ctx, g, nil))
 		g = Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(2 * time.Minute)}))
 		g = PlayCells(t, db, g, 4)
-		g = Must[*tttbot.Game](t)(db.Play(ctx, seen(g, "bob", 0)))
+		g = Must[*tttbot.Game](t)(db.Play(ctx, Click(g, "bob", 0), g))
 		if want := t0.Add(3 * time.Minute); !g.Deadline.Equal(want) {
 			t.Fatalf("deadline %s, want the move's own %s", g.Deadline, want)
 		}
@@ -116,8 +109,8 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 			s.TurnTimeout = time.Hour
 			return nil
 		}))
-		m := seen(g, "alice", 8)
-		g = Must[*tttbot.Game](t)(db.Play(ctx, m))
+		m := Click(g, "alice", 8)
+		g = Must[*tttbot.Game](t)(db.Play(ctx, m, g))
 		if want := m.At.Add(time.Hour); !g.Deadline.Equal(want) {
 			t.Errorf("deadline %s after the guild set an hour, want %s", g.Deadline, want)
 		}
@@ -130,13 +123,13 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		db := newDB(t, Options{})
 		g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4, 0)
 		first := in(ctx, "7001")
-		g2 := Must[*tttbot.Game](t)(db.Play(first, seen(g, "alice", 8)))
+		g2 := Must[*tttbot.Game](t)(db.Play(first, Click(g, "alice", 8), g))
 		if !tttbot.InteractionFrom(first).Recorded() {
 			t.Error("got the interaction unrecorded after its move")
 		}
 		// Sent again against the game as it is now, and as it was.
 		for _, s := range []*tttbot.Game{g2, g} {
-			_, err := db.Play(in(ctx, "7001"), seen(s, s.Turn, 2))
+			_, err := db.Play(in(ctx, "7001"), Click(s, s.Turn, 2), s)
 			WantCode(t, err, tttbot.EREPLAY)
 		}
 		if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); got.Version != g2.Version {
@@ -151,7 +144,7 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		OK(t, db.SetMessage(ctx, g.ID, "m1"))
 		tok := tttbot.Token{Value: "tok", Expires: t0.Add(15 * time.Minute)}
 		OK(t, db.SetToken(ctx, g.ID, tok))
-		got := Must[*tttbot.Game](t)(db.Play(ctx, seen(g, "bob", 0)))
+		got := Must[*tttbot.Game](t)(db.Play(ctx, Click(g, "bob", 0), g))
 		if got.MessageID != "m1" || got.Token.Value != tok.Value || !got.Token.Expires.Equal(tok.Expires) {
 			t.Errorf("got message %q, token %+v; want m1 and %+v", got.MessageID, got.Token, tok)
 		}
@@ -167,9 +160,9 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 			BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive, Turn: "alice", Deadline: t0.Add(time.Minute)}
 		OK(t, db.StartGame(ctx, g, nil))
 		g = PlayCells(t, db, g, 4, 0)
-		m := seen(g, "alice", 8)
+		m := Click(g, "alice", 8)
 		m.Answer = &tttbot.MoveRequest{GameID: g.ID, Player: "bot", Cell: 2, Version: g.Version + 1, At: m.At, Deadline: m.At.Add(time.Minute)}
-		got := Must[*tttbot.Game](t)(db.Play(ctx, m))
+		got := Must[*tttbot.Game](t)(db.Play(ctx, m, g))
 		if got.Version != g.Version+2 || got.Turn != "alice" {
 			t.Errorf("got version %d, %s to move; want %d, alice", got.Version, got.Turn, g.Version+2)
 		}

@@ -257,7 +257,7 @@ func testStartGame(t *testing.T, newDB Opener) {
 		t.Errorf("accepted: deadline %s, want the guild's 30s: %s", g.Deadline, want)
 	}
 	at := c.t.Add(5 * time.Second)
-	g = Must[*tttbot.Game](t)(db.Play(ctx, tttbot.MoveRequest{GameID: g.ID, Player: "alice", Cell: 4, Version: g.Version, At: at, Deadline: at.Add(5 * time.Minute)}))
+	g = Must[*tttbot.Game](t)(db.Play(ctx, tttbot.MoveRequest{GameID: g.ID, Player: "alice", Cell: 4, Version: g.Version, At: at, Deadline: at.Add(5 * time.Minute)}, nil))
 	if want := at.Add(30 * time.Second); !g.Deadline.Equal(want) {
 		t.Errorf("after a move: deadline %s, want the guild's 30s: %s", g.Deadline, want)
 	}
@@ -322,7 +322,7 @@ func testResetWhileRating(t *testing.T, newDB Opener) {
 		var wg sync.WaitGroup
 		for _, g := range games {
 			wg.Go(func() {
-				if _, err := db.Play(ctx, Click(g, g.Turn, xWins[len(xWins)-1])); err != nil {
+				if _, err := db.Play(ctx, Click(g, g.Turn, xWins[len(xWins)-1]), nil); err != nil {
 					t.Errorf("round %d, game %d: %v", round, g.ID, err)
 				}
 			})

@@ -1,0 +1,70 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"testing"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/storetest"
+)
+
+// TestPlaySeenPath: a move on a game as seen is written without a read of
+// the game while the game is as read, and stands aside, having written
+// nothing, when it is not.
+func TestPlaySeenPath(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	g := storetest.PlayCells(t, db, storetest.StartGame(t, db, "c1", "alice", "bob"), 4)
+	seen := func(m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
+		play := func(_ context.Context, _ *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
+			_, err := st.Play(g, m)
+			return err
+		}
+		var got *tttbot.Game
+		err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
+			got, err = playSeen(ctx, tx, m, seen, play)
+			return err
+		})
+		return got, err
+	}
+	version := func() int {
+		return storetest.Must[*tttbot.Game](t)(db.Game(ctx, g.ID)).Version
+	}
+
+	other := storetest.Click(g, "bob", 0)
+	other.GameID++
+	for _, tt := range []struct {
+		name string
+		m    tttbot.MoveRequest
+		seen *tttbot.Game
+	}{
+		{"without a game seen", storetest.Click(g, "bob", 0), nil},
+		{"refused", storetest.Click(g, "alice", 0), g},
+		{"seen of another game", other, g},
+		{"seen behind the click", func() tttbot.MoveRequest { m := storetest.Click(g, "bob", 0); m.Version++; return m }(), g},
+	} {
+		if _, err := seen(tt.m, tt.seen); !errors.Is(err, errMovedOn) {
+			t.Errorf("a move %s: got %v, want errMovedOn", tt.name, err)
+		}
+	}
+	if v := version(); v != g.Version {
+		t.Fatalf("got version %d after the moves that stood aside, want %d", v, g.Version)
+	}
+
+	next, err := seen(storetest.Click(g, "bob", 0), g)
+	if err != nil {
+		t.Fatalf("a move on the game as read: %v", err)
+	}
+	if v := version(); next.Version != g.Version+1 || v != next.Version {
+		t.Fatalf("got version %d returned, %d stored; want %d", next.Version, v, g.Version+1)
+	}
+	// g is now one move behind: the game has moved on since it was read.
+	if _, err := seen(storetest.Click(g, "bob", 0), g); !errors.Is(err, errMovedOn) {
+		t.Errorf("a move on a game moved on: got %v, want errMovedOn", err)
+	}
+	if v := version(); v != next.Version {
+		t.Errorf("got version %d after the move on a game moved on, want %d", v, next.Version)
+	}
+}
