@@ -25,8 +25,8 @@ func announce(pkg string) {
 	if os.Getenv(Var) != "" {
 		return
 	}
-	w, close := goStderr()
-	defer close()
+	w, closeW := goStderr()
+	defer closeW()
 	fmt.Fprintf(w, "%s: PostgreSQL tests skipped: set %s=postgres://postgres@127.0.0.1:5432/test?sslmode=disable to run them\n", pkg, Var)
 }
 
@@ -44,7 +44,7 @@ func callerPackage() string {
 // passing package prints, so a line to the binary's own standard error
 // would go unseen. Elsewhere it is os.Stderr. A file is not reopened, as
 // its new offset would write over the go command's output.
-func goStderr() (w io.Writer, close func()) {
+func goStderr() (w io.Writer, closeW func()) {
 	path := fmt.Sprintf("/proc/%d/fd/2", os.Getppid())
 	if info, err := os.Stat(path); err == nil && info.Mode()&(os.ModeNamedPipe|os.ModeCharDevice) != 0 {
 		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0); err == nil {
