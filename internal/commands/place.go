@@ -76,3 +76,20 @@ func (h *Handler) place(i *discordgo.Interaction) play.Place {
 func (h *Handler) token(i *discordgo.Interaction) tttbot.Token {
 	return tttbot.Token{Value: i.Token, Expires: h.opts.Now().Add(tttbot.TokenLife)}
 }
+
+// boardEdit is the edit that redraws g's board as m, through channel REST
+// or the webhook of g's latest interaction, or nil when the bot cannot
+// reach the board: it never learnt the board's message, or Discord no
+// longer honours the token. The board then shows the truth at its next
+// click.
+func (h *Handler) boardEdit(g *tttbot.Game, m message) *Edit {
+	e := &Edit{GameID: g.ID, Version: g.Version, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()}
+	switch {
+	case !g.Webhook && g.MessageID != "":
+		return e
+	case g.Webhook && g.Token.Valid(h.opts.Now()):
+		e.Token = g.Token.Value
+		return e
+	}
+	return nil
+}

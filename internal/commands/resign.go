@@ -1,0 +1,38 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+)
+
+// resign answers /ttt resign: it ends the user's open game in the channel
+// — a challenge withdrawn or declined, a game lost — and redraws its board.
+func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
+	g, err := h.play.Resign(ctx, i.ChannelID, user(i).ID)
+	if tttbot.ErrorCode(err) == tttbot.ESTALE {
+		return Reply{}, refuse(tttbot.ESTALE, "resign_stale", nil)
+	} else if err != nil {
+		return Reply{}, err
+	}
+	l := h.gameLang(g)
+	m := h.render(ctx, l, g, nil)
+	if e := h.boardEdit(g, m); e != nil {
+		// The board is updated in place; the reply tells the channel what happened.
+		text := h.outcome(l, g)
+		if g.Status != tttbot.StatusFinished {
+			text = m.content
+		}
+		return Reply{
+			Response: &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: message{content: text}.data(),
+			},
+			Followup: followup(m),
+			Edit:     e,
+		}, nil
+	}
+	return newMessage(m, 0), nil
+}
