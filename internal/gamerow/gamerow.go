@@ -13,6 +13,7 @@ package gamerow
 
 import (
 	"cmp"
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -54,6 +55,17 @@ func (o Options) At(t time.Time) time.Time {
 		t = o.Now()
 	}
 	return Round(t)
+}
+
+// Move returns m with its times as stored, At the clock's time when
+// unset, and its Answer's too.
+func (o Options) Move(m tttbot.MoveRequest) tttbot.MoveRequest {
+	m.At, m.Deadline = o.At(m.At), Round(m.Deadline)
+	if m.Answer != nil {
+		a := o.Move(*m.Answer)
+		m.Answer = &a
+	}
+	return m
 }
 
 // Open is the condition of the games_open_* partial indexes; queries
@@ -138,6 +150,25 @@ type Rows interface {
 	Err() error
 }
 
+// Query runs a read query with args and hands its rows to read, on a
+// store's own connections: database/sql's in SQLite, pgx's in PostgreSQL.
+type Query func(ctx context.Context, read func(Rows) error, query string, args ...any) error
+
+// ReadMoves lists the moves of game id in order, through q.
+func ReadMoves(ctx context.Context, q Query, id int64) (moves []tttbot.Move, err error) {
+	err = q(ctx, func(rows Rows) (err error) {
+		moves, err = Moves(rows, id)
+		return err
+	}, QueryMoves, id)
+	if err != nil {
+		return nil, fmt.Errorf("read moves: %w", err)
+	}
+	if moves == nil {
+		return nil, tttbot.ErrNotFound
+	}
+	return moves, nil
+}
+
 // Game reads the Columns of row, then any extra columns into extra;
 // tttbot.ErrNotFound when there is no row.
 func Game(row Scanner, extra ...any) (*tttbot.Game, error) {
@@ -180,28 +211,24 @@ func Due(rows Rows) ([]*tttbot.Game, error) {
 	return out, nil
 }
 
-// Moves reads the rows of QueryMoves for game id.
+// Moves reads the rows of QueryMoves for game id: nil when there is no
+// such game.
 func Moves(rows Rows, id int64) ([]tttbot.Move, error) {
-	found := false
-	moves := []tttbot.Move{}
+	var moves []tttbot.Move
 	for rows.Next() {
-		found = true
+		if moves == nil {
+			moves = []tttbot.Move{}
+		}
 		var ply, cell, at *int64
 		var player *string
 		if err := rows.Scan(&ply, &cell, &player, &at); err != nil {
-			return nil, fmt.Errorf("read moves: %w", err)
+			return nil, err
 		}
 		if ply != nil {
 			moves = append(moves, tttbot.Move{GameID: id, Ply: int(*ply), Cell: int(*cell), Player: *player, At: FromMS(*at)})
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read moves: %w", err)
-	}
-	if !found {
-		return nil, tttbot.ErrNotFound
-	}
-	return moves, nil
+	return moves, rows.Err()
 }
 
 // InsertArgs are the values of QueryInsertGame for g, new, and whether it

@@ -107,3 +107,20 @@ func TestInserted(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsMove: a move's times, and its answer's, are those stored, the
+// clock's when unset; the caller's answer is left as it was.
+func TestOptionsMove(t *testing.T) {
+	now := time.Date(2026, 11, 26, 12, 0, 0, 999999, time.UTC)
+	o := Options{Now: func() time.Time { return now }}
+	at := now.Add(time.Second + 123456)
+	answer := &tttbot.MoveRequest{Deadline: at}
+	got := o.Move(tttbot.MoveRequest{At: at, Deadline: at, Answer: answer})
+	ms := Round(at)
+	if !got.At.Equal(ms) || !got.Deadline.Equal(ms) || !got.Answer.At.Equal(Round(now)) || !got.Answer.Deadline.Equal(ms) {
+		t.Errorf("got %+v, answer %+v; want times to the millisecond, the answer at %s", got, *got.Answer, Round(now))
+	}
+	if answer.Deadline != at || !answer.At.IsZero() {
+		t.Errorf("the caller's answer changed: %+v", *answer)
+	}
+}

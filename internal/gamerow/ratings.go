@@ -1,6 +1,7 @@
 package gamerow
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/tttbot/tttbot"
@@ -57,13 +58,24 @@ const (
 // BandWidth is the width of a rating_counts band, as in the migrations.
 const BandWidth = 16
 
-// History is the query of player's last limit games in guildID ("" for
-// DMs), and its arguments.
-func History(player, guildID string, limit int) (query string, args []any) {
-	if guildID == "" {
-		return QueryHistoryDM, []any{player, limit}
+// ReadHistory returns player's last finished games in guildID ("" for
+// DMs), newest first, at most limit, through q.
+func ReadHistory(ctx context.Context, q Query, player, guildID string, limit int) (out []tttbot.HistoryEntry, err error) {
+	if err := tttbot.CheckHistory(limit); err != nil {
+		return nil, err
 	}
-	return QueryHistory, []any{player, guildID, limit}
+	query, args := QueryHistory, []any{player, guildID, limit}
+	if guildID == "" {
+		query, args = QueryHistoryDM, []any{player, limit}
+	}
+	err = q(ctx, func(rows Rows) (err error) {
+		out, err = Entries(rows)
+		return err
+	}, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read history: %w", err)
+	}
+	return out, nil
 }
 
 // Standing reads the StandingColumns of row, then extra.
@@ -167,13 +179,10 @@ func Entries(rows Rows) ([]tttbot.HistoryEntry, error) {
 		var at int64
 		if err := rows.Scan(&e.GameID, &e.Shape.Rows, &e.Shape.Cols, &e.Shape.K, &e.Opponent, &e.BotLevel,
 			&e.Outcome, &e.Reason, &at); err != nil {
-			return nil, fmt.Errorf("read history: %w", err)
+			return nil, err
 		}
 		e.FinishedAt = FromMS(at)
 		out = append(out, e)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
-	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -69,6 +69,11 @@ func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
 	return gamerow.Game(db.pool.QueryRow(ctx, gamerow.QueryGame, id))
 }
 
+// Moves lists the moves of a game in order.
+func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
+	return gamerow.ReadMoves(ctx, db.query, id)
+}
+
 // OpenGame returns user's pending or active game in channel; the oldest if
 // user is the bot, which may play several.
 func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
@@ -233,12 +238,7 @@ func updateArgs(g *tttbot.Game) []any {
 // move on a game seen that does not end it costs one round trip (see
 // playSeen); any other, three.
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
-	m.At, m.Deadline = db.opts.At(m.At), gamerow.Round(m.Deadline)
-	if a := m.Answer; a != nil {
-		answer := *a
-		answer.At, answer.Deadline = db.opts.At(a.At), gamerow.Round(a.Deadline)
-		m.Answer = &answer
-	}
+	m = db.opts.Move(m)
 	if seen != nil {
 		g, err := db.playSeen(ctx, m, seen)
 		if !errors.Is(err, errMovedOn) {
@@ -367,26 +367,15 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 	if limit > 0 {
 		n = &limit
 	}
-	rows, err := db.pool.Query(ctx, queryDue, at.UnixMilli(), n, at.Add(tttbot.ClaimLease).UnixMilli())
-	if err != nil {
-		return nil, fmt.Errorf("find due games: %w", err)
-	}
-	defer rows.Close()
-	out, err := gamerow.Due(rows)
+	var out []*tttbot.Game
+	err := db.query(ctx, func(rows gamerow.Rows) (err error) {
+		out, err = gamerow.Due(rows)
+		return err
+	}, queryDue, at.UnixMilli(), n, at.Add(tttbot.ClaimLease).UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
 	return out, nil
-}
-
-// Moves lists the moves of a game in order.
-func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
-	rows, err := db.pool.Query(ctx, gamerow.QueryMoves, id)
-	if err != nil {
-		return nil, fmt.Errorf("read moves: %w", err)
-	}
-	defer rows.Close()
-	return gamerow.Moves(rows, id)
 }
 
 // SetMessage records the board message of a game. It leaves the version

@@ -147,6 +147,16 @@ func storageFailure(err error) bool {
 	return false
 }
 
+// query is a gamerow.Query on the pool.
+func (db *DB) query(ctx context.Context, read func(gamerow.Rows) error, query string, args ...any) error {
+	rows, err := db.pool.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return read(rows)
+}
+
 // tx is a write transaction on one connection. begin sends BEGIN, the
 // interaction's record and the first statements in one round trip; commit
 // sends the writes and COMMIT in another.

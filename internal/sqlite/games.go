@@ -36,6 +36,11 @@ func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
 	return gamerow.Game(db.r.QueryRowContext(uncancelled(ctx), gamerow.QueryGame, id))
 }
 
+// Moves lists the moves of a game in order.
+func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
+	return gamerow.ReadMoves(ctx, db.query, id)
+}
+
 // OpenGame returns user's pending or active game in channel; the oldest if
 // user is the bot, which may play several.
 func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
@@ -255,12 +260,7 @@ func writeResults(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 // m.Answer, as tttbot.Game.PlayAnswered decides. See tttbot.GameStore. A
 // move on a game seen that has not moved on reads no game (see playSeen).
 func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
-	m.At, m.Deadline = db.opts.At(m.At), gamerow.Round(m.Deadline)
-	if a := m.Answer; a != nil {
-		answer := *a
-		answer.At, answer.Deadline = db.opts.At(a.At), gamerow.Round(a.Deadline)
-		m.Answer = &answer
-	}
+	m = db.opts.Move(m)
 	var moves []tttbot.Move
 	play := func(_ context.Context, _ *sql.Conn, g *tttbot.Game, st *tttbot.Settings) (err error) {
 		moves, err = st.Play(g, m)
@@ -393,16 +393,6 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
 	return out, nil
-}
-
-// Moves lists the moves of a game in order.
-func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
-	rows, err := db.r.QueryContext(uncancelled(ctx), gamerow.QueryMoves, id)
-	if err != nil {
-		return nil, fmt.Errorf("read moves: %w", err)
-	}
-	defer rows.Close()
-	return gamerow.Moves(rows, id)
 }
 
 // SetMessage records the board message of a game. It leaves the version

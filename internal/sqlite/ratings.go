@@ -152,14 +152,5 @@ func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, e
 
 // History returns player's last finished games in guildID, newest first.
 func (db *DB) History(ctx context.Context, player, guildID string, limit int) ([]tttbot.HistoryEntry, error) {
-	if err := tttbot.CheckHistory(limit); err != nil {
-		return nil, err
-	}
-	query, args := gamerow.History(player, guildID, limit)
-	rows, err := db.r.QueryContext(uncancelled(ctx), query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
-	}
-	defer rows.Close()
-	return gamerow.Entries(rows)
+	return gamerow.ReadHistory(ctx, db.query, player, guildID, limit)
 }

@@ -362,6 +362,16 @@ func (db *DB) writeTx(ctx context.Context, fn func(ctx context.Context, tx *sql.
 	return nil
 }
 
+// query is a gamerow.Query on the read pool.
+func (db *DB) query(ctx context.Context, read func(gamerow.Rows) error, query string, args ...any) error {
+	rows, err := db.r.QueryContext(uncancelled(ctx), query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return read(rows)
+}
+
 // uncancelled is ctx without its cancellation, for statements. go-sqlite3
 // runs each statement of a cancellable context on a goroutine of its own, to
 // be able to interrupt it: two hand-offs per statement, which under load
