@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/cli"
+	"github.com/tttbot/tttbot/internal/play"
 )
 
 // forgetCmd erases a player, as /ttt forget-me does, for an operator who
@@ -46,7 +46,8 @@ func forgetCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	er, err := db.ForgetPlayer(ctx, user, time.Time{})
+	// The erasure is play's to make, as every change is; it plays no game.
+	er, err := play.New(db, nil, "", play.Options{Logger: log}).ForgetPlayer(ctx, user)
 	if err != nil {
 		return err
 	}
