@@ -9,6 +9,9 @@ import (
 	"github.com/tttbot/tttbot"
 )
 
+// click answers a button: it reads the game its custom ID names, has play
+// make the change the button asks for, and redraws the board; a board that
+// lags behind its game is brought up to date.
 func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
 	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok {
