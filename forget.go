@@ -2,6 +2,7 @@ package tttbot
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,32 @@ func (g *Game) Leave(user string, at time.Time) error {
 		return g.Decline(user, g.Version, at)
 	}
 	return g.Resign(user, at)
+}
+
+// ErrNoPlayer refuses to forget no one: an empty ID, or a placeholder.
+var ErrNoPlayer = &Error{Code: EINVALID, Message: "no player to forget"}
+
+// CheckForget refuses, with ErrNoPlayer, to forget user when user is no
+// player.
+func CheckForget(user string) error {
+	if user == "" || Forgotten(user) {
+		return ErrNoPlayer
+	}
+	return nil
+}
+
+// RatingScopes are the scopes a player of games may have ratings in: the
+// global one and the guild of each game. A rating comes from a game, and a
+// guild's reset deletes ratings, never games, so these hold every rating
+// of the player's.
+func RatingScopes(games []*Game) []string {
+	scopes := []string{""}
+	for _, g := range games {
+		if g.GuildID != "" && !slices.Contains(scopes, g.GuildID) {
+			scopes = append(scopes, g.GuildID)
+		}
+	}
+	return scopes
 }
 
 // Forgotten reports whether id is the placeholder of a forgotten player.

@@ -1,6 +1,7 @@
 package tttbot
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -41,5 +42,23 @@ func TestLeave(t *testing.T) {
 		if err := g.Leave(tt.user, at); err != nil || g.Status != tt.status || g.Winner != tt.winner {
 			t.Errorf("%s: got %s won by %q, %v; want %s won by %q", tt.name, g.Status, g.Winner, err, tt.status, tt.winner)
 		}
+	}
+}
+
+func TestCheckForget(t *testing.T) {
+	for user, want := range map[string]error{"alice": nil, "": ErrNoPlayer, ForgottenID(3, true): ErrNoPlayer} {
+		if got := CheckForget(user); got != want {
+			t.Errorf("CheckForget(%q) = %v, want %v", user, got, want)
+		}
+	}
+}
+
+func TestRatingScopes(t *testing.T) {
+	games := []*Game{{GuildID: "7"}, {}, {GuildID: "8", Guest: true}, {GuildID: "7"}}
+	if got, want := RatingScopes(games), []string{"", "7", "8"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := RatingScopes(nil); !slices.Equal(got, []string{""}) {
+		t.Errorf("no games: got %q, want the global scope alone", got)
 	}
 }

@@ -139,6 +139,15 @@ func ParseID(id string) (uint64, error) {
 	return n, nil
 }
 
+// CheckGuild refuses, with ErrSettingsOutOfGuild, settings for what is no
+// guild: a DM, or an ID that is no Discord ID.
+func CheckGuild(guildID string) error {
+	if !Snowflake(guildID) {
+		return ErrSettingsOutOfGuild
+	}
+	return nil
+}
+
 // Snowflake reports whether id is a Discord ID, as ParseID reads one.
 func Snowflake(id string) bool {
 	_, err := ParseID(id)
@@ -152,7 +161,7 @@ func (s *Settings) Validate() error {
 	}
 	whole := func(d time.Duration) bool { return d%time.Second == 0 }
 	switch {
-	case !Snowflake(s.GuildID):
+	case CheckGuild(s.GuildID) != nil:
 		return ErrSettingsOutOfGuild
 	case len(s.Channels) > MaxChannels:
 		return bad(SettingChannels, "at most %d channels", MaxChannels)

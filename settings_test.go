@@ -219,3 +219,11 @@ func TestParseID(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckGuild(t *testing.T) {
+	for id, want := range map[string]error{"80351110224678912": nil, "": ErrSettingsOutOfGuild, "guild": ErrSettingsOutOfGuild} {
+		if got := CheckGuild(id); got != want {
+			t.Errorf("CheckGuild(%q) = %v, want %v", id, got, want)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,8 +26,8 @@ const (
 // ForgetPlayer erases a player in one transaction, their row and their
 // games locked. See tttbot.ForgetStore.
 func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error) {
-	if user == "" || tttbot.Forgotten(user) {
-		return nil, tttbot.Errorf(tttbot.EINVALID, "no player to forget")
+	if err := tttbot.CheckForget(user); err != nil {
+		return nil, err
 	}
 	at = db.opts.At(at)
 	var e *tttbot.Erasure
@@ -57,7 +56,6 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 			return fmt.Errorf("find player's games: %w", err)
 		}
 		e.Named = name != ""
-		scopes := []string{""}
 		w := &pgx.Batch{}
 		for _, g := range games {
 			if g.Status.Open() {
@@ -74,9 +72,6 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 				}
 				e.Closed = append(e.Closed, g)
 			}
-			if g.GuildID != "" && !slices.Contains(scopes, g.GuildID) {
-				scopes = append(scopes, g.GuildID)
-			}
 			p := g.Forget(user)
 			w.Queue(querySavePlayer, p, "", at.UnixMilli())
 			for _, q := range []string{gamerow.QueryAnonymizeGame, gamerow.QueryAnonymizeMoves, gamerow.QueryAnonymizeResults} {
@@ -84,10 +79,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 			}
 		}
 		e.Games = len(games)
-		// A rating comes from a game, and a guild's reset deletes
-		// ratings, never games: the scopes of the player's games hold
-		// every rating of theirs.
-		for _, scope := range scopes {
+		for _, scope := range tttbot.RatingScopes(games) {
 			w.Queue("DELETE FROM ratings WHERE scope = $1 AND player_id = $2", scope, user).Exec(func(ct pgconn.CommandTag) error {
 				e.Ratings += int(ct.RowsAffected())
 				return nil

@@ -98,8 +98,8 @@ func (db *DB) Settings(ctx context.Context, guildID string) (*tttbot.Settings, e
 // UpdateSettings changes a guild's settings in one transaction, the
 // guild's row locked. See tttbot.SettingsStore.
 func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error) {
-	if !tttbot.Snowflake(guildID) {
-		return nil, tttbot.ErrSettingsOutOfGuild
+	if err := tttbot.CheckGuild(guildID); err != nil {
+		return nil, err
 	}
 	at := db.opts.At(time.Time{})
 	var s *tttbot.Settings
@@ -136,8 +136,8 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 // holds off the games finishing meanwhile, whose ratings would otherwise
 // count results it marks unrated, or miss ones it does not.
 func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
-	if !tttbot.Snowflake(guildID) {
-		return 0, tttbot.ErrSettingsOutOfGuild
+	if err := tttbot.CheckGuild(guildID); err != nil {
+		return 0, err
 	}
 	var n int
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/tttbot/tttbot"
@@ -21,8 +20,8 @@ const queryPlayerGames = "SELECT id FROM games WHERE challenger_id = ?1 OR oppon
 
 // ForgetPlayer erases a player. See tttbot.ForgetStore.
 func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error) {
-	if user == "" || tttbot.Forgotten(user) {
-		return nil, tttbot.Errorf(tttbot.EINVALID, "no player to forget")
+	if err := tttbot.CheckForget(user); err != nil {
+		return nil, err
 	}
 	at = db.opts.At(at)
 	ids, top, err := db.playerGames(ctx, user)
@@ -39,7 +38,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 			return err
 		}
 		ids := append(ids[:len(ids):len(ids)], later...)
-		scopes := []string{""}
+		var games []*tttbot.Game
 		for _, id := range ids {
 			g, err := gamerow.Game(tx.QueryRowContext(ctx, gamerow.QueryGame, id))
 			if err != nil {
@@ -54,9 +53,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 					return fmt.Errorf("end game %d: %w", id, err)
 				}
 			}
-			if g.GuildID != "" && !slices.Contains(scopes, g.GuildID) {
-				scopes = append(scopes, g.GuildID)
-			}
+			games = append(games, g)
 			if err := anonymize(ctx, tx, g, user, at); err != nil {
 				return err
 			}
@@ -65,7 +62,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 				e.Closed = append(e.Closed, g)
 			}
 		}
-		return erase(ctx, tx, e, scopes)
+		return erase(ctx, tx, e, tttbot.RatingScopes(games))
 	})
 	if err != nil {
 		return nil, err
@@ -130,9 +127,7 @@ func anonymize(ctx context.Context, tx *sql.Conn, g *tttbot.Game, user string, a
 }
 
 // erase deletes e.Player's ratings in scopes, records against the bot and
-// name, and counts them in e. scopes are the global one and the guilds of
-// the player's games: a rating comes from a game, and a guild's reset
-// deletes ratings, never games.
+// name, and counts them in e.
 func erase(ctx context.Context, tx *sql.Conn, e *tttbot.Erasure, scopes []string) error {
 	var name string
 	err := tx.QueryRowContext(ctx, "SELECT name FROM players WHERE id = ?", e.Player).Scan(&name)

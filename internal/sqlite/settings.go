@@ -46,8 +46,8 @@ func (db *DB) Settings(ctx context.Context, guildID string) (*tttbot.Settings, e
 // UpdateSettings changes a guild's settings in one transaction. See
 // tttbot.SettingsStore.
 func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error) {
-	if !tttbot.Snowflake(guildID) {
-		return nil, tttbot.ErrSettingsOutOfGuild
+	if err := tttbot.CheckGuild(guildID); err != nil {
+		return nil, err
 	}
 	var s *tttbot.Settings
 	at := db.opts.At(time.Time{})
@@ -95,8 +95,8 @@ func lastStart(ctx context.Context, q querier, guildID, user string) (time.Time,
 
 // ResetRatings deletes a guild's ratings. See tttbot.SettingsStore.
 func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
-	if !tttbot.Snowflake(guildID) {
-		return 0, tttbot.ErrSettingsOutOfGuild
+	if err := tttbot.CheckGuild(guildID); err != nil {
+		return 0, err
 	}
 	var n int64
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
