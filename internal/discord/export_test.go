@@ -39,3 +39,6 @@ func (g *Gateway) ShardSession(i int) *discordgo.Session { return g.shards[i].s 
 
 // ShardOpen reports whether shard i's last connection is open.
 func (g *Gateway) ShardOpen(i int) bool { return g.shards[i].wire.open() }
+
+// Goroutines is how many goroutines of the gateway run.
+func (g *Gateway) Goroutines() int64 { return g.goroutines.running.Load() }

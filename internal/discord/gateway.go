@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -89,6 +90,12 @@ type Gateway struct {
 
 	edits *boardEdits
 
+	// base is the context of everything the gateway runs: the
+	// interactions and the shards' loops. Close cancels it.
+	base       context.Context
+	cancel     context.CancelFunc
+	goroutines goroutines // every one the gateway starts, awaited by Close
+
 	mu      sync.Mutex
 	handler Handler
 	ready   chan struct{} // closed once Serve has a handler
@@ -100,10 +107,9 @@ type Gateway struct {
 	shards []*shard
 	pacer  *pacer
 	stop   context.CancelFunc // ends the shards' connection loops
-	loops  sync.WaitGroup
-	first  chan readyEvent // the first READY of any shard
-	failed chan struct{}   // closed on a shard's final error
-	err    error           // that error, set before failed closes
+	first  chan readyEvent    // the first READY of any shard
+	failed chan struct{}      // closed on a shard's final error
+	err    error              // that error, set before failed closes
 	fail   sync.Once
 }
 
@@ -121,8 +127,9 @@ func NewGateway(rest *discordgo.Session, o GatewayOptions) *Gateway {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	base, cancel := context.WithCancel(context.Background())
 	return &Gateway{
-		rest: rest, o: o, log: o.Logger, edits: newBoardEdits(rest),
+		rest: rest, o: o, log: o.Logger, edits: newBoardEdits(rest), base: base, cancel: cancel,
 		ready: make(chan struct{}), first: make(chan readyEvent, 1), failed: make(chan struct{}),
 	}
 }
@@ -133,7 +140,7 @@ func NewGateway(rest *discordgo.Session, o GatewayOptions) *Gateway {
 // on connecting, each retried under the Backoff; WaitConnected waits for
 // them. Open returns a final error (a refused token, a shard out of range)
 // as soon as a shard meets one, and returns when ctx ends; either way it
-// stops the shards it started.
+// stops the shards it started, and their goroutines have ended.
 func (g *Gateway) Open(ctx context.Context) (*discordgo.User, string, error) {
 	var gb *discordgo.GatewayBotResponse
 	err := g.o.Backoff.Retry(ctx, g.log, "get gateway", func(ctx context.Context) (err error) {
@@ -170,40 +177,44 @@ func (g *Gateway) Open(ctx context.Context) (*discordgo.User, string, error) {
 	g.log.Info("gateway sharding", "shards", g.count, "running", len(ids), "max_concurrency", max(l.MaxConcurrency, 1),
 		"session_starts_remaining", l.Remaining)
 
-	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	loopCtx, stop := context.WithCancel(g.base)
 	g.stop = stop
 	for _, id := range ids {
-		sh, err := g.newShard(id)
+		sh, err := g.newShard(id, loopCtx)
 		if err != nil {
-			g.halt()
+			g.stopShards()
 			return nil, "", err
 		}
 		g.shards = append(g.shards, sh)
-		g.loops.Add(1)
-		go sh.run(loopCtx)
+		g.goroutines.Go(func() { sh.run(loopCtx) })
 	}
 	select {
 	case r := <-g.first:
 		return r.user, r.appID, nil
 	case <-g.failed:
-		g.halt()
+		g.stopShards()
 		return nil, "", g.err
 	case <-ctx.Done():
-		g.halt()
+		g.stopShards()
 		return nil, "", ctx.Err()
 	}
 }
 
-// halt stops the shards' loops and closes their sessions, aside: a
-// session's Close waits a second for Discord.
-func (g *Gateway) halt() {
+// stopShards ends the shards' loops, waits for them, and closes their
+// sessions, all at once: each Close waits a second for Discord.
+func (g *Gateway) stopShards() error {
 	g.stop()
-	go func() {
-		g.loops.Wait()
-		for _, sh := range g.shards {
-			sh.s.Close()
-		}
-	}()
+	g.goroutines.Wait()
+	errs := make([]error, len(g.shards))
+	for i, sh := range g.shards {
+		g.goroutines.Go(func() {
+			if e := sh.s.Close(); e != nil {
+				errs[i] = fmt.Errorf("close shard %d: %w", sh.id, e)
+			}
+		})
+	}
+	g.goroutines.Wait()
+	return errors.Join(errs...)
 }
 
 // WaitConnected waits until every shard of this process has connected
@@ -273,42 +284,34 @@ func (g *Gateway) Serve(h Handler) {
 	close(g.ready)
 }
 
-// Close stops taking interactions, waits for those in flight (or ctx),
-// closes every shard's session, and then waits (within ctx) until each
-// rate-limit bucket may identify again, so that a bot restarted at once
-// keeps to Discord's pacing.
+// Close stops taking interactions, waits for those in flight (or ctx, and
+// then cancels them), closes every shard's session, and then waits (within
+// ctx) until each rate-limit bucket may identify again, so that a bot
+// restarted at once keeps to Discord's pacing. Every goroutine of the
+// gateway has ended when it returns.
 func (g *Gateway) Close(ctx context.Context) error {
 	g.mu.Lock()
 	g.closed = true
 	g.mu.Unlock()
 	done := make(chan struct{})
-	go func() { g.wg.Wait(); close(done) }()
+	g.goroutines.Go(func() { g.wg.Wait(); close(done) })
 	var err error
 	select {
 	case <-done:
 	case <-ctx.Done():
 		err = fmt.Errorf("wait for interactions: %w", ctx.Err())
 	}
+	// Cancelled, the interactions still running end at once.
+	g.cancel()
+	<-done
 	if g.stop == nil { // never opened
 		return err
 	}
-	g.stop()
-	g.loops.Wait()
-	// Each Close waits a second for Discord: all at once.
-	errs := make([]error, len(g.shards))
-	var closing sync.WaitGroup
-	for i, sh := range g.shards {
-		closing.Go(func() {
-			if e := sh.s.Close(); e != nil {
-				errs[i] = fmt.Errorf("close shard %d: %w", sh.id, e)
-			}
-		})
-	}
-	closing.Wait()
+	errs := g.stopShards()
 	if e := g.pacer.settle(ctx); e != nil && err == nil {
 		err = fmt.Errorf("wait for the identify pacing: %w", e)
 	}
-	return errors.Join(append(errs, err)...)
+	return errors.Join(errs, err)
 }
 
 func (g *Gateway) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
@@ -321,7 +324,7 @@ func (g *Gateway) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 	g.mu.Unlock()
 	defer g.wg.Done()
 
-	ctx, cancel := context.WithTimeout(context.Background(), handlerTimeout)
+	ctx, cancel := context.WithTimeout(g.base, handlerTimeout)
 	defer cancel()
 	select {
 	case <-g.ready:
@@ -386,3 +389,20 @@ func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *disc
 		}
 	}
 }
+
+// goroutines runs and counts goroutines, so that their owner can wait for
+// every one, and a test can see that none is left.
+type goroutines struct {
+	wg      sync.WaitGroup
+	running atomic.Int64
+}
+
+func (gs *goroutines) Go(f func()) {
+	gs.running.Add(1)
+	gs.wg.Go(func() {
+		defer gs.running.Add(-1)
+		f()
+	})
+}
+
+func (gs *goroutines) Wait() { gs.wg.Wait() }

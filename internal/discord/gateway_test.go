@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -91,6 +92,9 @@ func TestGatewayOpenCancelled(t *testing.T) {
 				}
 			case <-time.After(5 * time.Second):
 				t.Fatal("Open still running after its context ended")
+			}
+			if n := gw.Goroutines(); n != 0 {
+				t.Errorf("got %d goroutines of the gateway left after Open, want none", n)
 			}
 		})
 	}
@@ -283,35 +287,95 @@ func TestGatewayShardIDs(t *testing.T) {
 // shard reconnects all the same.
 func TestGatewayShardReconnectsThoughDataReadySet(t *testing.T) {
 	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: 1})
-	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 1})
+	// Every connection after the first waits for the test's turn.
+	asked, turn := make(chan struct{}, 1), make(chan struct{})
+	var connections atomic.Int32
+	lock := func(ctx context.Context, _ int) (func(), error) {
+		if connections.Add(1) > 1 {
+			select {
+			case asked <- struct{}{}:
+			default:
+			}
+			select {
+			case <-turn:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return func() {}, nil
+	}
+	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 1, LockBucket: lock})
 	serveGateway(t, gw)
 	waitShards(t, gw, "heartbeating", heartbeating)
 	s := gw.ShardSession(0)
 	srv.DisconnectShard(0)
-	// discordgo's Close holds the session's lock for a second before it
-	// closes the connection, and the shard's Open waits for the lock: the
-	// test, waiting longer, takes it first, between the two.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		s.Lock()
-		closed := !gw.ShardOpen(0)
-		if closed {
-			s.DataReady = true // the late heartbeat's doing
-		}
-		s.Unlock()
-		if closed {
-			break
-		}
-		if gw.Shards(time.Now())[0].Reconnects > 0 {
-			t.Skip("the shard reconnected before the test could take the session's lock")
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the connection is still open 10s after the cut")
-		}
+	// The shard asks for its turn to reconnect once discordgo's Close has
+	// closed the connection and let go of the session's lock: the test
+	// takes the lock then, before it lets the shard go on.
+	<-asked
+	s.Lock()
+	closed := !gw.ShardOpen(0)
+	s.DataReady = true // the late heartbeat's doing
+	s.Unlock()
+	if !closed {
+		t.Fatal("the shard reconnects on an open connection")
 	}
+	close(turn)
 	waitShards(t, gw, "shard 0 up after 1 reconnection", upAfterReconnecting(0))
 	alice := srv.NewUser("alice")
 	if m := srv.Slash(t, alice, srv.NewChannelIn(srv.NewGuild(0, 1)), "ttt ping").Result(t); m.Content != "here" {
 		t.Errorf("after the reconnection: got %q", m.Content)
+	}
+}
+
+// blocked answers nothing until its context ends, and reports that end.
+type blocked struct {
+	started chan struct{}
+	ended   chan error
+}
+
+func (b *blocked) Handle(ctx context.Context, _ *discordgo.Interaction) interaction.Reply {
+	close(b.started)
+	<-ctx.Done()
+	b.ended <- ctx.Err()
+	return shardReply
+}
+
+func (b *blocked) TrackMessage(context.Context, int64, string) {}
+
+// Close cancels the interactions still running when its context ends, and
+// every goroutine of the gateway has ended when it returns.
+func TestGatewayCloseEndsEverything(t *testing.T) {
+	srv := discordtest.NewServerWith(t, discordtest.Options{MaxConcurrency: 2})
+	gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{ShardCount: 2})
+	if _, _, err := gw.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	h := &blocked{started: make(chan struct{}), ended: make(chan error, 1)}
+	gw.Serve(h)
+	if err := gw.WaitConnected(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	srv.Slash(t, srv.NewUser("alice"), srv.NewChannelIn(srv.NewGuild(1, 2)), "ttt ping")
+	<-h.started
+	if n := gw.Goroutines(); n < 2 {
+		t.Errorf("got %d goroutines of the gateway running, want at least its 2 shards' loops", n)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := gw.Close(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("close: got %v, want the wait for interactions cancelled", err)
+	}
+	select {
+	case err := <-h.ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the interaction's context ended with %v, want it cancelled", err)
+		}
+	default:
+		t.Error("the interaction still runs after Close")
+	}
+	if n := gw.Goroutines(); n != 0 {
+		t.Errorf("got %d goroutines of the gateway left after Close, want none", n)
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,14 +59,20 @@ type shard struct {
 }
 
 // newShard makes shard id's session: the REST session's token and HTTP
-// client, its own websocket, and no reconnection of discordgo's own — the
-// shard's loop reconnects, paced.
-func (g *Gateway) newShard(id int) (*shard, error) {
+// transport, its own websocket, and no reconnection of discordgo's own —
+// the shard's loop, which runs until stop ends, reconnects, paced.
+// discordgo's Open takes no context: stop ends the call and the dial it
+// may be waiting on.
+func (g *Gateway) newShard(id int, stop context.Context) (*shard, error) {
 	s, err := discordgo.New(g.rest.Token)
 	if err != nil {
 		return nil, fmt.Errorf("new session of shard %d: %w", id, err)
 	}
-	s.Client = g.rest.Client
+	tr := g.rest.Client.Transport
+	if tr == nil {
+		tr = http.DefaultTransport
+	}
+	s.Client = &http.Client{Transport: stopping{tr, stop}, Timeout: g.rest.Client.Timeout}
 	s.UserAgent = g.rest.UserAgent
 	s.Identify.Intents = g.rest.Identify.Intents
 	s.StateEnabled = false
@@ -76,7 +84,7 @@ func (g *Gateway) newShard(id int) (*shard, error) {
 		dropped: make(chan struct{}, 1), up: make(chan struct{}),
 		state: ShardConnecting, since: time.Now(),
 	}
-	s.Dialer = sh.wire.dialer()
+	s.Dialer = sh.wire.dialer(stop)
 	s.AddHandler(g.onInteraction)
 	s.AddHandler(sh.onReady)
 	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
@@ -122,7 +130,6 @@ func (sh *shard) setState(st ShardState) {
 // run connects the shard, and again whenever its connection drops, until
 // ctx ends or Discord refuses it for good.
 func (sh *shard) run(ctx context.Context) {
-	defer sh.g.loops.Done()
 	first := true
 	for {
 		var opened bool
@@ -178,20 +185,19 @@ func (sh *shard) connect(ctx context.Context, first bool) (opened bool, err erro
 	}
 	// discordgo's Open takes no context, and holds the session's lock
 	// while it fetches the gateway's URL (up to the client's timeout) and
-	// shakes hands (up to the dialer's), so Close would wait too: Open
-	// runs aside, and when ctx ends first the session it may yet open is
-	// closed.
+	// shakes hands (up to the dialer's): Open runs aside, and when ctx
+	// ends first, its call and dial end with ctx (the shard's client and
+	// dialer stop with the loop) and abort closes the connection it shakes
+	// hands on, so that it returns at once. A session it opened all the
+	// same is closed with the others.
 	result := make(chan error, 1)
-	go func() { result <- sh.s.Open() }()
+	sh.g.goroutines.Go(func() { result <- sh.s.Open() })
 	select {
 	case err = <-result:
 	case <-ctx.Done():
+		sh.wire.abort()
+		<-result
 		done(false)
-		go func() {
-			if <-result == nil {
-				sh.s.Close()
-			}
-		}()
 		return false, ctx.Err()
 	}
 	if errors.Is(err, discordgo.ErrWSAlreadyOpen) {
@@ -262,19 +268,35 @@ func (w *wire) lastWrite() time.Time {
 }
 
 // dialer is websocket's default dialer with its connections watched by w.
-func (w *wire) dialer() *websocket.Dialer {
+// A dial ends when stop does.
+func (w *wire) dialer(stop context.Context) *websocket.Dialer {
 	d := *websocket.DefaultDialer
 	var nd net.Dialer
 	d.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer context.AfterFunc(stop, cancel)()
 		c, err := nd.DialContext(ctx, network, addr)
+		cancel()
 		if err != nil {
 			return nil, err
 		}
 		wc := &wiredConn{Conn: c, w: w}
 		w.conn.Store(wc)
+		if stop.Err() != nil { // abort may have looked before the Store
+			wc.Close()
+			return nil, stop.Err()
+		}
 		return wc, nil
 	}
 	return &d
+}
+
+// abort closes the last connection dialled, which ends the handshake of a
+// session's Open on it.
+func (w *wire) abort() {
+	if c := w.conn.Load(); c != nil {
+		c.Close()
+	}
 }
 
 type wiredConn struct {
@@ -348,4 +370,35 @@ func (st ShardStatus) Health(grace time.Duration) (string, error) {
 		return "", fmt.Errorf("%s for %s (grace %s)", st.State, down, grace)
 	}
 	return fmt.Sprintf("%s for %s, within the grace of %s", st.State, down, grace), nil
+}
+
+// stopping sends requests through base, each ended when stop is: discordgo's
+// Open asks for the gateway's URL without a context.
+type stopping struct {
+	base http.RoundTripper
+	stop context.Context
+}
+
+func (t stopping) RoundTrip(r *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(r.Context())
+	unhook := context.AfterFunc(t.stop, cancel)
+	end := func() { unhook(); cancel() }
+	resp, err := t.base.RoundTrip(r.WithContext(ctx))
+	if err != nil {
+		end()
+		return nil, err
+	}
+	resp.Body = &endingBody{ReadCloser: resp.Body, end: end}
+	return resp, nil
+}
+
+// endingBody calls end once closed.
+type endingBody struct {
+	io.ReadCloser
+	end func()
+}
+
+func (b *endingBody) Close() error {
+	defer b.end()
+	return b.ReadCloser.Close()
 }
