@@ -15,6 +15,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/gamerow"
 )
 
 // Problem is one broken invariant found by Run.
@@ -70,26 +71,6 @@ func Run(ctx context.Context, tx *sql.Tx, acked []tttbot.Move, extra ...func(ctx
 	return ck.problems, nil
 }
 
-// open is the condition of the stores' partial indexes of open games.
-const open = "status IN ('pending', 'active')"
-
-const gameColumns = `games.id, coalesce(guild_id, ''), channel_id, board_rows, board_cols, k,
-	challenger_id, opponent_id, coalesce(bot_level, ''), coalesce(x_player_id, ''), coalesce(o_player_id, ''),
-	status, board, coalesce(turn_id, ''), version, coalesce(winner_id, ''), coalesce(reason, '')`
-
-// scanGame reads the gameColumns of a row, then any extra columns into
-// extra: what the check looks at of a game.
-func scanGame(row *sql.Rows, extra ...any) (*tttbot.Game, error) {
-	var g tttbot.Game
-	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.Rows, &g.Cols, &g.K,
-		&g.Challenger, &g.Opponent, &g.BotLevel, &g.XPlayer, &g.OPlayer,
-		&g.Status, &g.Board, &g.Turn, &g.Version, &g.Winner, &g.Reason}, extra...)...)
-	if err != nil {
-		return nil, fmt.Errorf("read game: %w", err)
-	}
-	return &g, nil
-}
-
 type checker struct {
 	tx       *sql.Tx
 	acked    map[[2]int64]tttbot.Move // deleted once seen
@@ -130,10 +111,10 @@ func (ck *checker) games(ctx context.Context) error {
 			ck.game(g, moves)
 		}
 	}
-	err := ck.each(ctx, `SELECT `+gameColumns+`, coalesce(m.ply, 0), coalesce(m.cell, 0), coalesce(m.player_id, '')
+	err := ck.each(ctx, `SELECT `+gamerow.Columns+`, coalesce(m.ply, 0), coalesce(m.cell, 0), coalesce(m.player_id, '')
 		FROM games LEFT JOIN moves m ON m.game_id = games.id ORDER BY games.id, m.ply`, func(r *sql.Rows) error {
 		var m tttbot.Move
-		row, err := scanGame(r, &m.Ply, &m.Cell, &m.Player)
+		row, err := gamerow.Game(r, &m.Ply, &m.Cell, &m.Player)
 		if err != nil {
 			return err
 		}
@@ -307,9 +288,9 @@ func (ck *checker) results(ctx context.Context) error {
 // opponent of a game with a bot level, may play any number.
 func (ck *checker) openGames(ctx context.Context) error {
 	return ck.each(ctx, `SELECT channel_id, player, count(*), min(id) FROM (
-			SELECT id, channel_id, challenger_id AS player FROM games WHERE `+open+`
+			SELECT id, channel_id, challenger_id AS player FROM games WHERE `+gamerow.Open+`
 			UNION ALL
-			SELECT id, channel_id, opponent_id FROM games WHERE `+open+` AND bot_level IS NULL) AS open_games
+			SELECT id, channel_id, opponent_id FROM games WHERE `+gamerow.Open+` AND bot_level IS NULL) AS open_games
 		GROUP BY channel_id, player HAVING count(*) > 1`, func(r *sql.Rows) error {
 		var channel, player string
 		var n int

@@ -28,6 +28,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/tttbot/tttbot/internal/dbcheck"
 	"github.com/tttbot/tttbot/internal/pgurl"
 	"github.com/tttbot/tttbot/internal/postgres"
 	_ "github.com/tttbot/tttbot/internal/sqlite" // registers the "sqlite3" driver
@@ -72,7 +73,7 @@ var ErrNotEmpty = errors.New("the PostgreSQL database is not empty")
 // CheckError is a copy that failed the consistency check: nothing was
 // committed.
 type CheckError struct {
-	Problems []postgres.Problem
+	Problems []dbcheck.Problem
 }
 
 func (e *CheckError) Error() string {

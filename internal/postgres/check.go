@@ -12,15 +12,12 @@ import (
 	"github.com/tttbot/tttbot/internal/pgurl"
 )
 
-// Problem is one broken invariant found by Check.
-type Problem = dbcheck.Problem
-
 // Check reads the database at url in one read-only snapshot and reports
 // what no sequence of store transactions can produce — the damage a bug,
 // a hand edit or a bad copy would leave: what dbcheck.Run finds, and a
 // games ID sequence that would hand out an ID already taken. It is safe to
 // run beside live bots: the snapshot blocks no writer.
-func Check(ctx context.Context, url string, acked []tttbot.Move) ([]Problem, error) {
+func Check(ctx context.Context, url string, acked []tttbot.Move) ([]dbcheck.Problem, error) {
 	cfg, err := parse(url)
 	if err != nil {
 		return nil, err
@@ -36,7 +33,7 @@ func Check(ctx context.Context, url string, acked []tttbot.Move) ([]Problem, err
 }
 
 // checkSequence compares the next game ID with those taken.
-func checkSequence(ctx context.Context, tx *sql.Tx, add func(Problem)) error {
+func checkSequence(ctx context.Context, tx *sql.Tx, add func(dbcheck.Problem)) error {
 	var maxID int64
 	var last sql.NullInt64 // NULL until the sequence hands out its first ID
 	err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0),
@@ -49,7 +46,7 @@ func checkSequence(ctx context.Context, tx *sql.Tx, add func(Problem)) error {
 		next = 1
 	}
 	if next <= maxID {
-		add(Problem{Text: fmt.Sprintf("the games ID sequence would hand out %d, and games go up to %d", next, maxID)})
+		add(dbcheck.Problem{Text: fmt.Sprintf("the games ID sequence would hand out %d, and games go up to %d", next, maxID)})
 	}
 	return nil
 }

@@ -17,19 +17,9 @@ import (
 	"github.com/tttbot/tttbot/migrations"
 )
 
-// ErrSchemaTooNew means the database was migrated by a newer binary; running
-// an older one on it could corrupt data, so nothing is done.
-var ErrSchemaTooNew = schema.ErrTooNew
-
-// Migration is one schema change and whether the database has it.
-type Migration = schema.Migration
-
-// SchemaStatus is where a database stands against the binary's migrations.
-type SchemaStatus = schema.Status
-
 // MigrateUp applies every pending migration to the database at url and
 // returns those it applied.
-func MigrateUp(ctx context.Context, url string) ([]Migration, error) {
+func MigrateUp(ctx context.Context, url string) ([]schema.Migration, error) {
 	cfg, err := parse(url)
 	if err != nil {
 		return nil, err
@@ -40,14 +30,14 @@ func MigrateUp(ctx context.Context, url string) ([]Migration, error) {
 }
 
 // MigrateDown rolls back the latest migration of the database at url.
-func MigrateDown(ctx context.Context, url string) (Migration, error) {
+func MigrateDown(ctx context.Context, url string) (schema.Migration, error) {
 	cfg, err := parse(url)
 	if err != nil {
-		return Migration{}, err
+		return schema.Migration{}, err
 	}
 	db := stdlib.OpenDB(*cfg)
 	defer db.Close()
-	var out Migration
+	var out schema.Migration
 	err = withMigrator(db, cfg, func(m *schema.Migrator) (err error) {
 		out, err = m.Down(ctx)
 		return err
@@ -57,14 +47,14 @@ func MigrateDown(ctx context.Context, url string) (Migration, error) {
 
 // MigrationStatus reports the migrations of the database at url. It works
 // on a database newer than the binary too: Current > Latest then.
-func MigrationStatus(ctx context.Context, url string) (SchemaStatus, error) {
+func MigrationStatus(ctx context.Context, url string) (schema.Status, error) {
 	cfg, err := parse(url)
 	if err != nil {
-		return SchemaStatus{}, err
+		return schema.Status{}, err
 	}
 	db := stdlib.OpenDB(*cfg)
 	defer db.Close()
-	var out SchemaStatus
+	var out schema.Status
 	err = withMigrator(db, cfg, func(m *schema.Migrator) (err error) {
 		out, err = m.Status(ctx)
 		return err
@@ -86,8 +76,8 @@ func parse(url string) (*pgx.ConnConfig, error) {
 
 // migrateUp applies the pending migrations to db, whose configuration is
 // cfg, and logs one line for each.
-func migrateUp(ctx context.Context, db *sql.DB, cfg *pgx.ConnConfig, log *slog.Logger) ([]Migration, error) {
-	var out []Migration
+func migrateUp(ctx context.Context, db *sql.DB, cfg *pgx.ConnConfig, log *slog.Logger) ([]schema.Migration, error) {
+	var out []schema.Migration
 	err := withMigrator(db, cfg, func(m *schema.Migrator) (err error) {
 		out, err = m.Up(ctx, log)
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/dbcheck"
 	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/pgurl"
 	"github.com/tttbot/tttbot/internal/postgres/pgtest"
@@ -42,7 +43,7 @@ func TestStore(t *testing.T) {
 		return &storetest.DB{
 			Store: db,
 			SQL:   raw,
-			Check: func(ctx context.Context, acked []tttbot.Move) ([]Problem, error) {
+			Check: func(ctx context.Context, acked []tttbot.Move) ([]dbcheck.Problem, error) {
 				return Check(ctx, url, acked)
 			},
 			Reopen: func(t testing.TB) storetest.Store {

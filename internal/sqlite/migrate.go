@@ -11,19 +11,9 @@ import (
 	"github.com/tttbot/tttbot/migrations"
 )
 
-// ErrSchemaTooNew means the database was migrated by a newer binary; running
-// an older one on it could corrupt data, so nothing is done.
-var ErrSchemaTooNew = schema.ErrTooNew
-
-// Migration is one schema change and whether the database has it.
-type Migration = schema.Migration
-
-// SchemaStatus is where a database stands against the binary's migrations.
-type SchemaStatus = schema.Status
-
 // MigrateUp applies every pending migration to the database at path, creating
 // the file if needed, and returns those it applied.
-func MigrateUp(ctx context.Context, path string) ([]Migration, error) {
+func MigrateUp(ctx context.Context, path string) ([]schema.Migration, error) {
 	w, err := openWriter(path, true)
 	if err != nil {
 		return nil, err
@@ -33,36 +23,36 @@ func MigrateUp(ctx context.Context, path string) ([]Migration, error) {
 }
 
 // MigrateDown rolls back the latest migration of the database at path.
-func MigrateDown(ctx context.Context, path string) (Migration, error) {
+func MigrateDown(ctx context.Context, path string) (schema.Migration, error) {
 	w, err := openWriter(path, false)
 	if err != nil {
-		return Migration{}, err
+		return schema.Migration{}, err
 	}
 	defer w.Close()
 	m, err := migrator(w)
 	if err != nil {
-		return Migration{}, err
+		return schema.Migration{}, err
 	}
 	return m.Down(ctx)
 }
 
 // MigrationStatus reports the migrations of the database at path. It works on
 // a database newer than the binary too: Current > Latest then.
-func MigrationStatus(ctx context.Context, path string) (SchemaStatus, error) {
+func MigrationStatus(ctx context.Context, path string) (schema.Status, error) {
 	w, err := openWriter(path, false)
 	if err != nil {
-		return SchemaStatus{}, err
+		return schema.Status{}, err
 	}
 	defer w.Close()
 	m, err := migrator(w)
 	if err != nil {
-		return SchemaStatus{}, err
+		return schema.Status{}, err
 	}
 	return m.Status(ctx)
 }
 
 // migrateUp applies the pending migrations and logs one line for each.
-func migrateUp(ctx context.Context, w *sql.DB, log *slog.Logger) ([]Migration, error) {
+func migrateUp(ctx context.Context, w *sql.DB, log *slog.Logger) ([]schema.Migration, error) {
 	m, err := migrator(w)
 	if err != nil {
 		return nil, err

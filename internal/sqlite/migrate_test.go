@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tttbot/tttbot/internal/schema"
 	"github.com/tttbot/tttbot/internal/storetest"
 )
 
@@ -132,14 +133,14 @@ func TestSchemaTooNew(t *testing.T) {
 	}
 	c.Close()
 
-	if _, err := Open(ctx, path, Options{}); !errors.Is(err, ErrSchemaTooNew) {
-		t.Errorf("open: got %v, want ErrSchemaTooNew", err)
+	if _, err := Open(ctx, path, Options{}); !errors.Is(err, schema.ErrTooNew) {
+		t.Errorf("open: got %v, want schema.ErrTooNew", err)
 	}
-	if _, err := MigrateUp(ctx, path); !errors.Is(err, ErrSchemaTooNew) {
-		t.Errorf("up: got %v, want ErrSchemaTooNew", err)
+	if _, err := MigrateUp(ctx, path); !errors.Is(err, schema.ErrTooNew) {
+		t.Errorf("up: got %v, want schema.ErrTooNew", err)
 	}
-	if _, err := MigrateDown(ctx, path); !errors.Is(err, ErrSchemaTooNew) {
-		t.Errorf("down: got %v, want ErrSchemaTooNew", err)
+	if _, err := MigrateDown(ctx, path); !errors.Is(err, schema.ErrTooNew) {
+		t.Errorf("down: got %v, want schema.ErrTooNew", err)
 	}
 	st, err := MigrationStatus(ctx, path)
 	if err != nil || st.Current != 9999 || st.Latest >= 9999 {

@@ -28,10 +28,7 @@ import (
 	"github.com/tttbot/tttbot/internal/health"
 )
 
-var _ tttbot.GameStore = (*DB)(nil)
-
-// Options tune a DB. The zero value is ready to use.
-type Options = gamerow.Options
+var _ tttbot.Store = (*DB)(nil)
 
 // DB is an open tttbot database. Writes go through a single connection whose
 // transactions begin IMMEDIATE, so concurrent writers queue in the pool instead
@@ -54,6 +51,9 @@ type DB struct {
 	// failed remembers the writes that failed for want of storage, for Ping.
 	failed health.Failures
 }
+
+// Options tune a DB. The zero value is ready to use.
+type Options = gamerow.Options
 
 // Open opens (creating if needed) the database at path and migrates it to
 // the latest schema. It refuses a database written by a newer binary.

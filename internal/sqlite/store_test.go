@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/dbcheck"
 	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/storetest"
 )
@@ -25,7 +26,7 @@ func TestStore(t *testing.T) {
 		return &storetest.DB{
 			Store: db,
 			SQL:   raw,
-			Check: func(ctx context.Context, acked []tttbot.Move) ([]Problem, error) {
+			Check: func(ctx context.Context, acked []tttbot.Move) ([]dbcheck.Problem, error) {
 				return Check(ctx, path, acked)
 			},
 			Reopen: func(t testing.TB) storetest.Store {
