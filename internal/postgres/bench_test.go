@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -37,23 +35,13 @@ func BenchmarkMove(b *testing.B) {
 	})
 }
 
-// The large fixture, as internal/sqlite's: players, games, and the guild
-// they all play in.
-const (
-	fixturePlayers = 100_000
-	fixtureGames   = 1_000_000
-	fixtureGuild   = "guild"
-)
-
-var shape3 = tttbot.Shape{Rows: 3, Cols: 3, K: 3}
-
 // fixture is what the benchmarks need to know of the large database.
 type fixture struct {
 	db      *DB
 	players []string // by leaderboard rank on 3×3 in the guild, best first
 }
 
-// buildFixture writes fixturePlayers players and fixtureGames finished
+// buildFixture writes storetest.FixturePlayers players and storetest.FixtureGames finished
 // games with their results, 5% against the bot, on the server itself with
 // generate_series: 70% of games on 3×3, 20% on 4×4, 10% on 5×5. Ratings
 // are drawn rather than played out — each player's strength spreads them
@@ -80,7 +68,7 @@ func buildFixture(b *testing.B) fixture {
 		}
 	}
 	rows, err := c.Query(b.Context(), `SELECT player_id FROM ratings WHERE scope = $1 AND board_rows = 3 AND board_cols = 3 AND k = 3
-		AND games >= 5 ORDER BY conservative DESC, player_id DESC`, fixtureGuild)
+		AND games >= 5 ORDER BY conservative DESC, player_id DESC`, storetest.FixtureGuild)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +77,7 @@ func buildFixture(b *testing.B) fixture {
 		b.Fatal(err)
 	}
 	b.Logf("fixture: %d players, %d games, %d ranked on 3×3, built in %v",
-		fixturePlayers, fixtureGames, len(players), time.Since(start).Round(time.Millisecond))
+		storetest.FixturePlayers, storetest.FixtureGames, len(players), time.Since(start).Round(time.Millisecond))
 	return fixture{db: db, players: players}
 }
 
@@ -103,67 +91,7 @@ func BenchmarkRatings(b *testing.B) {
 		b.Skip("builds a database of 1,000,000 games; run without -short")
 	}
 	fx := buildFixture(b)
-	ctx := b.Context()
-	total := len(fx.players)
-	for _, p := range []struct {
-		name   string
-		offset int
-	}{{"first", 0}, {"middle", total / 2}, {"last", total - 10}} {
-		b.Run("leaderboard/"+p.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				page, err := fx.db.Leaderboard(ctx, fixtureGuild, shape3, p.offset, 10)
-				if err != nil || len(page.Standings) != 10 || page.Standings[0].Player != fx.players[p.offset] {
-					b.Fatalf("got %+v, %v; want 10 standings from %s", page, err, fx.players[p.offset])
-				}
-			}
-		})
-	}
-	for _, p := range []struct {
-		name string
-		rank int
-	}{{"best", 1}, {"median", total / 2}, {"last", total}} {
-		b.Run("stats/"+p.name, func(b *testing.B) {
-			player := fx.players[p.rank-1]
-			b.ReportAllocs()
-			for b.Loop() {
-				st, err := fx.db.Stats(ctx, fixtureGuild, player)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if i := slices.IndexFunc(st.Ratings, func(s tttbot.Standing) bool { return s.Shape == shape3 }); i < 0 || st.Ratings[i].Rank != p.rank {
-					b.Fatalf("got %+v; want rank %d on 3×3", st.Ratings, p.rank)
-				}
-			}
-		})
-	}
-	b.Run("history", func(b *testing.B) {
-		player := fx.players[total/2]
-		b.ReportAllocs()
-		for b.Loop() {
-			if h, err := fx.db.History(ctx, player, fixtureGuild, 10); err != nil || len(h) != 10 {
-				b.Fatalf("got %d games, %v; want 10", len(h), err)
-			}
-		}
-	})
-	b.Run("finish", func(b *testing.B) {
-		i := 0
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			a, o := fx.players[i%total], fx.players[(i+1)%total]
-			g := &tttbot.Game{GuildID: fixtureGuild, ChannelID: fmt.Sprint("bench", i), Rows: 3, Cols: 3, K: 3,
-				Challenger: a, Opponent: o, XPlayer: a, OPlayer: o, Status: tttbot.StatusActive}
-			if err := fx.db.StartGame(ctx, g, nil); err != nil {
-				b.Fatal(err)
-			}
-			i++
-			b.StartTimer()
-			if _, err := fx.db.Resign(ctx, g.ID, o, t0); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	storetest.BenchmarkRatingReads(b, fx.db, storetest.FixtureGuild, fx.players)
 }
 
 // fixtureSteps are the statements that build the fixture in an empty,

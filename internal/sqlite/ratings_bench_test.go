@@ -14,21 +14,13 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/rating"
-)
-
-// The large fixture: players, games, and the guild they all play in, which
-// makes the guild's leaderboards as long as the global ones.
-const (
-	fixturePlayers = 100_000
-	fixtureGames   = 1_000_000
-	fixtureGuild   = "guild"
+	"github.com/tttbot/tttbot/internal/storetest"
 )
 
 // fixture is what the benchmarks need to know of the large database.
 type fixture struct {
 	db      *DB
 	players []string // by leaderboard rank on 3×3 in the guild, best first
-	total   int      // ranked players on that leaderboard
 }
 
 // fixtureShapes are the boards the fixture's games are played on, with
@@ -38,8 +30,8 @@ var fixtureShapes = []struct {
 	share int
 }{{shape3, 70}, {tttbot.Shape{Rows: 4, Cols: 4, K: 4}, 20}, {tttbot.Shape{Rows: 5, Cols: 5, K: 4}, 10}}
 
-// buildFixture writes a database of fixturePlayers players and
-// fixtureGames finished games, 5% of them against the bot, and the ratings
+// buildFixture writes a database of storetest.FixturePlayers players and
+// storetest.FixtureGames finished games, 5% of them against the bot, and the ratings
 // and records they lead to, computed with internal/rating as the store
 // would. Players have a hidden strength that decides their games, so the
 // ratings spread as in life. The games have no moves: nothing measured here
@@ -100,9 +92,9 @@ func buildFixture(b *testing.B) fixture {
 	}
 
 	rng := rand.New(rand.NewPCG(7, 11))
-	ids := make([]string, fixturePlayers)
-	strength := make([]float64, fixturePlayers)
-	exec("INSERT INTO guilds (id, updated_at) VALUES (?, 0)", fixtureGuild)
+	ids := make([]string, storetest.FixturePlayers)
+	strength := make([]float64, storetest.FixturePlayers)
+	exec("INSERT INTO guilds (id, updated_at) VALUES (?, 0)", storetest.FixtureGuild)
 	exec("INSERT INTO players (id, name, updated_at) VALUES ('bot', 'tttbot', 0)")
 	insPlayer := prepare("INSERT INTO players (id, name, updated_at) VALUES (?, ?, 0)")
 	for i := range ids {
@@ -131,7 +123,7 @@ func buildFixture(b *testing.B) fixture {
 		VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9), (?1, ?3, ?2, ?4, ?6, ?7, ?8, ?9)`)
 	levels := []string{"easy", "medium", "hard", "perfect"}
 	t0ms := t0.UnixMilli()
-	for id := int64(1); id <= fixtureGames; id++ {
+	for id := int64(1); id <= storetest.FixtureGames; id++ {
 		roll := rng.IntN(100)
 		sh := fixtureShapes[0].shape
 		for acc, i := 0, 0; i < len(fixtureShapes); i++ {
@@ -143,7 +135,7 @@ func buildFixture(b *testing.B) fixture {
 		board := strings.Repeat(strings.Repeat(".", sh.Cols)+"/", sh.Rows)
 		board = board[:len(board)-1]
 		at := t0ms + id*1000
-		a := rng.IntN(fixturePlayers)
+		a := rng.IntN(storetest.FixturePlayers)
 		var level, winner, reason, oa, ob string
 		var bi int
 		if rng.IntN(100) < 5 {
@@ -153,7 +145,7 @@ func buildFixture(b *testing.B) fixture {
 				oa, ob = "draw", "draw"
 			}
 		} else {
-			for bi = rng.IntN(fixturePlayers); bi == a; bi = rng.IntN(fixturePlayers) {
+			for bi = rng.IntN(storetest.FixturePlayers); bi == a; bi = rng.IntN(storetest.FixturePlayers) {
 			}
 			pa := 1 / (1 + math.Pow(10, (strength[bi]-strength[a])/400))
 			switch u := rng.Float64(); {
@@ -177,11 +169,11 @@ func buildFixture(b *testing.B) fixture {
 		default:
 			reason = "draw"
 		}
-		if _, err := insGame.Exec(id, fixtureGuild, sh.Rows, sh.Cols, sh.K, ids[a], pb, gamerow.NullString(level), board,
+		if _, err := insGame.Exec(id, storetest.FixtureGuild, sh.Rows, sh.Cols, sh.K, ids[a], pb, gamerow.NullString(level), board,
 			gamerow.NullString(winner), reason, at); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := insResults.Exec(id, ids[a], pb, fixtureGuild, oa, ob, reason, gamerow.NullString(level), at); err != nil {
+		if _, err := insResults.Exec(id, ids[a], pb, storetest.FixtureGuild, oa, ob, reason, gamerow.NullString(level), at); err != nil {
 			b.Fatal(err)
 		}
 		if level != "" {
@@ -211,7 +203,7 @@ func buildFixture(b *testing.B) fixture {
 	insRating := prepare(`INSERT INTO ratings (scope, player_id, board_rows, board_cols, k, rating, rd, sigma,
 		games, wins, losses, draws, streak, best_streak, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	for k, r := range recs {
-		for _, scope := range []string{"", fixtureGuild} {
+		for _, scope := range []string{"", storetest.FixtureGuild} {
 			if _, err := insRating.Exec(scope, ids[k.player], k.shape.Rows, k.shape.Cols, k.shape.K, r.Rating.R, r.Rating.RD, r.Rating.Sigma,
 				r.Games, r.Wins, r.Losses, r.Draws, r.Streak, r.Best, t0ms); err != nil {
 				b.Fatal(err)
@@ -243,7 +235,7 @@ func buildFixture(b *testing.B) fixture {
 	b.Cleanup(func() { db.Close() })
 	fx := fixture{db: db}
 	rows, err = db.r.Query(`SELECT player_id FROM ratings WHERE scope = ? AND board_rows = 3 AND board_cols = 3 AND k = 3
-		AND games >= 5 ORDER BY conservative DESC, player_id DESC`, fixtureGuild)
+		AND games >= 5 ORDER BY conservative DESC, player_id DESC`, storetest.FixtureGuild)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -255,9 +247,8 @@ func buildFixture(b *testing.B) fixture {
 		}
 		fx.players = append(fx.players, id)
 	}
-	fx.total = len(fx.players)
 	b.Logf("fixture: %d players, %d games, %d ranked on 3×3; rows in %v, built in %v",
-		fixturePlayers, fixtureGames, fx.total, seeded.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+		storetest.FixturePlayers, storetest.FixtureGames, len(fx.players), seeded.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	return fx
 }
 
@@ -272,51 +263,7 @@ func BenchmarkRatings(b *testing.B) {
 		b.Skip("builds a database of 1,000,000 games; run without -short")
 	}
 	fx := buildFixture(b)
-	ctx := b.Context()
-	for _, p := range []struct {
-		name   string
-		offset int
-	}{{"first", 0}, {"middle", fx.total / 2}, {"last", fx.total - 10}} {
-		b.Run("leaderboard/"+p.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				page, err := fx.db.Leaderboard(ctx, fixtureGuild, shape3, p.offset, 10)
-				if err != nil || len(page.Standings) != 10 || page.Standings[0].Player != fx.players[p.offset] {
-					b.Fatalf("got %+v, %v; want 10 standings from %s", page, err, fx.players[p.offset])
-				}
-			}
-		})
-	}
-	for _, p := range []struct {
-		name string
-		rank int
-	}{{"best", 1}, {"median", fx.total / 2}, {"last", fx.total}} {
-		b.Run("stats/"+p.name, func(b *testing.B) {
-			player := fx.players[p.rank-1]
-			b.ReportAllocs()
-			for b.Loop() {
-				st, err := fx.db.Stats(ctx, fixtureGuild, player)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if i := slices.IndexFunc(st.Ratings, func(s tttbot.Standing) bool { return s.Shape == shape3 }); i < 0 || st.Ratings[i].Rank != p.rank {
-					b.Fatalf("got %+v; want rank %d on 3×3", st.Ratings, p.rank)
-				}
-			}
-		})
-	}
-	b.Run("history", func(b *testing.B) {
-		player := fx.players[fx.total/2]
-		b.ReportAllocs()
-		for b.Loop() {
-			if h, err := fx.db.History(ctx, player, fixtureGuild, 10); err != nil || len(h) != 10 {
-				b.Fatalf("got %d games, %v; want 10", len(h), err)
-			}
-		}
-	})
-	b.Run("finish", func(b *testing.B) {
-		benchmarkFinish(b, fx.db, fx.players, "")
-	})
+	storetest.BenchmarkRatingReads(b, fx.db, storetest.FixtureGuild, fx.players)
 }
 
 // BenchmarkFinishGame measures the transaction that ends a game — here a
@@ -331,32 +278,7 @@ func BenchmarkFinishGame(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			db, _ := newDB(b, Options{SimultaneousGames: true})
-			benchmarkFinish(b, db, []string{"alice", "bob", "carol", "dave"}, level)
+			storetest.BenchmarkFinish(b, db, storetest.FixtureGuild, []string{"alice", "bob", "carol", "dave"}, level)
 		})
-	}
-}
-
-// benchmarkFinish starts games between players (against the bot at level,
-// if set) outside the timer and times their resignation.
-func benchmarkFinish(b *testing.B, db *DB, players []string, level string) {
-	ctx := b.Context()
-	i := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		a, o := players[i%len(players)], players[(i+1)%len(players)]
-		if level != "" {
-			o = "bot"
-		}
-		g := &tttbot.Game{GuildID: fixtureGuild, ChannelID: fmt.Sprint("bench", i), Rows: 3, Cols: 3, K: 3,
-			Challenger: a, Opponent: o, BotLevel: level, XPlayer: a, OPlayer: o, Status: tttbot.StatusActive}
-		if err := db.StartGame(ctx, g, nil); err != nil {
-			b.Fatal(err)
-		}
-		i++
-		b.StartTimer()
-		if _, err := db.Resign(ctx, g.ID, o, t0); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
