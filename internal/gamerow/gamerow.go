@@ -194,21 +194,27 @@ func Game(row Scanner, extra ...any) (*tttbot.Game, error) {
 // Due reads the games of rows, claimed as due, oldest deadline first:
 // RETURNING gives them in no promised order.
 func Due(rows Rows) ([]*tttbot.Game, error) {
-	var out []*tttbot.Game
-	for rows.Next() {
-		g, err := Game(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := collect(rows, func(row Scanner) (*tttbot.Game, error) { return Game(row) })
+	if err != nil {
 		return nil, err
 	}
 	slices.SortFunc(out, func(a, b *tttbot.Game) int {
 		return cmp.Or(a.Deadline.Compare(b.Deadline), cmp.Compare(a.ID, b.ID))
 	})
 	return out, nil
+}
+
+// collect reads every row of rows with scan.
+func collect[T any](rows Rows, scan func(Scanner) (T, error)) ([]T, error) {
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // Moves reads the rows of QueryMoves for game id: nil when there is no

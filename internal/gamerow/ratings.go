@@ -145,44 +145,27 @@ func Page(rows Rows, offset int, page *tttbot.LeaderboardPage) error {
 
 // Ratings reads the rows of QueryStats.
 func Ratings(rows Rows) ([]tttbot.Standing, error) {
-	var out []tttbot.Standing
-	for rows.Next() {
+	return collect(rows, func(row Scanner) (tttbot.Standing, error) {
 		var rank int
-		s, err := Standing(rows, &rank)
-		if err != nil {
-			return nil, err
-		}
+		s, err := Standing(row, &rank)
 		s.Rank = rank
-		out = append(out, s)
-	}
-	return out, rows.Err()
+		return s, err
+	})
 }
 
 // BotRecords reads the rows of QueryBotRecords.
 func BotRecords(rows Rows) ([]tttbot.BotRecord, error) {
-	var out []tttbot.BotRecord
-	for rows.Next() {
-		var r tttbot.BotRecord
-		if err := rows.Scan(&r.Level, &r.Wins, &r.Losses, &r.Draws); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return collect(rows, func(row Scanner) (r tttbot.BotRecord, err error) {
+		return r, row.Scan(&r.Level, &r.Wins, &r.Losses, &r.Draws)
+	})
 }
 
 // Entries reads the rows of QueryHistory or QueryHistoryDM.
 func Entries(rows Rows) ([]tttbot.HistoryEntry, error) {
-	var out []tttbot.HistoryEntry
-	for rows.Next() {
-		var e tttbot.HistoryEntry
+	return collect(rows, func(row Scanner) (e tttbot.HistoryEntry, err error) {
 		var at int64
-		if err := rows.Scan(&e.GameID, &e.Shape.Rows, &e.Shape.Cols, &e.Shape.K, &e.Opponent, &e.BotLevel,
-			&e.Outcome, &e.Reason, &at); err != nil {
-			return nil, err
-		}
+		err = row.Scan(&e.GameID, &e.Shape.Rows, &e.Shape.Cols, &e.Shape.K, &e.Opponent, &e.BotLevel, &e.Outcome, &e.Reason, &at)
 		e.FinishedAt = FromMS(at)
-		out = append(out, e)
-	}
-	return out, rows.Err()
+		return e, err
+	})
 }
