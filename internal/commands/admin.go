@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // canManage reports whether the member who sent i may change the server's
@@ -18,24 +19,24 @@ func canManage(i *discordgo.Interaction) bool {
 }
 
 // admin answers /ttt-admin, privately.
-func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (Reply, error) {
+func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) (interaction.Reply, error) {
 	if i.GuildID == "" {
-		return Reply{}, refuse(tttbot.EINVALID, "settings_dm", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "settings_dm", nil)
 	}
 	if !installed(i) {
 		// Discord offers /ttt-admin only where the server installed the
 		// bot; an interaction from elsewhere gets no settings to change.
-		return Reply{}, refuse(tttbot.EINVALID, "settings_not_installed", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "settings_not_installed", nil)
 	}
 	if !canManage(i) {
 		h.logger(ctx).Warn("settings refused", "user", user(i).ID, "command", sub.Name)
-		return Reply{}, refuse(tttbot.ENOTYOURS, "settings_forbidden", nil)
+		return interaction.Reply{}, refuse(tttbot.ENOTYOURS, "settings_forbidden", nil)
 	}
 	l := h.userLang(i)
 	name, opts := sub.Name, sub.Options
 	if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
 		if len(opts) != 1 {
-			return Reply{}, refuse(tttbot.EINVALID, "error_garbled_command", nil)
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "error_garbled_command", nil)
 		}
 		name, opts = name+" "+opts[0].Name, opts[0].Options
 	}
@@ -45,13 +46,13 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 	case "show":
 		st, err := h.store.Settings(ctx, i.GuildID)
 		if err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 		return post(message{content: h.showSettings(l, st)}, true), nil
 	case "channels add", "channels remove":
 		id := str("channel")
 		if resolved == nil || resolved.Channels[id] == nil || resolved.Channels[id].GuildID != "" && resolved.Channels[id].GuildID != i.GuildID {
-			return Reply{}, refuse(tttbot.EINVALID, "admin_channel_unresolved", nil)
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_channel_unresolved", nil)
 		}
 		add := name == "channels add"
 		return h.change(ctx, i, settingChannels, func(s *tttbot.Settings) error {
@@ -75,12 +76,12 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 	case "role set":
 		id := str("role")
 		if resolved == nil || resolved.Roles[id] == nil {
-			return Reply{}, refuse(tttbot.EINVALID, "admin_role_unresolved", nil)
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_role_unresolved", nil)
 		}
 		if id == i.GuildID {
 			// @everyone's ID is the guild's: every member has it, though
 			// Discord lists it in no member's roles.
-			return Reply{}, refuse(tttbot.EINVALID, "admin_role_everyone", nil)
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_role_everyone", nil)
 		}
 		return h.change(ctx, i, settingRole, func(s *tttbot.Settings) error { s.Role = id; return nil })
 	case "role clear":
@@ -88,7 +89,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 	case "cooldown":
 		n, _ := num("seconds")
 		if n < 0 || time.Duration(n)*time.Second > tttbot.MaxCooldown {
-			return Reply{}, refuse(tttbot.EINVALID, "admin_cooldown_range", map[string]any{"Max": int(tttbot.MaxCooldown / time.Second)})
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_cooldown_range", map[string]any{"Max": int(tttbot.MaxCooldown / time.Second)})
 		}
 		return h.change(ctx, i, settingCooldown, func(s *tttbot.Settings) error { s.Cooldown = time.Duration(n) * time.Second; return nil })
 	case "defaults":
@@ -106,7 +107,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		}
 		n, err := h.play.ResetRatings(ctx, i.GuildID)
 		if err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 		h.logger(ctx).Info("guild ratings reset", "admin", user(i).ID, "ratings", n)
 		return ephemeral(l.N("admin_reset_done", n, nil)), nil
@@ -117,5 +118,5 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		}
 		return h.change(ctx, i, settingLanguage, func(s *tttbot.Settings) error { s.Locale = locale; return nil })
 	}
-	return Reply{}, refuse(tttbot.EINVALID, "admin_unknown", map[string]any{"Name": name})
+	return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_unknown", map[string]any{"Name": name})
 }

@@ -11,14 +11,15 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // change applies fn to the server's settings, logs the change with the
 // admin's ID, and answers with the new value of setting.
-func (h *Handler) change(ctx context.Context, i *discordgo.Interaction, setting string, fn func(*tttbot.Settings) error) (Reply, error) {
+func (h *Handler) change(ctx context.Context, i *discordgo.Interaction, setting string, fn func(*tttbot.Settings) error) (interaction.Reply, error) {
 	st, err := h.play.ChangeSettings(ctx, i.GuildID, fn)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	h.cacheLook(st, h.opts.Now())
 	l := h.userLang(i)
@@ -27,10 +28,10 @@ func (h *Handler) change(ctx context.Context, i *discordgo.Interaction, setting 
 	return post(message{content: "✅ " + line.text(l)}, true), nil
 }
 
-func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, o options) (Reply, error) {
+func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, o options) (interaction.Reply, error) {
 	str, num, flag := o.str, o.num, o.flag
 	if len(o) == 0 {
-		return Reply{}, refuse(tttbot.EINVALID, "admin_defaults_empty", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_defaults_empty", nil)
 	}
 	return h.change(ctx, i, settingDefaults, func(s *tttbot.Settings) error {
 		d := s.Defaults
@@ -63,21 +64,21 @@ func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, 
 	})
 }
 
-func (h *Handler) changeTimeouts(ctx context.Context, i *discordgo.Interaction, o options) (Reply, error) {
+func (h *Handler) changeTimeouts(ctx context.Context, i *discordgo.Interaction, o options) (interaction.Reply, error) {
 	challenge, turn := o.str("challenge"), o.str("turn")
 	if challenge == "" && turn == "" {
-		return Reply{}, refuse(tttbot.EINVALID, "admin_timeouts_empty", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_timeouts_empty", nil)
 	}
 	var cd, td time.Duration
 	var err error
 	if challenge != "" {
 		if cd, err = parseTimeout(challenge, tttbot.MinChallengeTimeout, tttbot.MaxChallengeTimeout); err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 	}
 	if turn != "" {
 		if td, err = parseTimeout(turn, tttbot.MinTurnTimeout, tttbot.MaxTurnTimeout); err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 	}
 	return h.change(ctx, i, settingTimeouts, func(s *tttbot.Settings) error {
@@ -117,24 +118,24 @@ func parseTimeout(s string, lo, hi time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
+func (h *Handler) changeMarks(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
 	x, o, reset := opts.str("x"), opts.str("o"), opts.flag("reset")
 	if reset && (x != "" || o != "") {
-		return Reply{}, refuse(tttbot.EINVALID, "admin_marks_both", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_marks_both", nil)
 	}
 	if !reset && x == "" && o == "" {
-		return Reply{}, refuse(tttbot.EINVALID, "admin_marks_empty", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_marks_empty", nil)
 	}
 	var mx, mo tttbot.Mark
 	var err error
 	if x != "" {
 		if mx, err = h.usableMark(ctx, i.GuildID, "X", x); err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 	}
 	if o != "" {
 		if mo, err = h.usableMark(ctx, i.GuildID, "O", o); err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 	}
 	return h.change(ctx, i, settingMarks, func(s *tttbot.Settings) error {

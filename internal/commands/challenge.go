@@ -7,6 +7,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
 )
 
@@ -54,22 +55,22 @@ func parseChallenge(opts options, resolved *discordgo.ApplicationCommandInteract
 
 // challenge answers /ttt challenge with the new game's board: a challenge
 // to answer, or a game against the bot under way.
-func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts options, resolved *discordgo.ApplicationCommandInteractionDataResolved) (Reply, error) {
+func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts options, resolved *discordgo.ApplicationCommandInteractionDataResolved) (interaction.Reply, error) {
 	c, err := parseChallenge(opts, resolved)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	me := user(i)
 	vsBot := c.opponent == nil || c.opponent.ID == h.botID
 	switch {
 	case !vsBot && c.opponent.ID == me.ID:
-		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_self", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_challenge_self", nil)
 	case !vsBot && c.opponent.Bot:
-		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_bot", map[string]any{"Player": "<@" + c.opponent.ID + ">"})
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_challenge_bot", map[string]any{"Player": "<@" + c.opponent.ID + ">"})
 	case !vsBot && privateReplies(i):
-		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_private", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_challenge_private", nil)
 	case !vsBot && botDM(i):
-		return Reply{}, refuse(tttbot.EINVALID, "error_challenge_bot_dm", map[string]any{"Player": "<@" + c.opponent.ID + ">"})
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_challenge_bot_dm", map[string]any{"Player": "<@" + c.opponent.ID + ">"})
 	}
 	l := h.publicLang(ctx, i)
 	req := play.Challenge{
@@ -88,7 +89,7 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	}
 	r, err := h.play.Challenge(ctx, req)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	return newMessage(h.render(ctx, l, r.Game, r.Last), r.Game.ID), nil
 }

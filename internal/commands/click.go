@@ -7,31 +7,32 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // click answers a button: it reads the game its custom ID names, has play
 // make the change the button asks for, and redraws the board; a board that
 // lags behind its game is brought up to date.
-func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
+func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interaction.Reply, error) {
 	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok {
-		return Reply{}, refuse(tttbot.EINVALID, "error_garbled_click", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_garbled_click", nil)
 	}
 	if strings.HasPrefix(data.CustomID, "ttt:"+actLeaderboard+":") {
 		return h.leaderboardPage(ctx, i, data.CustomID)
 	}
 	c, err := ParseCustomID(data.CustomID)
 	if err != nil {
-		return Reply{}, refuse(tttbot.EINVALID, "error_unknown_button_start", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_button_start", nil)
 	}
 	me := user(i).ID
 	g, err := h.store.Game(ctx, c.GameID)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	h.logger(ctx).Debug("click", "game", g.ID, "action", c.Action, "user", me)
 	if playsGame(c.Action) && !inPlace(i, g) {
-		return Reply{}, refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
 	}
 	if i.Message != nil && g.MessageID == "" && c.Version > 0 && g.Status.Open() {
 		// The first click on a board tells us its message, for the timers.
@@ -48,7 +49,7 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (Reply, e
 		// game's later edits.
 		if cur := h.redraw(ctx, g.ID, i.Message); cur != nil {
 			if err := h.keepToken(ctx, cur.game, i); tttbot.ErrorCode(err) == tttbot.EREPLAY {
-				return Reply{}, err
+				return interaction.Reply{}, err
 			}
 			return updateMessage(cur.message), nil
 		}
@@ -116,12 +117,12 @@ func shownVersion(m *discordgo.Message) int {
 // refresh redraws a board message that shows an outdated game — say, when
 // Discord lost the answer to the click that moved it on — so its buttons
 // work again. A message already showing the current game is left alone.
-func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *Edit {
+func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *interaction.Edit {
 	cur := h.redraw(ctx, id, m)
 	if cur == nil {
 		return nil
 	}
-	return &Edit{GameID: id, Version: cur.game.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: cur.message.data()}
+	return &interaction.Edit{GameID: id, Version: cur.game.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: cur.message.data()}
 }
 
 // current is a game as it is now, and its board.
@@ -145,34 +146,34 @@ func (h *Handler) redraw(ctx context.Context, id int64, m *discordgo.Message) *c
 	return &current{game: g, message: h.render(ctx, h.gameLang(g), g, last)}
 }
 
-func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (Reply, error) {
+func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (interaction.Reply, error) {
 	var err error
 	switch c.Action {
 	case ActMove:
 		r, err := h.play.Move(ctx, g, me, c.Cell, c.Version)
 		if err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 		return updateMessage(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last)), nil
 	case ActAccept:
 		g, err = h.play.Accept(ctx, g, me, roles(i), c.Version)
 		if err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 	case ActDecline:
 		g, err = h.play.Decline(ctx, g, me, c.Version)
 		if err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 	case ActRematch:
 		if !g.VsBot() && privateReplies(i) {
-			return Reply{}, refuse(tttbot.EINVALID, "error_challenge_private", nil)
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "error_challenge_private", nil)
 		}
 		r, err := h.play.Rematch(ctx, g, me, roles(i), h.place(i))
 		if err != nil {
-			return Reply{}, err
+			return interaction.Reply{}, err
 		}
 		return newMessage(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last), r.Game.ID), nil
 	case actReview, actReviewPage:
@@ -182,5 +183,5 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 	case actReplayStep:
 		return h.replay(ctx, i, g, c.Page, false)
 	}
-	return Reply{}, refuse(tttbot.EINVALID, "error_unknown_button", nil)
+	return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_button", nil)
 }

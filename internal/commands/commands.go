@@ -18,6 +18,7 @@ import (
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
 )
 
@@ -108,7 +109,7 @@ func New(p *play.Service, store Reader, engine AI, msg Messenger) (*Handler, err
 
 // Handle answers one interaction. It never panics and always returns a
 // response: errors a player caused become an ephemeral explanation.
-func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply) {
+func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r interaction.Reply) {
 	log := h.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
 	ctx = context.WithValue(ctx, logKey{}, log)
 	l := h.userLang(i)
@@ -120,7 +121,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 		}
 	}()
 	if i.Type == discordgo.InteractionPing {
-		return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}
+		return interaction.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}
 	}
 	var in *tttbot.Interaction
 	if i.ID != "" {
@@ -162,7 +163,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r Reply
 // (a board's refresh, a follow-up, fetching a new board's message) before
 // they run, when none of its transactions has: its replay must not run
 // them again.
-func (h *Handler) remember(ctx context.Context, l *i18n.Language, in *tttbot.Interaction, r Reply) Reply {
+func (h *Handler) remember(ctx context.Context, l *i18n.Language, in *tttbot.Interaction, r interaction.Reply) interaction.Reply {
 	if in == nil || in.Recorded() || (r.TrackGame == 0 && r.Followup == nil && r.Edit == nil) {
 		return r
 	}

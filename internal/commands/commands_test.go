@@ -15,6 +15,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
@@ -113,7 +114,7 @@ func click(user, guild, channel, msg, msgChannel, customID string) *discordgo.In
 
 // wantRefused fails unless r refuses privately with code, saying want, and
 // asks for no edit or tracking.
-func wantRefused(t *testing.T, r Reply, code, want string) {
+func wantRefused(t *testing.T, r interaction.Reply, code, want string) {
 	t.Helper()
 	if r.Code != code {
 		t.Errorf("got code %q, want %q", r.Code, code)

@@ -8,18 +8,19 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // forgetMe answers /ttt forget-me: it erases what the bot keeps about the
 // user, ends their open games first, and says what it erased.
-func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
+func (h *Handler) forgetMe(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
 	if !opts.flag("confirm") {
 		return ephemeral(h.userLang(i).T("forget_unconfirmed", nil)), nil
 	}
 	me := user(i).ID
 	e, err := h.play.ForgetPlayer(ctx, me)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	h.logger(ctx).Info("player forgotten", "user", me, "games", e.Games, "ratings", e.Ratings, "records", e.Records, "closed", len(e.Closed))
 	h.editBoards(ctx, e.Closed)

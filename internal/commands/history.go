@@ -11,6 +11,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // historySize is how many games /ttt history lists: two rows of five
@@ -20,14 +21,14 @@ const historySize = 10
 // history answers /ttt history, privately: a player's last games on this
 // server (in a DM, those played in DMs), each with a button that opens its
 // replay.
-func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
+func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
 	who, err := targetUser(i, opts)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	games, err := h.store.History(ctx, who, i.GuildID, historySize)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	l := h.userLang(i)
 	empty, header := "history_empty_server", "history_header_server"
@@ -133,10 +134,10 @@ func (h *Handler) replayGame(ctx context.Context, i *discordgo.Interaction, g *t
 
 // replay shows game g after ply moves (-1: all of them), privately: in a
 // new message when open, else in place of the clicked one.
-func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, ply int, open bool) (Reply, error) {
+func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, ply int, open bool) (interaction.Reply, error) {
 	r, err := h.replayGame(ctx, i, g)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	n := len(r.moves)
 	if ply < 0 || ply > n {

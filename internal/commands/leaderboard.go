@@ -11,6 +11,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // leaderboardSize is how many players a leaderboard page lists.
@@ -18,14 +19,14 @@ const leaderboardSize = 10
 
 // leaderboard answers /ttt leaderboard: the first page, as a message anyone
 // in the channel can page through.
-func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
+func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
 	b := leaderboardID{Global: i.GuildID == "" || guest(i)}
 	note := false
 	if opts.has("scope") {
 		switch opts.str("scope") {
 		case "server":
 			if i.GuildID == "" {
-				return Reply{}, refuse(tttbot.EINVALID, "leaderboard_no_server", nil)
+				return interaction.Reply{}, refuse(tttbot.EINVALID, "leaderboard_no_server", nil)
 			}
 			// A guest server's games count globally only: the global
 			// board is the one that has them.
@@ -34,7 +35,7 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 		case "global":
 			b.Global = true
 		default:
-			return Reply{}, refuse(tttbot.EINVALID, "leaderboard_bad_scope", nil)
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "leaderboard_bad_scope", nil)
 		}
 	}
 	size, given := opts.num("size")
@@ -44,13 +45,13 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 	k, _ := opts.num("win")
 	s, err := boardShape(size, k)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	b.Rows, b.Cols, b.K = s.Rows, s.Cols, s.K
 	l := h.publicLang(ctx, i)
 	m, err := h.renderLeaderboard(ctx, l, i.GuildID, b)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	if note {
 		m.content = l.T("leaderboard_guest", nil) + "\n" + m.content
@@ -59,17 +60,17 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 }
 
 // leaderboardPage answers a click on Previous or Next.
-func (h *Handler) leaderboardPage(ctx context.Context, i *discordgo.Interaction, customID string) (Reply, error) {
+func (h *Handler) leaderboardPage(ctx context.Context, i *discordgo.Interaction, customID string) (interaction.Reply, error) {
 	b, err := parseLeaderboardID(customID)
 	if err != nil {
-		return Reply{}, refuse(tttbot.EINVALID, "leaderboard_unknown_button", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "leaderboard_unknown_button", nil)
 	}
 	if _, err := boardShape(b.Rows, b.K); err != nil || b.K == 0 || b.Rows != b.Cols || !b.Global && (i.GuildID == "" || guest(i)) {
-		return Reply{}, refuse(tttbot.EINVALID, "leaderboard_unknown_button", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "leaderboard_unknown_button", nil)
 	}
 	m, err := h.renderLeaderboard(ctx, h.publicLang(ctx, i), i.GuildID, b)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	return update(m), nil
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
 )
 
@@ -82,8 +83,8 @@ func (h *Handler) token(i *discordgo.Interaction) tttbot.Token {
 // reach the board: it never learnt the board's message, or Discord no
 // longer honours the token. The board then shows the truth at its next
 // click.
-func (h *Handler) boardEdit(g *tttbot.Game, m message) *Edit {
-	e := &Edit{GameID: g.ID, Version: g.Version, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()}
+func (h *Handler) boardEdit(g *tttbot.Game, m message) *interaction.Edit {
+	e := &interaction.Edit{GameID: g.ID, Version: g.Version, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()}
 	switch {
 	case !g.Webhook && g.MessageID != "":
 		return e

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
 )
 
@@ -156,7 +157,7 @@ func TestWebhookClicks(t *testing.T) {
 	if err := db.StartGame(ctx, g, nil); err != nil {
 		t.Fatal(err)
 	}
-	clickOn := func(user string, c CustomID) (Reply, *discordgo.Interaction) {
+	clickOn := func(user string, c CustomID) (interaction.Reply, *discordgo.Interaction) {
 		i := from(click(user, "", "d1", "m1", "d1", c.String()), inGroupDM)
 		i.Message.Components = h.render(ctx, h.gameLang(g), g, nil).components
 		return h.Handle(ctx, i), i

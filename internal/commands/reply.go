@@ -11,24 +11,17 @@ import (
 	"github.com/tttbot/tttbot/internal/interaction"
 )
 
-// Reply is the answer to one interaction, and Edit a board edit that
-// follows one: the types internal/discord sends.
-type (
-	Reply = interaction.Reply
-	Edit  = interaction.Edit
-)
-
 // refuseReplay is the answer to an interaction handled before: it changes
 // nothing, and the adapters send nothing for it.
-func refuseReplay(l *i18n.Language) Reply {
+func refuseReplay(l *i18n.Language) interaction.Reply {
 	r := ephemeral(errorText(l, tttbot.ErrReplay))
 	r.Code = tttbot.EREPLAY
 	return r
 }
 
 // ephemeral answers with text seen only by the user.
-func ephemeral(text string) Reply {
-	return Reply{Response: &discordgo.InteractionResponse{
+func ephemeral(text string) interaction.Reply {
+	return interaction.Reply{Response: &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral},
 	}}
@@ -36,8 +29,8 @@ func ephemeral(text string) Reply {
 
 // newMessage answers with m as a new message in the channel: the board of
 // game gameID, tracked for the timers, when gameID is not 0.
-func newMessage(m message, gameID int64) Reply {
-	return Reply{
+func newMessage(m message, gameID int64) interaction.Reply {
+	return interaction.Reply{
 		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.data()},
 		TrackGame: gameID,
 		Followup:  followup(m),
@@ -45,8 +38,8 @@ func newMessage(m message, gameID int64) Reply {
 }
 
 // updateMessage answers a click on a board by redrawing it as m.
-func updateMessage(m message) Reply {
-	return Reply{
+func updateMessage(m message) interaction.Reply {
+	return interaction.Reply{
 		Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: m.data()},
 		Followup: followup(m),
 	}
@@ -93,15 +86,15 @@ func clip(s string, n int) string {
 }
 
 // post answers with m as a new message, seen only by the user if private.
-func post(m message, private bool) Reply {
+func post(m message, private bool) interaction.Reply {
 	d := quiet(m)
 	if private {
 		d.Flags = discordgo.MessageFlagsEphemeral
 	}
-	return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: d}}
+	return interaction.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: d}}
 }
 
 // update answers a click by redrawing the clicked message as m.
-func update(m message) Reply {
-	return Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: quiet(m)}}
+func update(m message) interaction.Reply {
+	return interaction.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: quiet(m)}}
 }

@@ -6,16 +6,17 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // resign answers /ttt resign: it ends the user's open game in the channel
 // — a challenge withdrawn or declined, a game lost — and redraws its board.
-func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
+func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (interaction.Reply, error) {
 	g, err := h.play.Resign(ctx, i.ChannelID, user(i).ID)
 	if tttbot.ErrorCode(err) == tttbot.ESTALE {
-		return Reply{}, refuse(tttbot.ESTALE, "resign_stale", nil)
+		return interaction.Reply{}, refuse(tttbot.ESTALE, "resign_stale", nil)
 	} else if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	l := h.gameLang(g)
 	m := h.render(ctx, l, g, nil)
@@ -25,7 +26,7 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (Reply, 
 		if g.Status != tttbot.StatusFinished {
 			text = m.content
 		}
-		return Reply{
+		return interaction.Reply{
 			Response: &discordgo.InteractionResponse{
 				Type: discordgo.InteractionResponseChannelMessageWithSource,
 				Data: message{content: text}.data(),

@@ -13,6 +13,7 @@ import (
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // reviewMoves is how many moves a review page judges: nine lines and a 5×5
@@ -25,35 +26,35 @@ const reviewMoves = 9
 const reviewBudget = 2 * time.Second
 
 // review answers /ttt review game:<id>, privately.
-func (h *Handler) review(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
+func (h *Handler) review(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
 	id, _ := opts.num("game")
 	if id <= 0 {
-		return Reply{}, refuse(tttbot.EINVALID, "review_need_game", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "review_need_game", nil)
 	}
 	g, err := h.store.Game(ctx, int64(id))
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	return h.reviewPage(ctx, i, g, 0, true)
 }
 
 // reviewPage shows page of game g's review, privately: in a new message
 // when open, else in place of the clicked one.
-func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, page int, open bool) (Reply, error) {
+func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, page int, open bool) (interaction.Reply, error) {
 	r, err := h.replayGame(ctx, i, g)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	n := len(r.moves)
 	if n == 0 {
-		return Reply{}, refuse(tttbot.EINVALID, "review_nothing", map[string]any{"Game": gameNumber(g.ID)})
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "review_nothing", map[string]any{"Game": gameNumber(g.ID)})
 	}
 	pages := (n + reviewMoves - 1) / reviewMoves
 	page = min(max(page, 0), pages-1)
 	lo, hi := page*reviewMoves, min(n, (page+1)*reviewMoves)
 	js, err := h.judgeMoves(ctx, r, lo, hi)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 
 	l := h.userLang(i)

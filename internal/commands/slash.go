@@ -7,18 +7,19 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // command answers a slash command, once checkOptions has held its options
 // to its definition: /ttt-admin, or the handler of /ttt's subcommand.
-func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply, error) {
+func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (interaction.Reply, error) {
 	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
 	def := h.defs[data.Name]
 	if !ok || def == nil || len(data.Options) != 1 {
-		return Reply{}, refuse(tttbot.EINVALID, "error_unknown_command", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_command", nil)
 	}
 	if err := checkOptions(def.Options, data.Options, data.Resolved); err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	if def.Name == adminCommand {
 		return h.admin(ctx, i, data.Options[0], data.Resolved)
@@ -36,7 +37,7 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 			"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)}) + "\n" +
 			l.T("help_anywhere", map[string]any{"Life": duration(l, tttbot.TokenLife), "Wait": duration(l, tttbot.MaxWebhookWait)})), nil
 	case "settings":
-		return Reply{}, refuse(tttbot.EINVALID, "settings_moved", nil)
+		return interaction.Reply{}, refuse(tttbot.EINVALID, "settings_moved", nil)
 	case "forget-me":
 		return h.forgetMe(ctx, i, opts)
 	case "leaderboard":
@@ -48,5 +49,5 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (Reply,
 	case "review":
 		return h.review(ctx, i, opts)
 	}
-	return Reply{}, refuse(tttbot.EINVALID, "error_unknown_subcommand", map[string]any{"Name": strconv.Quote(sub.Name)})
+	return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_subcommand", map[string]any{"Name": strconv.Quote(sub.Name)})
 }

@@ -11,15 +11,16 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 )
 
 // stats answers /ttt stats: a player's rating on each board they played on
 // this server (everywhere, in a DM), their rank, record and streaks, and
 // their record against the bot.
-func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts options) (Reply, error) {
+func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
 	who, err := targetUser(i, opts)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	if who == h.botID {
 		// The bot has no rating (its games are not rated) and no record
@@ -34,7 +35,7 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts opti
 	}
 	st, err := h.store.Stats(ctx, scope, who)
 	if err != nil {
-		return Reply{}, err
+		return interaction.Reply{}, err
 	}
 	l := h.publicLang(ctx, i)
 	header, rank := "stats_header_server", "stats_rank_server"

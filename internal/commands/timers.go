@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
 )
 
@@ -32,7 +33,7 @@ func (h *Handler) Fired(ctx context.Context, r play.Result) error {
 
 // sendEdit makes edit e outside of an interaction's answer: through the
 // webhook of its token, or channel REST.
-func (h *Handler) sendEdit(ctx context.Context, e *Edit) error {
+func (h *Handler) sendEdit(ctx context.Context, e *interaction.Edit) error {
 	if e.Token != "" {
 		return h.msg.EditResponse(ctx, e.Token, e.Data)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
@@ -86,7 +87,7 @@ type tourist struct {
 }
 
 // do sends i as a user whose locale, and whose guild's, is the tour's.
-func (tr *tourist) do(what string, i *discordgo.Interaction) Reply {
+func (tr *tourist) do(what string, i *discordgo.Interaction) interaction.Reply {
 	tr.t.Helper()
 	l := discordgo.Locale(tr.locale)
 	i.Locale = l
@@ -111,7 +112,7 @@ func (tr *tourist) do(what string, i *discordgo.Interaction) Reply {
 }
 
 // ok is do for a step that must not be refused.
-func (tr *tourist) ok(what string, i *discordgo.Interaction) Reply {
+func (tr *tourist) ok(what string, i *discordgo.Interaction) interaction.Reply {
 	tr.t.Helper()
 	r := tr.do(what, i)
 	if r.Code != "" {
@@ -156,13 +157,13 @@ func (tr *tourist) game(id int64) *tttbot.Game {
 }
 
 // click is user's click of button id on game g's board.
-func (tr *tourist) click(what, user string, g int64, id CustomID) Reply {
+func (tr *tourist) click(what, user string, g int64, id CustomID) interaction.Reply {
 	tr.t.Helper()
 	return tr.do(what, click(user, "2000", "c1", fmt.Sprint("m", g), "c1", id.String()))
 }
 
 // move plays cell of game g as user, on its current board.
-func (tr *tourist) move(what, user string, g int64, cell int) Reply {
+func (tr *tourist) move(what, user string, g int64, cell int) interaction.Reply {
 	tr.t.Helper()
 	r := tr.click(what, user, g, CustomID{Action: ActMove, GameID: g, Version: tr.game(g).Version, Cell: cell})
 	if r.Code != "" {
