@@ -2,22 +2,27 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/tttbot/tttbot/internal/cli"
 	"github.com/tttbot/tttbot/internal/config"
+	"github.com/tttbot/tttbot/internal/health"
 )
 
-// healthcheckTimeout bounds the whole query: the bot's own checks take at
-// most 2 s each, and a container runtime waits 30 s by default.
-const healthcheckTimeout = 5 * time.Second
+// healthcheckSlack is how much longer than [http] health_timeout, the most
+// the bot's /healthz takes, healthcheck waits for its answer; a container
+// runtime waits 30 s by default.
+const healthcheckSlack = 3 * time.Second
 
 // healthcheckCmd asks the running bot's /healthz and fails unless it says
 // ok, for container health checks on images without curl.
@@ -41,7 +46,8 @@ func healthcheckCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, healthcheckTimeout)
+	timeout := cfg.HTTP.HealthTimeout.Duration + healthcheckSlack
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -57,6 +63,10 @@ func healthcheckCmd(ctx context.Context, e env, args []string) error {
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
 			err = ue.Err
 		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("healthcheck: no answer from %s within %s, though /healthz answers within http.health_timeout (%s): the bot is stuck, or this is not its configuration",
+				u, timeout, cfg.HTTP.HealthTimeout)
+		}
 		return fmt.Errorf("healthcheck: no answer from %s, the address of %s (%s): is the bot running, with this configuration? %w",
 			u, key, config.EnvVar(key), err)
 	}
@@ -67,10 +77,30 @@ func healthcheckCmd(ctx context.Context, e env, args []string) error {
 	}
 	text := strings.TrimSpace(string(body))
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("healthcheck: %s: %s", resp.Status, text)
+		return fmt.Errorf("healthcheck: %s: %s", resp.Status, unhealthy(text))
 	}
 	fmt.Fprintln(e.stdout, text)
 	return nil
+}
+
+// unhealthy is what a /healthz body says is wrong: its failing checks, each
+// by name ("database: timed out after 2s"), or the body itself if it is
+// not the bot's.
+func unhealthy(text string) string {
+	var b health.Body
+	if err := json.Unmarshal([]byte(text), &b); err != nil || b.Status == "" {
+		return text
+	}
+	var failing []string
+	for _, name := range slices.Sorted(maps.Keys(b.Checks)) {
+		if state := b.Checks[name]; state != "ok" && !strings.HasPrefix(state, "ok, ") {
+			failing = append(failing, name+": "+state)
+		}
+	}
+	if failing == nil {
+		return b.Status
+	}
+	return strings.Join(failing, "; ")
 }
 
 // healthURL is where the bot serves /healthz, and the key of the setting

@@ -81,3 +81,17 @@ func TestHealthcheckCmd(t *testing.T) {
 		}
 	}
 }
+
+func TestUnhealthy(t *testing.T) {
+	for _, tt := range []struct{ body, want string }{
+		{`{"status":"unavailable","checks":{"gateway":"ok, heartbeat 1s ago","database":"timed out after 2s"}}`, "database: timed out after 2s"},
+		{`{"status":"unavailable","checks":{"gateway":"not connected","database":"tttbot.db: write probe: disk full"}}`,
+			"database: tttbot.db: write probe: disk full; gateway: not connected"},
+		{`{"status":"unavailable","checks":{}}`, "unavailable"},
+		{"502 Bad Gateway", "502 Bad Gateway"}, // a proxy's page
+	} {
+		if got := unhealthy(tt.body); got != tt.want {
+			t.Errorf("unhealthy(%s) = %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}

@@ -82,13 +82,14 @@ type webServer struct {
 	health   atomic.Pointer[http.Handler]
 	endpoint *discord.HTTPHandler // nil but in http mode
 	served   chan error
+	limit    time.Duration // of each health check: [http] health_timeout
 }
 
 // startWeb serves on l until close. In http mode endpoint, the
 // interactions endpoint, answers at cfg.HTTP.Path on the public listener.
 func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *metrics.Metrics, log *slog.Logger) *webServer {
-	w := &webServer{endpoint: endpoint, served: make(chan error, 2)}
-	starting := health.Handler(time.Second, health.Check{Name: "startup", Func: func(context.Context) (string, error) {
+	w := &webServer{endpoint: endpoint, served: make(chan error, 2), limit: cfg.HTTP.HealthTimeout.Duration}
+	starting := health.Handler(w.limit, health.Check{Name: "startup", Func: func(context.Context) (string, error) {
 		return "", errors.New("starting: connecting to Discord")
 	}})
 	admin := http.NewServeMux()
@@ -134,7 +135,7 @@ func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *
 
 // ready hands /healthz the bot's health checks.
 func (w *webServer) ready(checks []health.Check) {
-	h := health.Handler(2*time.Second, checks...)
+	h := health.Handler(w.limit, checks...)
 	w.health.Store(&h)
 }
 

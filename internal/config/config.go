@@ -72,6 +72,9 @@ type HTTP struct {
 	Path           string `toml:"path"`            // the interactions endpoint
 	AdminListen    string `toml:"admin_listen"`    // host:port of /healthz and /metrics; empty: Listen
 	MaxConnections int    `toml:"max_connections"` // open connections per listener; more wait
+	// HealthTimeout bounds each check of /healthz, and so its answer: a
+	// check not done by then is reported as timed out.
+	HealthTimeout Duration `toml:"health_timeout"`
 }
 
 // Database is where games are kept: the SQLite file at Path (the
@@ -139,7 +142,8 @@ func Default() Config {
 			APIURL: "https://discord.com/api/v9", Mode: ModeGateway,
 			ShardDownGrace: Duration{time.Minute}, RegisterCommands: true,
 		},
-		HTTP:     HTTP{Listen: "127.0.0.1:8080", Path: "/interactions", MaxConnections: 512},
+		HTTP: HTTP{Listen: "127.0.0.1:8080", Path: "/interactions", MaxConnections: 512,
+			HealthTimeout: Duration{2 * time.Second}},
 		Database: Database{Path: "tttbot.db"},
 		Game: Game{
 			ChallengeTimeout: Duration{2 * time.Minute},

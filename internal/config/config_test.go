@@ -65,6 +65,7 @@ func TestDefault(t *testing.T) {
 		{"http.path", d.HTTP.Path, "/interactions"},
 		{"http.admin_listen", d.HTTP.AdminListen, ""},
 		{"http.max_connections", d.HTTP.MaxConnections, 512},
+		{"http.health_timeout", d.HTTP.HealthTimeout.Duration, 2 * time.Second},
 		{"database.path", d.Database.Path, "tttbot.db"},
 		{"challenge_timeout", d.Game.ChallengeTimeout.Duration, 2 * time.Minute},
 		{"turn_timeout", d.Game.TurnTimeout.Duration, 5 * time.Minute},
@@ -155,6 +156,7 @@ listen = ":8443"
 path = "/discord/interactions"
 admin_listen = "127.0.0.1:9090"
 max_connections = 64
+health_timeout = "500ms"
 `)
 	got, err := config.Load(path, nil)
 	if err != nil {
@@ -163,7 +165,8 @@ max_connections = 64
 	want := config.Default()
 	want.Discord.Mode = config.ModeHTTP
 	want.Discord.PublicKey = publicKey
-	want.HTTP = config.HTTP{Listen: ":8443", Path: "/discord/interactions", AdminListen: "127.0.0.1:9090", MaxConnections: 64}
+	want.HTTP = config.HTTP{Listen: ":8443", Path: "/discord/interactions", AdminListen: "127.0.0.1:9090", MaxConnections: 64,
+		HealthTimeout: config.Duration{Duration: 500 * time.Millisecond}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -267,6 +270,8 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`config.toml:2: http.admin_listen: must differ from http.listen`}},
 		{"no connections", "[http]\nmax_connections = 0\n",
 			[]string{`config.toml:2: http.max_connections: must be at least 1, got 0`}},
+		{"no health timeout", "[http]\nhealth_timeout = \"0s\"\n",
+			[]string{`config.toml:2: http.health_timeout: must be more than zero, got "0s"`}},
 		{"connections as string", "[http]\nmax_connections = \"many\"\n",
 			[]string{`config.toml:2: http.max_connections: want a whole number, e.g. 512`}},
 		{"relative path", "[http]\npath = \"interactions\"\n",

@@ -92,6 +92,7 @@ func (c Config) validate(where func(key string) string) error {
 		{"game.challenge_timeout", c.Game.ChallengeTimeout},
 		{"game.turn_timeout", c.Game.TurnTimeout},
 		{"game.ai_time_budget", c.Game.AITimeBudget},
+		{"http.health_timeout", c.HTTP.HealthTimeout},
 	} {
 		if d.d.Duration <= 0 {
 			bad(d.key, "must be more than zero, got %q", d.d)

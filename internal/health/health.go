@@ -4,6 +4,8 @@ package health
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -23,22 +25,52 @@ type Body struct {
 	Checks map[string]string `json:"checks"`
 }
 
-// Handler runs the checks in order, each within timeout, and answers 200
-// with Status "ok" when all pass, else 503 with Status "unavailable"; the
-// body names every check's state either way.
-func Handler(timeout time.Duration, checks ...Check) http.Handler {
+// Handler runs the checks at once, each within limit, and answers 200 with
+// Status "ok" when all pass, else 503 with Status "unavailable"; the body
+// names every check's state either way. It answers within limit whatever
+// the checks do: a check that has not answered by then is "timed out after
+// LIMIT", and is not waited for. Its goroutine ends when it returns; the
+// probes behind Cached keep at most one such in flight per check.
+func Handler(limit time.Duration, checks ...Check) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), limit)
+		defer cancel()
+		type result struct {
+			note string
+			err  error
+			late bool // failed once the limit had passed
+		}
+		results := make([]chan result, len(checks))
+		for i, c := range checks {
+			results[i] = make(chan result, 1)
+			go func() {
+				note, err := c.Func(ctx)
+				late := err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)
+				results[i] <- result{note, err, late}
+			}()
+		}
 		body := Body{Status: "ok", Checks: make(map[string]string, len(checks))}
-		for _, c := range checks {
-			ctx, cancel := context.WithTimeout(r.Context(), timeout)
-			note, err := c.Func(ctx)
-			cancel()
+		for i, c := range checks {
+			var res result
+			select {
+			case res = <-results[i]:
+			case <-ctx.Done():
+				// A check that answered at the last moment still counts.
+				select {
+				case res = <-results[i]:
+				default:
+					res = result{err: ctx.Err(), late: errors.Is(ctx.Err(), context.DeadlineExceeded)}
+				}
+			}
 			switch {
-			case err != nil:
+			case res.late:
 				body.Status = "unavailable"
-				body.Checks[c.Name] = err.Error()
-			case note != "":
-				body.Checks[c.Name] = "ok, " + note
+				body.Checks[c.Name] = fmt.Sprintf("timed out after %s", limit)
+			case res.err != nil:
+				body.Status = "unavailable"
+				body.Checks[c.Name] = res.err.Error()
+			case res.note != "":
+				body.Checks[c.Name] = "ok, " + res.note
 			default:
 				body.Checks[c.Name] = "ok"
 			}

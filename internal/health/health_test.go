@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/tttbot/tttbot/internal/health"
@@ -31,7 +32,9 @@ func TestHandler(t *testing.T) {
 		{"every failure named", []health.Check{{"database", fail}, {"gateway", fail}}, 503,
 			`{"status":"unavailable","checks":{"database":"not connected","gateway":"not connected"}}`},
 		{"timeout", []health.Check{{"database", slow}}, 503,
-			`{"status":"unavailable","checks":{"database":"context deadline exceeded"}}`},
+			`{"status":"unavailable","checks":{"database":"timed out after 10ms"}}`},
+		{"a fast failure beside a timeout", []health.Check{{"database", slow}, {"gateway", fail}}, 503,
+			`{"status":"unavailable","checks":{"database":"timed out after 10ms","gateway":"not connected"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,6 +51,36 @@ func TestHandler(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A check that ignores its context holds up neither the answer nor the
+// other checks: /healthz answers when the limit is up, naming it.
+func TestHandlerAnswersWithinLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const limit = 2 * time.Second
+		release := make(chan struct{})
+		defer close(release)
+		stuck := func(context.Context) (string, error) { <-release; return "", nil }
+		slow := func(ctx context.Context) (string, error) {
+			select {
+			case <-time.After(limit / 2):
+				return "", nil
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		h := health.Handler(limit, health.Check{Name: "database", Func: stuck}, health.Check{Name: "gateway", Func: slow})
+		start := time.Now()
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+		if took := time.Since(start); took != limit {
+			t.Errorf("answered after %s, want %s", took, limit)
+		}
+		want := `{"status":"unavailable","checks":{"database":"timed out after 2s","gateway":"ok"}}`
+		if got := strings.TrimSpace(w.Body.String()); w.Code != 503 || got != want {
+			t.Errorf("got %d %s, want 503 %s", w.Code, got, want)
+		}
+	})
 }
 
 func TestCached(t *testing.T) {

@@ -114,18 +114,20 @@ func cleanErr(err error, url string) error {
 // writes, which a server or session that is read-only (a standby, one out
 // of disk) refuses, and commits. It also reports a write that
 // failed for want of storage in the last health.FailureMemory, unless one has
-// committed since.
+// committed since. Unlike a write, the probe runs under ctx itself, not
+// writeTimeout: it has no promise to keep, and must answer a health check
+// in time. The pool drops a connection the probe leaves cut off or in a
+// transaction.
 func (db *DB) Ping(ctx context.Context) error {
 	// A row of its own, which nothing else reads, inserted and deleted:
 	// WAL to write and flush, on a connection that may write at all.
 	probe := -1 - rand.Int64N(1<<62)
-	err := db.writeTx(ctx, 0, func(ctx context.Context, t *tx) error {
-		b := &pgx.Batch{}
-		b.Queue("INSERT INTO interactions (id, seen_at) VALUES ($1, 0)", probe)
-		b.Queue("DELETE FROM interactions WHERE id = $1", probe)
-		return t.all(ctx, b)
-	})
-	if err != nil {
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue("INSERT INTO interactions (id, seen_at) VALUES ($1, 0)", probe)
+	b.Queue("DELETE FROM interactions WHERE id = $1", probe)
+	queueCommit(b)
+	if err := db.pool.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("write probe: %w", err)
 	}
 	return db.failed.Err()

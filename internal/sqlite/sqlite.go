@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -148,7 +149,7 @@ func keepOpen(db *sql.DB, n int) {
 func dsn(path string, extra map[string]string) string {
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
-	q.Set("_busy_timeout", "5000")
+	q.Set("_busy_timeout", strconv.FormatInt(busyTimeout.Milliseconds(), 10))
 	q.Set("_foreign_keys", "1")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_stmt_cache_size", "32")
@@ -236,24 +237,14 @@ func (db *DB) catchUp() error {
 }
 
 // Ping checks that the database answers reads and takes writes. Its write
-// commits the schema's user_version as it is: a change of nothing that
-// still goes through the WAL to the disk, so that a full disk or a file the
-// bot may not write fails it as it fails every move.
+// commits the schema's user_version as it is (see probe): a change of
+// nothing that still goes through the WAL to the disk, so that a full disk
+// or a file the bot may not write fails it as it fails every move.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.r.PingContext(ctx); err != nil {
 		return fmt.Errorf("read probe: %w", err)
 	}
-	// upkeep rather than write: the probe's commit says nothing of the
-	// failed moves that Ping must go on reporting.
-	err := db.upkeep(ctx, func(ctx context.Context, c *sql.Conn) error {
-		var v int64
-		if err := c.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-			return err
-		}
-		_, err := c.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
-		return err
-	})
-	if err != nil {
+	if err := db.probe(ctx); err != nil {
 		return fmt.Errorf("write probe: %w", err)
 	}
 	return db.failed.Err()
