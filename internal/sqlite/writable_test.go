@@ -17,6 +17,9 @@ import (
 // takes no writes, and passes again once it does; and that Open refuses a
 // database it cannot write.
 func TestPingWrites(t *testing.T) {
+	if !diskfault.Isolate(t) {
+		return
+	}
 	db, path := newDB(t, Options{})
 	storetest.OK(t, db.Ping(t.Context()))
 
