@@ -307,6 +307,10 @@ func (g *Gateway) Close(ctx context.Context) error {
 	if g.stop == nil { // never opened
 		return err
 	}
+	// discordgo sends each connection's close frame, then gives Discord a
+	// second to end the connection: the close handshake, after which Discord
+	// shows the bot offline at once rather than when its heartbeats stop.
+	g.log.Info("gateway closing, waiting a second for discord to end each connection", "shards", len(g.shards))
 	errs := g.stopShards()
 	if e := g.pacer.settle(ctx); e != nil && err == nil {
 		err = fmt.Errorf("wait for the identify pacing: %w", e)

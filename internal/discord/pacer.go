@@ -181,6 +181,8 @@ func (p *pacer) settle(ctx context.Context) error {
 	}
 	p.mu.Unlock()
 	if wait > 0 {
+		p.log.Info("gateway closed, waiting out discord's identify interval so that a restart can identify at once",
+			"wait", wait.Round(time.Millisecond))
 		if err := p.sleep(ctx, wait); err != nil {
 			return err
 		}

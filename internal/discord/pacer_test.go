@@ -1,11 +1,13 @@
 package discord
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -107,12 +109,14 @@ func TestPacerOneAtATime(t *testing.T) {
 	done(true)
 }
 
-// settle waits out the interval since each bucket's last connection.
+// settle waits out the interval since each bucket's last connection, and
+// logs the wait and why.
 func TestPacerSettle(t *testing.T) {
 	clock := &fakeTime{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
-	p := newPacer(sessionLimit{total: 10, remaining: 10, concurrency: 2}, IdentifyInterval, nil, clock.Now, clock.Sleep, slog.New(slog.DiscardHandler))
-	if err := p.settle(t.Context()); err != nil || len(clock.sleeps) != 0 {
-		t.Fatalf("before any connection: slept %v, %v; want nothing", clock.sleeps, err)
+	var logs bytes.Buffer
+	p := newPacer(sessionLimit{total: 10, remaining: 10, concurrency: 2}, IdentifyInterval, nil, clock.Now, clock.Sleep, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err := p.settle(t.Context()); err != nil || len(clock.sleeps) != 0 || logs.Len() != 0 {
+		t.Fatalf("before any connection: slept %v, %v, logged %q; want nothing", clock.sleeps, err, logs.String())
 	}
 	for _, shard := range []int{0, 1} {
 		done, err := p.acquire(t.Context(), shard, true)
@@ -126,6 +130,9 @@ func TestPacerSettle(t *testing.T) {
 	clock.sleeps = nil
 	if err := p.settle(t.Context()); err != nil || !slices.Equal(clock.sleeps, []time.Duration{4 * time.Second}) {
 		t.Errorf("after connections 2s and 1s ago: slept %v, %v; want 4s", clock.sleeps, err)
+	}
+	if want := `msg="gateway closed, waiting out discord's identify interval so that a restart can identify at once" wait=4s`; !strings.Contains(logs.String(), want) {
+		t.Errorf("got log %q, want %q", logs.String(), want)
 	}
 }
 
