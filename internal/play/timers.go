@@ -31,7 +31,7 @@ func (s *Service) RunTimers(ctx context.Context, interval time.Duration, boards 
 			s.log.Error("timers", "err", err)
 		}
 		if _, err := s.PruneInteractions(ctx); err != nil && ctx.Err() == nil {
-			s.log.Error("forget interactions", "err", err)
+			s.log.Error("prune interactions", "err", err)
 		}
 		select {
 		case <-ctx.Done():
