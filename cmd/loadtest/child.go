@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// freeAddr finds a free loopback port for the bot, which keeps it across a
+// restart.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("find a free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// child is a bot under load.
+type child struct {
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when the process has exited
+	err    error         // its exit, once done
+	killed atomic.Bool   // on purpose, by kill
+}
+
+// startChild runs bin with the config at cfg and waits until base/healthz
+// answers.
+func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*child, error) {
+	cmd := exec.Command(bin, "run", "-config", cfg)
+	env := []string{"DISCORD_TOKEN=loadtest-token"}
+	for _, kv := range os.Environ() {
+		// The config names the database and the token.
+		if !strings.HasPrefix(kv, "TTTBOT_DATABASE_PATH=") && !strings.HasPrefix(kv, "TTTBOT_DATABASE_URL=") && !strings.HasPrefix(kv, "DISCORD_TOKEN=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env, cmd.Stderr = env, stderr
+	dieWithParent(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start the bot: %w", err)
+	}
+	c := &child{cmd: cmd, done: make(chan struct{})}
+	go func() { c.err = cmd.Wait(); close(c.done) }()
+	deadline := time.Now().Add(time.Minute)
+	client := &http.Client{Timeout: time.Second}
+	for {
+		resp, err := client.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return c, nil
+			}
+		}
+		select {
+		case <-c.done:
+			return nil, fmt.Errorf("the bot exited at start-up: %v", c.err)
+		case <-ctx.Done():
+			c.kill()
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			c.kill()
+			return nil, errors.New("the bot was not healthy within a minute")
+		}
+	}
+}
+
+// exited returns why the bot exited, or nil while it runs.
+func (c *child) exited() error {
+	select {
+	case <-c.done:
+		if c.err == nil {
+			return errors.New("exit status 0")
+		}
+		return c.err
+	default:
+		return nil
+	}
+}
+
+// kill sends SIGKILL and waits for the process to go.
+func (c *child) kill() {
+	c.killed.Store(true)
+	c.cmd.Process.Kill()
+	<-c.done
+}
+
+// stop asks the bot to shut down (SIGTERM) and waits for it.
+func (c *child) stop() error {
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return fmt.Errorf("stop the bot: %w", err)
+	}
+	select {
+	case <-c.done:
+		if c.err != nil {
+			return fmt.Errorf("the bot's shutdown: %w", c.err)
+		}
+		return nil
+	case <-time.After(30 * time.Second):
+		c.kill()
+		return errors.New("the bot did not stop within 30s")
+	}
+}
+
+// cpuTime is the CPU time the bot has used, or 0 where /proc does not tell.
+func (c *child) cpuTime() time.Duration { return cpuTime(c.cmd.Process.Pid) }
+
+// cpuTime is the CPU time process pid has used, or 0 where /proc does not
+// tell.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// utime and stime are the 12th and 13th fields after the command name,
+	// in USER_HZ (100 a second).
+	_, rest, _ := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.ParseInt(f[11], 10, 64)
+	sys, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(user+sys) * time.Second / 100
+}
+
+// peakRSS is the process's peak resident memory in bytes (VmHWM), or 0 where
+// /proc does not tell.
+func (c *child) peakRSS() int64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// restStub answers the bot's REST calls as Discord would, enough for the
+// bot to run: who it is, command registration, the message an inline
+// response created, follow-ups and edits. Each answer takes latency, as
+// Discord's would: REST calls that wait for each other show only then.
+type restStub struct {
+	mux     *http.ServeMux
+	ids     runIDs
+	latency time.Duration
+	nextID  atomic.Int64
+	calls   sync.Map // route → *atomic.Int64
+
+	mu     sync.Mutex
+	closed map[string]map[int]bool // message ID → the versions of its game edits showed closed
+}
+
+func newRESTStub(latency time.Duration, ids runIDs) *restStub {
+	s := &restStub{mux: http.NewServeMux(), ids: ids, latency: latency, closed: map[string]map[int]bool{}}
+	s.nextID.Store(int64(ids) + stubMessages)
+	user := map[string]any{"id": botUserID, "username": "tttbot", "discriminator": "0", "bot": true}
+	s.route("GET /api/v9/users/@me", func(w http.ResponseWriter, r *http.Request) { writeJSONBody(w, user) })
+	s.route("GET /api/v9/applications/@me", func(w http.ResponseWriter, r *http.Request) {
+		writeJSONBody(w, map[string]any{"id": appID, "name": "tttbot", "bot": user})
+	})
+	s.route("PUT /api/v9/applications/{app}/commands", func(w http.ResponseWriter, r *http.Request) {
+		var cmds []map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&cmds); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		for _, c := range cmds {
+			c["id"], c["application_id"] = s.id(), appID
+		}
+		writeJSONBody(w, cmds)
+	})
+	s.route(fetchRoute, func(w http.ResponseWriter, r *http.Request) {
+		// The token names the interaction, whose response made the message.
+		n, err := strconv.ParseInt(strings.TrimPrefix(r.PathValue("token"), tokenPrefix), 10, 64)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(s.ids.message(n), 10), "author": user, "type": discordgo.MessageTypeChatInputCommand})
+	})
+	s.route("POST /api/v9/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
+		writeJSONBody(w, map[string]any{"id": s.id(), "author": user, "webhook_id": appID})
+	})
+	s.route("PATCH /api/v9/channels/{channel}/messages/{message}", func(w http.ResponseWriter, r *http.Request) {
+		// A stale click's refresh shows the game open; the timers' edit
+		// after a deadline shows it closed. A click's refresh of a board
+		// whose game has ended shows the state the timers' edit showed, at
+		// the same version: it is not a second edit by the timers.
+		var m struct {
+			Components json.RawMessage `json:"components"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if b, err := parseBoard(&response{Data: &responseData{Components: m.Components}}); err != nil || !b.open() {
+			s.mu.Lock()
+			msg := r.PathValue("message")
+			if s.closed[msg] == nil {
+				s.closed[msg] = map[int]bool{}
+			}
+			s.closed[msg][b.version] = true
+			s.mu.Unlock()
+		}
+		writeJSONBody(w, map[string]any{"id": r.PathValue("message"), "channel_id": r.PathValue("channel"), "author": user})
+	})
+	s.route("POST /api/v9/channels/{channel}/messages", func(w http.ResponseWriter, r *http.Request) {
+		writeJSONBody(w, map[string]any{"id": s.id(), "channel_id": r.PathValue("channel"), "author": user})
+	})
+	s.route("/", http.NotFound)
+	return s
+}
+
+func (s *restStub) route(pattern string, h http.HandlerFunc) {
+	n := new(atomic.Int64)
+	s.calls.Store(pattern, n)
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if s.latency > 0 {
+			t := time.NewTimer(s.latency)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		h(w, r)
+		io.Copy(io.Discard, r.Body)
+	})
+}
+
+func (s *restStub) id() string { return strconv.FormatInt(s.nextID.Add(1), 10) }
+
+// editCounts returns, for each message, how many versions of its game
+// edits showed closed: a refresh that redraws a version already shown is
+// not counted again.
+func (s *restStub) editCounts() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	counts := make(map[string]int, len(s.closed))
+	for m, versions := range s.closed {
+		counts[m] = len(versions)
+	}
+	return counts
+}
+
+func (s *restStub) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+func writeJSONBody(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
