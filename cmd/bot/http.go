@@ -74,23 +74,26 @@ func (l listeners) close() {
 // webServer is the bot's HTTP servers: on the public listener the
 // interactions endpoint in http mode, and /healthz and /metrics on the
 // admin listener if there is one, else on the public one. They serve from
-// the start, while the bot connects: /healthz then answers 503, "starting",
-// until ready hands it the bot's checks, and the endpoint checks
+// the start, while the bot opens its database and connects: /healthz then
+// answers 503 with what the bot is waiting for (see starting), until ready
+// hands it the bot's checks, and the endpoint checks
 // signatures and answers 503, "starting", until it is served a handler.
 type webServer struct {
 	servers  []*http.Server
 	health   atomic.Pointer[http.Handler]
 	endpoint *discord.HTTPHandler // nil but in http mode
 	served   chan error
-	limit    time.Duration // of each health check: [http] health_timeout
+	limit    time.Duration          // of each health check: [http] health_timeout
+	status   atomic.Pointer[string] // what /healthz says until ready
 }
 
 // startWeb serves on l until close. In http mode endpoint, the
 // interactions endpoint, answers at cfg.HTTP.Path on the public listener.
 func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *metrics.Metrics, log *slog.Logger) *webServer {
 	w := &webServer{endpoint: endpoint, served: make(chan error, 2), limit: cfg.HTTP.HealthTimeout.Duration}
+	w.starting("starting: opening the database")
 	starting := health.Handler(w.limit, health.Check{Name: "startup", Func: func(context.Context) (string, error) {
-		return "", errors.New("starting: connecting to Discord")
+		return "", errors.New(*w.status.Load())
 	}})
 	admin := http.NewServeMux()
 	admin.HandleFunc("GET /healthz", func(rw http.ResponseWriter, r *http.Request) {
@@ -132,6 +135,9 @@ func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *
 	}
 	return w
 }
+
+// starting sets what /healthz says, with 503, until ready.
+func (w *webServer) starting(status string) { w.status.Store(&status) }
 
 // ready hands /healthz the bot's health checks.
 func (w *webServer) ready(checks []health.Check) {

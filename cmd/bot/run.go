@@ -76,6 +76,9 @@ type serveOptions struct {
 	listening     func(net.Addr) // called with the public HTTP server's address
 	admin         func(net.Addr) // called with the admin HTTP server's address
 	backoff       discord.Backoff
+	// dbSleep waits between the attempts to open the database (nil: a
+	// timer).
+	dbSleep func(ctx context.Context, d time.Duration) error
 	// identifyInterval scales Discord's identify pacing (default
 	// discord.IdentifyInterval) for a local Discord that scales it too.
 	identifyInterval time.Duration
@@ -83,8 +86,9 @@ type serveOptions struct {
 
 // serve runs the bot until ctx ends: database, AI, gateway (or, in http
 // mode, the interactions endpoint), timers, and the HTTP server with
-// /healthz and /metrics, whose addresses it binds first of all. Start-up
-// calls to Discord are retried while they may pass; the commands are
+// /healthz and /metrics, whose addresses it binds first of all. It waits
+// for a database that is down (see waitForStore), and retries start-up
+// calls to Discord while they may pass; the commands are
 // registered in the background, the previous registration staying in force
 // meanwhile. On the way out it finishes in-flight interactions, then closes
 // the gateway and the database. It returns nil when ctx ends, even during
@@ -128,11 +132,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if o.admin != nil && lns.admin != nil {
 		o.admin(lns.admin.Addr())
 	}
-	db, err := openStore(ctx, cfg, log, o.now)
+	db, err := waitForStore(ctx, cfg, log, o.now, o.dbSleep, web.starting)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, db.Close()) }()
+	web.starting("starting: connecting to Discord")
 
 	s, err := discord.NewSession(string(cfg.Discord.Token), cfg.Discord.APIURL)
 	if err != nil {

@@ -83,6 +83,9 @@ type HTTP struct {
 type Database struct {
 	Path string      `toml:"path"`
 	URL  DatabaseURL `toml:"url"` // postgres://user:password@host:5432/dbname?sslmode=…
+	// Wait bounds how long `bot run` waits at start-up for a database that
+	// is down, hung or locked; 0 fails at once.
+	Wait Duration `toml:"wait"`
 }
 
 // Postgres reports whether the games are kept in PostgreSQL.
@@ -144,7 +147,7 @@ func Default() Config {
 		},
 		HTTP: HTTP{Listen: "127.0.0.1:8080", Path: "/interactions", MaxConnections: 512,
 			HealthTimeout: Duration{2 * time.Second}},
-		Database: Database{Path: "tttbot.db"},
+		Database: Database{Path: "tttbot.db", Wait: Duration{time.Minute}},
 		Game: Game{
 			ChallengeTimeout: Duration{2 * time.Minute},
 			TurnTimeout:      Duration{5 * time.Minute},

@@ -73,6 +73,9 @@ func (c Config) validate(where func(key string) string) error {
 	if c.Database.Path == "" {
 		bad("database.path", "must not be empty")
 	}
+	if c.Database.Wait.Duration < 0 {
+		bad("database.wait", "must be zero (fail at once) or more, got %q", c.Database.Wait)
+	}
 	if u := string(c.Database.URL); u != "" {
 		// The message never repeats the URL: it may hold a password.
 		p, err := url.Parse(u)
