@@ -18,7 +18,7 @@ var (
 // Respond is how the gateway answers an interaction, with edits merged
 // within the call alone.
 func Respond(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, log *slog.Logger) {
-	answer(ctx, s, newBoardEdits(s), h, i, log)
+	answer(ctx, ctx, s, newBoardEdits(s), Budget{}, h, i, log)
 }
 
 // BoardEdits are the edits of board messages an adapter merges.

@@ -75,7 +75,9 @@ type GatewayOptions struct {
 	LockBucket BucketLock
 	// Backoff retries the start-up call and each shard's connections.
 	Backoff Backoff
-	Logger  *slog.Logger // default: discard
+	// Budget bounds the time to an interaction's first answer.
+	Budget Budget
+	Logger *slog.Logger // default: discard
 }
 
 // Gateway receives interactions over the gateway sessions of this
@@ -337,16 +339,32 @@ func (g *Gateway) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 	}
 	// Answered through the REST session, whose rate limits every shard
 	// shares, as Discord counts them per bot.
-	answer(ctx, g.rest, g.edits, g.handler, ic.Interaction, g.log)
+	answer(ctx, g.base, g.rest, g.edits, g.o.Budget, g.handler, ic.Interaction, g.log)
 }
 
 // answer runs h on an interaction and sends its reply through REST: the
 // callback, then the edit of a board (merged with others of the board by
 // edits), then the board message's ID for the timers, then any follow-up.
-func answer(ctx context.Context, s *discordgo.Session, edits *boardEdits, h Handler, i *discordgo.Interaction, log *slog.Logger) {
+// A reply later than the budget allows follows a deferral (see Budget),
+// sent under a context of its own from base: the handler's, ctx, may have
+// ended with the work.
+func answer(ctx, base context.Context, s *discordgo.Session, edits *boardEdits, b Budget, h Handler, i *discordgo.Interaction, log *slog.Logger) {
 	start := time.Now()
-	r := h.Handle(ctx, i)
+	r, deferred, late := b.run(ctx, h, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
+	if late != nil {
+		if err := respond(ctx, s, i, deferred); err != nil {
+			log.Error("interaction deferral", "err", redact(err, i.Token))
+		} else {
+			log.Debug("interaction deferred", "type", i.Type, "elapsed", time.Since(start))
+		}
+		r := <-late
+		workErr := ctx.Err()
+		ctx, cancel := context.WithTimeout(base, handlerTimeout)
+		defer cancel()
+		b.late(ctx, s, edits, h, i, r, workErr, log, func(_ context.Context, f func() error) error { return f() })
+		return
+	}
 	if r.Code == tttbot.EREPLAY {
 		// Delivered again (a resumed session, say): the first delivery
 		// was answered, and Discord refuses a second callback.
@@ -367,14 +385,18 @@ func answer(ctx context.Context, s *discordgo.Session, edits *boardEdits, h Hand
 	}
 	log.Debug("interaction answered", "type", i.Type, "elapsed", elapsed)
 	// The callback has returned, so the message exists: no retries needed.
-	afterResponse(ctx, s, h, i, r, log, func(_ context.Context, f func() error) error { return f() })
+	afterResponse(ctx, s, h, i, r, "", log, func(_ context.Context, f func() error) error { return f() })
 }
 
 // afterResponse does the REST work that follows an interaction's response:
-// the board message's ID for the timers, then any follow-up message. Each
-// call goes through try, which may retry it.
-func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, r interaction.Reply, log *slog.Logger, try func(context.Context, func() error) error) {
-	if r.TrackGame != 0 {
+// the board message's ID for the timers (fetched unless known as
+// messageID), then any follow-up message. Each call goes through try,
+// which may retry it.
+func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *discordgo.Interaction, r interaction.Reply, messageID string,
+	log *slog.Logger, try func(context.Context, func() error) error) {
+	if r.TrackGame != 0 && messageID != "" {
+		h.TrackMessage(ctx, r.TrackGame, messageID)
+	} else if r.TrackGame != 0 {
 		var id string
 		err := try(ctx, func() (err error) {
 			id, err = responseID(ctx, s, i)
@@ -387,7 +409,10 @@ func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *disc
 		}
 	}
 	if f := r.Followup; f != nil {
-		err := try(ctx, func() error { return followup(ctx, s, i.AppID, i.Token, f) })
+		err := try(ctx, func() error {
+			_, err := followup(ctx, s, i.AppID, i.Token, f, false)
+			return err
+		})
 		if err != nil {
 			log.Error("follow-up message", "err", redact(err, i.Token))
 		}

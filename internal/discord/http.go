@@ -67,6 +67,9 @@ type HTTPOptions struct {
 	Now     func() time.Time // default time.Now
 	Logger  *slog.Logger
 	MaxBody int64 // default DefaultMaxBody
+	// Budget bounds the time to an interaction's answer: past it, the HTTP
+	// response is the deferral.
+	Budget Budget
 }
 
 // HTTPHandler is Discord's "Interactions Endpoint URL": Discord POSTs each
@@ -163,10 +166,31 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.wg.Done()
 	h, edits := srv.h, srv.edits
 	log := s.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
-	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
-	defer cancel()
+	// The work may outlive the request: past the budget, the response is
+	// the deferral, and the reply goes through the webhook once ready.
+	ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
 	start := time.Now()
-	reply := h.Handle(ctx, i)
+	reply, deferred, late := s.opts.Budget.run(ctx, h, i)
+	if late != nil {
+		writeJSON(w, deferred)
+		log.Debug("interaction deferred", "type", i.Type, "elapsed", time.Since(start))
+		s.wg.Add(1) // within begin's count, which Close waits for
+		go func() {
+			defer s.wg.Done()
+			defer cancel()
+			reply := <-late
+			workErr := ctx.Err()
+			ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
+			defer cancel()
+			// Discord acts on the deferral a moment after it has read
+			// the response: a 404 is retried, as after an answer.
+			s.opts.Budget.late(ctx, srv.rest, edits, h, i, reply, workErr, log, func(ctx context.Context, f func() error) error {
+				return retryNotFound(ctx, s.stopping, f)
+			})
+		}()
+		return
+	}
+	defer cancel()
 	if reply.Code == tttbot.EREPLAY {
 		// A recorded request sent again verifies as the original did: it
 		// is refused as a bad signature is, and nothing goes to Discord.
@@ -196,7 +220,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// Discord creates the message only once it has read the HTTP
 			// response, which can be a moment after it was written: a 404
 			// is retried, until the handler closes.
-			afterResponse(ctx, srv.rest, h, i, reply, log, func(ctx context.Context, f func() error) error {
+			afterResponse(ctx, srv.rest, h, i, reply, "", log, func(ctx context.Context, f func() error) error {
 				return retryNotFound(ctx, s.stopping, f)
 			})
 		}()

@@ -2,10 +2,8 @@ package discord
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -44,14 +42,7 @@ func (m Messenger) SendMessage(ctx context.Context, channelID string, data *disc
 // EditResponse replaces the content and components of the message that
 // answered the interaction whose token is given.
 func (m Messenger) EditResponse(ctx context.Context, token string, data *discordgo.InteractionResponseData) error {
-	body, err := json.Marshal(&discordgo.WebhookEdit{
-		Content: &data.Content, Components: &data.Components, AllowedMentions: data.AllowedMentions,
-	})
-	if err != nil {
-		return fmt.Errorf("encode edit: %w", err)
-	}
-	_, err = callInteraction(ctx, m.S, http.MethodPatch, discordgo.EndpointWebhookMessage(m.AppID, token, "@original"), body)
-	if err != nil {
+	if _, err := editResponse(ctx, m.S, m.AppID, token, data); err != nil {
 		return fmt.Errorf("edit response: %w", redacted{err, token})
 	}
 	return nil
@@ -60,7 +51,7 @@ func (m Messenger) EditResponse(ctx context.Context, token string, data *discord
 // Followup posts a message after the answer of the interaction whose token
 // is given.
 func (m Messenger) Followup(ctx context.Context, token string, data *discordgo.InteractionResponseData) error {
-	if err := followup(ctx, m.S, m.AppID, token, data); err != nil {
+	if _, err := followup(ctx, m.S, m.AppID, token, data, false); err != nil {
 		return fmt.Errorf("follow-up message: %w", redacted{err, token})
 	}
 	return nil

@@ -38,35 +38,28 @@ func respond(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction
 }
 
 // followup posts a message after the answer of the interaction of
-// application appID whose token is given.
-func followup(ctx context.Context, s *discordgo.Session, appID, token string, f *discordgo.InteractionResponseData) error {
+// application appID whose token is given. With wait, Discord returns the
+// message, which it otherwise does not.
+func followup(ctx context.Context, s *discordgo.Session, appID, token string, f *discordgo.InteractionResponseData, wait bool) ([]byte, error) {
 	body, err := json.Marshal(&discordgo.WebhookParams{
 		Content: f.Content, Components: f.Components, AllowedMentions: f.AllowedMentions, Flags: f.Flags,
 	})
 	if err != nil {
-		return fmt.Errorf("encode follow-up: %w", err)
+		return nil, fmt.Errorf("encode follow-up: %w", err)
 	}
-	_, err = callInteraction(ctx, s, http.MethodPost, discordgo.EndpointWebhookToken(appID, token), body)
-	return err
+	url := discordgo.EndpointWebhookToken(appID, token)
+	if wait {
+		url += "?wait=true"
+	}
+	return callInteraction(ctx, s, http.MethodPost, url, body)
 }
 
 // responseID returns the ID of the message that answered i. It is what
-// s.InteractionResponse does, but decodes the ID alone: discordgo's decoder
-// reads every button of a board through nested UnmarshalJSON calls, eight
-// times the cost.
+// s.InteractionResponse does, but decodes the ID alone (see messageID).
 func responseID(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction) (string, error) {
 	body, err := callInteraction(ctx, s, http.MethodGet, discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original"), nil)
 	if err != nil {
 		return "", err
 	}
-	var m struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(body, &m); err != nil {
-		return "", fmt.Errorf("decode message: %w", err)
-	}
-	if m.ID == "" {
-		return "", errors.New("decode message: no id")
-	}
-	return m.ID, nil
+	return messageID(body)
 }

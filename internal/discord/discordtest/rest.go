@@ -350,6 +350,11 @@ func (s *Server) webhookMessage(req *request) (*Message, *reply) {
 	if fail != nil {
 		return nil, fail
 	}
+	if in.resp == nil {
+		// Its webhook exists once the interaction is answered.
+		r := apiError(http.StatusNotFound, 10015, "Unknown Webhook")
+		return nil, &r
+	}
 	id := req.param("message")
 	if id == "@original" {
 		id = in.original

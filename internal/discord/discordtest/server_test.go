@@ -570,3 +570,38 @@ func TestGuildEmojis(t *testing.T) {
 		t.Errorf("test failures: got %q, want one about the emoji", f)
 	}
 }
+
+// Discord refuses a deferral of the wrong kind, and an edit of @original
+// before the interaction is answered.
+func TestDeferralRules(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{TB: t}
+	srv := NewServerWith(rec, Options{})
+	alice := srv.NewUser("alice")
+	ch := srv.NewChannel()
+	errs := make(chan error, 3)
+	open(t, srv, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		content := "early"
+		_, err := s.InteractionResponseEdit(ic.Interaction, &discordgo.WebhookEdit{Content: &content})
+		errs <- err
+		errs <- s.InteractionRespond(ic.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+		errs <- s.InteractionRespond(ic.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+	})
+
+	in := srv.Slash(t, alice, ch, "ttt slow")
+	if status, code := restStatus(<-errs); status != http.StatusNotFound || code != 10015 {
+		t.Errorf("edit of @original before the callback: got %d, code %d; want 404, 10015", status, code)
+	}
+	if status, _ := restStatus(<-errs); status != http.StatusBadRequest {
+		t.Errorf("type 6 for a command: got %d, want 400", status)
+	}
+	if err := <-errs; err != nil {
+		t.Errorf("type 5 after the refused 6: %v", err)
+	}
+	if r := in.Wait(t); r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Errorf("callback: got type %d, want 5", r.Type)
+	}
+	if got := rec.failures(); len(got) != 1 || !strings.Contains(got[0], "does not answer") {
+		t.Errorf("test failures: got %q, want one about the type 6", got)
+	}
+}

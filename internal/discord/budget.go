@@ -1,0 +1,176 @@
+package discord
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/interaction"
+)
+
+// DefaultDeferAfter is how long a handler may take before the bot defers
+// the interaction's answer: well inside the 3 s Discord waits for the
+// first answer, leaving the deferral time to reach it.
+const DefaultDeferAfter = 2 * time.Second
+
+// Budget is an interaction's time budget. A handler that has not replied
+// within DeferAfter gets more time: the bot sends Discord the deferred
+// response, which Discord shows as the bot thinking, and delivers the
+// reply through the interaction's webhook once the handler has it, within
+// the 15 minutes the token lives. The handler's work itself stays bounded
+// by handlerTimeout, and what the player is told is its outcome: a change
+// committed late is shown late, and a failure is told only of work that
+// stored nothing.
+type Budget struct {
+	DeferAfter time.Duration // default DefaultDeferAfter
+	Counter    Counter       // nil counts nothing
+}
+
+// Counter counts the interactions answered past their budget: deferred,
+// and, among them, abandoned — their work ended by its limit, or failed,
+// with nothing stored, and the player told so.
+type Counter interface {
+	Deferred()
+	Abandoned()
+}
+
+func (b Budget) deferAfter() time.Duration {
+	if b.DeferAfter <= 0 {
+		return DefaultDeferAfter
+	}
+	return b.DeferAfter
+}
+
+// run runs h on i. It returns the reply if h gives it within the budget;
+// otherwise the deferred response to send Discord, and a channel that
+// delivers the reply once h returns, which the caller must receive.
+func (b Budget) run(ctx context.Context, h Handler, i *discordgo.Interaction) (interaction.Reply, *discordgo.InteractionResponse, <-chan interaction.Reply) {
+	d := deferral(i)
+	if d == nil {
+		return h.Handle(ctx, i), nil, nil
+	}
+	done := make(chan interaction.Reply, 1)
+	go func() { done <- h.Handle(ctx, i) }()
+	t := time.NewTimer(b.deferAfter())
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r, nil, nil
+	case <-t.C:
+		if b.Counter != nil {
+			b.Counter.Deferred()
+		}
+		return interaction.Reply{}, d, done
+	}
+}
+
+// deferral is the deferred response for i: a click's leaves its message
+// as it is until the edit, a command's shows the bot thinking in a
+// message the reply then fills. A command's is public: whether the reply
+// is private is known only once the handler has it, and a deferral's
+// message keeps the visibility it was sent with. Nil for an interaction
+// that cannot be deferred (autocomplete).
+func deferral(i *discordgo.Interaction) *discordgo.InteractionResponse {
+	switch i.Type {
+	case discordgo.InteractionMessageComponent:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	case discordgo.InteractionApplicationCommand:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	}
+	return nil
+}
+
+// late delivers r, the reply to i that came after its deferral, through
+// the interaction's webhook: an update of a click redraws the clicked
+// message (@original), a command's reply fills the thinking message
+// (@original, keeping its visibility), and a new message answering a click
+// is a follow-up, private if the reply is. Then come the board edits, the
+// board message's ID for the timers, and any follow-up, as after an answer
+// in time. workErr is the handler context's error when it returned. Each
+// webhook call goes through try, which may retry it.
+func (b Budget) late(ctx context.Context, s *discordgo.Session, edits *boardEdits, h Handler, i *discordgo.Interaction,
+	r interaction.Reply, workErr error, log *slog.Logger, try func(context.Context, func() error) error) {
+	if r.Code == tttbot.EREPLAY {
+		log.Debug("interaction replayed")
+		return
+	}
+	if r.Response == nil {
+		log.Error("interaction has no response")
+		return
+	}
+	if r.Code == tttbot.EINTERNAL && b.Counter != nil {
+		b.Counter.Abandoned()
+	}
+	flush := r.Edit != nil && edits.add(r.Edit)
+	var id string
+	err := try(ctx, func() (err error) {
+		id, err = completeDeferred(ctx, s, i, r.Response)
+		return err
+	})
+	if flush {
+		edits.flush(ctx, r.Edit.Key(), i.AppID, log)
+	}
+	if err != nil {
+		log.Error("deferred interaction answer", "err", redact(err, i.Token))
+		return
+	}
+	log.Debug("deferred interaction answered", "type", i.Type, "code", r.Code, "work_err", workErr)
+	afterResponse(ctx, s, h, i, r, id, log, try)
+}
+
+// completeDeferred sends resp, the answer to i, after i's deferral, and
+// returns the ID of the message that shows it.
+func completeDeferred(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction, resp *discordgo.InteractionResponse) (string, error) {
+	switch {
+	case resp.Data == nil:
+	case resp.Type == discordgo.InteractionResponseUpdateMessage && i.Type == discordgo.InteractionMessageComponent,
+		resp.Type == discordgo.InteractionResponseChannelMessageWithSource && i.Type == discordgo.InteractionApplicationCommand:
+		body, err := editResponse(ctx, s, i.AppID, i.Token, resp.Data)
+		if err != nil {
+			return "", err
+		}
+		return messageID(body)
+	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource:
+		body, err := followup(ctx, s, i.AppID, i.Token, resp.Data, true)
+		if err != nil {
+			return "", err
+		}
+		return messageID(body)
+	}
+	return "", fmt.Errorf("response type %d cannot follow the deferral of a %s interaction", resp.Type, i.Type)
+}
+
+// editResponse replaces the content and components of the message that
+// answered the interaction whose token is given, and returns the message.
+func editResponse(ctx context.Context, s *discordgo.Session, appID, token string, data *discordgo.InteractionResponseData) ([]byte, error) {
+	body, err := json.Marshal(&discordgo.WebhookEdit{
+		Content: &data.Content, Components: &data.Components, AllowedMentions: data.AllowedMentions,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("encode edit: %w", err)
+	}
+	return callInteraction(ctx, s, http.MethodPatch, discordgo.EndpointWebhookMessage(appID, token, "@original"), body)
+}
+
+// messageID decodes the ID of a message from its JSON, and nothing else:
+// discordgo's decoder reads every button of a board through nested
+// UnmarshalJSON calls, eight times the cost.
+func messageID(body []byte) (string, error) {
+	var m struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(body, &m); err != nil {
+		return "", fmt.Errorf("decode message: %w", err)
+	}
+	if m.ID == "" {
+		return "", errors.New("decode message: no id")
+	}
+	return m.ID, nil
+}

@@ -1,0 +1,179 @@
+package discord_test
+
+import (
+	"context"
+	"crypto/ed25519"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/discord"
+	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/interaction"
+)
+
+// heldHandler answers each interaction with the reply the test sends on
+// replies, holding the handler until then: work that outlasts the budget.
+type heldHandler struct {
+	replies chan interaction.Reply
+
+	mu      sync.Mutex
+	tracked map[int64]string
+}
+
+func (h *heldHandler) Handle(ctx context.Context, _ *discordgo.Interaction) interaction.Reply {
+	select {
+	case r := <-h.replies:
+		return r
+	case <-ctx.Done():
+		r := ephemeralReply("failed")
+		r.Code = tttbot.EINTERNAL
+		return r
+	}
+}
+
+func (h *heldHandler) TrackMessage(_ context.Context, gameID int64, messageID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.tracked[gameID] = messageID
+}
+
+func (h *heldHandler) trackedMessage(gameID int64) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.tracked[gameID]
+}
+
+type counter struct{ deferred, abandoned atomic.Int64 }
+
+func (c *counter) Deferred()  { c.deferred.Add(1) }
+func (c *counter) Abandoned() { c.abandoned.Add(1) }
+
+func ephemeralReply(text string) interaction.Reply {
+	return interaction.Reply{Response: &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral},
+	}}
+}
+
+func boardData(text string) *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{Content: text, Components: []discordgo.MessageComponent{
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "·", CustomID: "cell:0"}}},
+	}}
+}
+
+// A handler held past the budget: the interaction is deferred within it —
+// type 5 for a command, type 6 for a click — and the reply, once the
+// handler has it, fills the command's message or redraws the clicked board
+// through @original; a refusal of a click is a private follow-up. Both ways
+// in: the gateway and the HTTP endpoint.
+func TestBudgetDefers(t *testing.T) {
+	for _, mode := range []string{"gateway", "http"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			srv := discordtest.NewServer(t)
+			h := &heldHandler{replies: make(chan interaction.Reply), tracked: map[int64]string{}}
+			c := &counter{}
+			// A budget this short defers every interaction the handler
+			// holds: the test waits for the deferral before it releases.
+			budget := discord.Budget{DeferAfter: time.Millisecond, Counter: c}
+			serveHeld(t, srv, mode, budget, h)
+			alice := srv.NewUser("alice")
+			ch := srv.NewChannel()
+
+			cmd := srv.Slash(t, alice, ch, "ttt challenge")
+			if r := cmd.Wait(t); r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || r.Ephemeral() {
+				t.Fatalf("command's first answer: got type %d (ephemeral %v), want a public 5", r.Type, r.Ephemeral())
+			}
+			h.replies <- interaction.Reply{
+				Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: boardData("board")},
+				TrackGame: 7,
+			}
+			board := cmd.Result(t)
+			if board.Content != "board" || len(board.Grid()) != 1 {
+				t.Fatalf("command's message: got %v, want the board", board)
+			}
+			srv.WaitCalls(t, discordtest.RouteEditWebhookMessage, 1)
+			waitFor(t, "the board tracked", func() bool { return h.trackedMessage(7) == board.ID })
+
+			click := srv.Click(t, alice, board, "cell:0")
+			if r := click.Wait(t); r.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+				t.Fatalf("click's first answer: got type %d, want 6", r.Type)
+			}
+			h.replies <- interaction.Reply{Response: &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseUpdateMessage, Data: boardData("moved"),
+			}}
+			if m := click.Result(t); m.ID != board.ID || m.Content != "moved" {
+				t.Errorf("clicked board: got %v, want board %s redrawn", m, board.ID)
+			}
+
+			refused := srv.Click(t, alice, srv.Message(ch, board.ID), "cell:0")
+			refused.Wait(t)
+			h.replies <- ephemeralReply("not your turn")
+			srv.WaitCalls(t, discordtest.RouteFollowup, 1)
+			f := refused.Followups()
+			if len(f) != 1 || f[0].Content != "not your turn" || !f[0].Ephemeral() {
+				t.Errorf("refusal: got follow-ups %v, want one private", f)
+			}
+			if m := srv.Message(ch, board.ID); m.Content != "moved" {
+				t.Errorf("board after a refusal: got %q, want it unchanged", m.Content)
+			}
+
+			failed := srv.Slash(t, alice, ch, "ttt challenge")
+			failed.Wait(t)
+			r := ephemeralReply("something went wrong")
+			r.Code = tttbot.EINTERNAL
+			h.replies <- r
+			if m := failed.Result(t); m.Content != "something went wrong" {
+				t.Errorf("failed command's message: got %v", m)
+			}
+			if d, a := c.deferred.Load(), c.abandoned.Load(); d != 4 || a != 1 {
+				t.Errorf("counted %d deferred, %d abandoned; want 4 and 1", d, a)
+			}
+		})
+	}
+}
+
+// serveHeld serves h on srv through the gateway or the HTTP endpoint.
+func serveHeld(t *testing.T, srv *discordtest.Server, mode string, b discord.Budget, h discord.Handler) {
+	t.Helper()
+	if mode == "gateway" {
+		gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{Budget: b})
+		if _, _, err := gw.Open(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { gw.Close(context.Background()) })
+		gw.Serve(h)
+		if err := gw.WaitConnected(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	rest, err := discord.NewSession(srv.Token(), srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hh := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), discord.HTTPOptions{Budget: b})
+	hh.Serve(h, rest)
+	web := httptest.NewServer(hh)
+	t.Cleanup(func() {
+		hh.Close(context.Background())
+		web.Close()
+	})
+	srv.UseEndpoint(web.URL, testKey, time.Now)
+}
+
+// waitFor waits until ok holds.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
