@@ -51,3 +51,24 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (intera
 	}
 	return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_subcommand", map[string]any{"Name": strconv.Quote(sub.Name)})
 }
+
+// Private reports whether the answer to command i, when it is not refused,
+// is seen by its user alone. The transport asks before the handler runs:
+// a deferred answer keeps the visibility of its deferral.
+func (h *Handler) Private(i *discordgo.Interaction) bool {
+	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+	if !ok || i.Type != discordgo.InteractionApplicationCommand || len(data.Options) != 1 {
+		return false
+	}
+	if data.Name == adminCommand {
+		return true
+	}
+	switch sub := data.Options[0]; sub.Name {
+	case "help", "forget-me", "history", "review":
+		return true
+	case "stats":
+		who, err := targetUser(i, options(sub.Options))
+		return err == nil && who == h.botID
+	}
+	return false
+}

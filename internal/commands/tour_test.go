@@ -98,6 +98,11 @@ func (tr *tourist) do(what string, i *discordgo.Interaction) interaction.Reply {
 	if r.Response == nil || r.Response.Data == nil {
 		tr.t.Fatalf("%s: no message in %+v", what, r.Response)
 	}
+	if i.Type == discordgo.InteractionApplicationCommand && r.Code == "" {
+		if got, want := r.Response.Data.Flags&discordgo.MessageFlagsEphemeral != 0, tr.h.Private(i); got != want {
+			tr.t.Errorf("%s: answered privately %v, but Private says %v", what, got, want)
+		}
+	}
 	tr.out = append(tr.out, rendered{what, r.Response.Data})
 	if r.Followup != nil {
 		tr.out = append(tr.out, rendered{what + ", its follow-up", r.Followup})

@@ -52,7 +52,7 @@ func (b Budget) deferAfter() time.Duration {
 // otherwise the deferred response to send Discord, and a channel that
 // delivers the reply once h returns, which the caller must receive.
 func (b Budget) run(ctx context.Context, h Handler, i *discordgo.Interaction) (interaction.Reply, *discordgo.InteractionResponse, <-chan interaction.Reply) {
-	d := deferral(i)
+	d := deferral(h, i)
 	if d == nil {
 		return h.Handle(ctx, i), nil, nil
 	}
@@ -72,17 +72,21 @@ func (b Budget) run(ctx context.Context, h Handler, i *discordgo.Interaction) (i
 }
 
 // deferral is the deferred response for i: a click's leaves its message
-// as it is until the edit, a command's shows the bot thinking in a
-// message the reply then fills. A command's is public: whether the reply
-// is private is known only once the handler has it, and a deferral's
-// message keeps the visibility it was sent with. Nil for an interaction
-// that cannot be deferred (autocomplete).
-func deferral(i *discordgo.Interaction) *discordgo.InteractionResponse {
+// as it is until the edit; a command's shows the bot thinking in a message
+// the answer then fills, private if h says the answer will be: Discord
+// sets a message's visibility when it creates it, here with the deferral.
+// So a refusal of a public command, private when in time, fills a public
+// message. Nil for an interaction that cannot be deferred (autocomplete).
+func deferral(h Handler, i *discordgo.Interaction) *discordgo.InteractionResponse {
 	switch i.Type {
 	case discordgo.InteractionMessageComponent:
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
 	case discordgo.InteractionApplicationCommand:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+		r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+		if h.Private(i) {
+			r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+		}
+		return r
 	}
 	return nil
 }

@@ -43,6 +43,11 @@ func (h *heldHandler) TrackMessage(_ context.Context, gameID int64, messageID st
 	h.tracked[gameID] = messageID
 }
 
+// Private says /ttt help alone is answered privately.
+func (h *heldHandler) Private(i *discordgo.Interaction) bool {
+	return i.ApplicationCommandData().Options[0].Name == "help"
+}
+
 func (h *heldHandler) trackedMessage(gameID int64) string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -132,8 +137,16 @@ func TestBudgetDefers(t *testing.T) {
 			if m := failed.Result(t); m.Content != "something went wrong" {
 				t.Errorf("failed command's message: got %v", m)
 			}
-			if d, a := c.deferred.Load(), c.abandoned.Load(); d != 4 || a != 1 {
-				t.Errorf("counted %d deferred, %d abandoned; want 4 and 1", d, a)
+			help := srv.Slash(t, alice, ch, "ttt help")
+			if r := help.Wait(t); r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !r.Ephemeral() {
+				t.Fatalf("private command's first answer: got type %d (ephemeral %v), want a private 5", r.Type, r.Ephemeral())
+			}
+			h.replies <- ephemeralReply("help text")
+			if m := help.Result(t); m.Content != "help text" || !m.Ephemeral() {
+				t.Errorf("private command's message: got %v, want the private help", m)
+			}
+			if d, a := c.deferred.Load(), c.abandoned.Load(); d != 5 || a != 1 {
+				t.Errorf("counted %d deferred, %d abandoned; want 5 and 1", d, a)
 			}
 		})
 	}

@@ -26,6 +26,10 @@ import (
 type Handler interface {
 	Handle(ctx context.Context, i *discordgo.Interaction) interaction.Reply
 	TrackMessage(ctx context.Context, gameID int64, messageID string)
+	// Private reports, before Handle, whether the answer to command i is
+	// seen by its user alone unless refused: a deferral (see Budget) must
+	// be as private as the answer that fills it.
+	Private(i *discordgo.Interaction) bool
 }
 
 // handlerTimeout bounds one interaction: Discord waits 3 s for the first

@@ -343,6 +343,8 @@ func (b *blocked) Handle(ctx context.Context, _ *discordgo.Interaction) interact
 
 func (b *blocked) TrackMessage(context.Context, int64, string) {}
 
+func (b *blocked) Private(*discordgo.Interaction) bool { return false }
+
 // Close cancels the interactions still running when its context ends, and
 // every goroutine of the gateway has ended when it returns.
 func TestGatewayCloseEndsEverything(t *testing.T) {

@@ -56,6 +56,8 @@ func (f *fakeHandler) TrackMessage(_ context.Context, gameID int64, messageID st
 	f.tracked[gameID] = messageID
 }
 
+func (f *fakeHandler) Private(*discordgo.Interaction) bool { return false }
+
 func (f *fakeHandler) count() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -633,3 +635,5 @@ func (r discordHandlerFunc) Handle(context.Context, *discordgo.Interaction) inte
 }
 
 func (discordHandlerFunc) TrackMessage(context.Context, int64, string) {}
+
+func (discordHandlerFunc) Private(*discordgo.Interaction) bool { return false }

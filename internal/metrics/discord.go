@@ -42,6 +42,8 @@ func (h *interactions) TrackMessage(ctx context.Context, gameID int64, messageID
 	h.next.TrackMessage(ctx, gameID, messageID)
 }
 
+func (h *interactions) Private(i *discordgo.Interaction) bool { return h.next.Private(i) }
+
 // interactionType names the interaction types Discord documents; anything
 // else is "other", so a client cannot grow the label set.
 func interactionType(t discordgo.InteractionType) string {

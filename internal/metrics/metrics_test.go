@@ -44,6 +44,8 @@ func (h *replies) TrackMessage(_ context.Context, _ int64, id string) {
 	h.tracked = append(h.tracked, id)
 }
 
+func (h *replies) Private(i *discordgo.Interaction) bool { return i.ID == "private" }
+
 // observed returns, for each series of a histogram vector, its
 // observation count and sum, keyed by its label values joined with ",".
 func observed(t *testing.T, c prometheus.Collector) map[string][2]float64 {
@@ -83,6 +85,9 @@ func TestInteractions(t *testing.T) {
 	h.TrackMessage(t.Context(), 1, "m1")
 	if len(next.tracked) != 1 {
 		t.Errorf("got %d messages tracked, want 1: TrackMessage passes through", len(next.tracked))
+	}
+	if !h.Private(&discordgo.Interaction{ID: "private"}) || h.Private(&discordgo.Interaction{ID: "public"}) {
+		t.Error("Private does not pass through")
 	}
 	for _, tt := range []struct {
 		typ, outcome string
@@ -254,6 +259,8 @@ func (okHandler) Handle(context.Context, *discordgo.Interaction) interaction.Rep
 	return interaction.Reply{}
 }
 func (okHandler) TrackMessage(context.Context, int64, string) {}
+
+func (okHandler) Private(*discordgo.Interaction) bool { return false }
 
 // BenchmarkInteractions is what counting and timing add to an interaction.
 func BenchmarkInteractions(b *testing.B) {
