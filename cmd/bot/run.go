@@ -99,19 +99,20 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		o.timerInterval = time.Second
 	}
 	httpMode := cfg.Discord.Mode == config.ModeHTTP
+	m := metrics.New()
+	budget := discord.Budget{DeferAfter: cfg.Discord.DeferAfter.Duration, Counter: m.Deferrals()}
 	var endpoint *discord.HTTPHandler
 	if httpMode {
 		key, err := discord.ParsePublicKey(cfg.Discord.PublicKey)
 		if err != nil {
 			return err
 		}
-		endpoint = discord.NewHTTPHandler(key, discord.HTTPOptions{Now: o.now, Logger: log})
+		endpoint = discord.NewHTTPHandler(key, discord.HTTPOptions{Now: o.now, Logger: log, Budget: budget})
 	}
 	lns, err := listen(cfg)
 	if err != nil {
 		return err
 	}
-	m := metrics.New()
 	// The servers answer from now on, /healthz with 503 "starting" until
 	// the bot is ready; a start that fails closes them on the way out.
 	web := startWeb(lns, cfg, endpoint, m, log)
@@ -184,7 +185,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		}
 		gwOpts := discord.GatewayOptions{
 			ShardCount: cfg.Discord.ShardCount, ShardIDs: ids,
-			IdentifyInterval: o.identifyInterval, Backoff: o.backoff, Logger: log,
+			IdentifyInterval: o.identifyInterval, Backoff: o.backoff, Budget: budget, Logger: log,
 		}
 		if pg, ok := db.(*postgres.DB); ok {
 			// The processes that share the shards share the database:

@@ -50,6 +50,12 @@ type Discord struct {
 	ShardIDs       string   `toml:"shard_ids"`
 	ShardDownGrace Duration `toml:"shard_down_grace"` // how long a shard may be down before /healthz fails
 
+	// DeferAfter is how long an interaction's work may take before the
+	// bot sends Discord the deferred answer (the bot "thinking") and
+	// finishes with an edit once the work is done: less than the 3 s
+	// Discord waits for the first answer.
+	DeferAfter Duration `toml:"defer_after"`
+
 	// RegisterCommands has the process overwrite the slash commands at
 	// start-up: in ModeGateway only if it runs shard 0. Discord keeps one
 	// set per application, so of several instances one registers, or
@@ -134,6 +140,10 @@ type Log struct {
 	Format string `toml:"format"`
 }
 
+// AnswerWindow is how long Discord waits for an interaction's first
+// answer; discord.defer_after must leave the deferral time to reach it.
+const AnswerWindow = 3 * time.Second
+
 // MaxAITimeBudget bounds game.ai_time_budget: every offered board is solved
 // far faster, and a longer search would outlast Discord's 3 s answer window.
 const MaxAITimeBudget = 2 * time.Second
@@ -143,7 +153,7 @@ func Default() Config {
 	return Config{
 		Discord: Discord{
 			APIURL: "https://discord.com/api/v9", Mode: ModeGateway,
-			ShardDownGrace: Duration{time.Minute}, RegisterCommands: true,
+			ShardDownGrace: Duration{time.Minute}, DeferAfter: Duration{2 * time.Second}, RegisterCommands: true,
 		},
 		HTTP: HTTP{Listen: "127.0.0.1:8080", Path: "/interactions", MaxConnections: 512,
 			HealthTimeout: Duration{2 * time.Second}},

@@ -17,6 +17,7 @@ func TestEnvVar(t *testing.T) {
 		{"http.listen", "TTTBOT_HTTP_LISTEN"},
 		{"database.path", "TTTBOT_DATABASE_PATH"},
 		{"game.turn_timeout", "TTTBOT_GAME_TURN_TIMEOUT"},
+		{"discord.defer_after", "TTTBOT_DISCORD_DEFER_AFTER"},
 	}
 	for _, tt := range tests {
 		if got := config.EnvVar(tt.key); got != tt.want {
@@ -50,7 +51,9 @@ func TestLoadEnvKeys(t *testing.T) {
 	want.Game.TurnTimeout = config.Duration{90 * time.Second}
 	want.Game.SimultaneousGames = true
 	want.Log.Format = "json"
+	want.Discord.DeferAfter = config.Duration{1500 * time.Millisecond}
 	got, err := config.Load("", env(map[string]string{
+		"TTTBOT_DISCORD_DEFER_AFTER":     "1.5s",
 		"DISCORD_TOKEN":                  secret + "\n",
 		"TTTBOT_DISCORD_GUILD_IDS":       " 123, 456,",
 		"TTTBOT_DISCORD_MODE":            "http",

@@ -96,6 +96,7 @@ func (c Config) validate(where func(key string) string) error {
 		{"game.turn_timeout", c.Game.TurnTimeout},
 		{"game.ai_time_budget", c.Game.AITimeBudget},
 		{"http.health_timeout", c.HTTP.HealthTimeout},
+		{"discord.defer_after", c.Discord.DeferAfter},
 	} {
 		if d.d.Duration <= 0 {
 			bad(d.key, "must be more than zero, got %q", d.d)
@@ -105,6 +106,10 @@ func (c Config) validate(where func(key string) string) error {
 	// awaits for 3 s; the search must leave time for the rest.
 	if c.Game.AITimeBudget.Duration > MaxAITimeBudget {
 		bad("game.ai_time_budget", "must be at most %s (Discord waits 3s for an answer), got %q", MaxAITimeBudget, c.Game.AITimeBudget)
+	}
+	if c.Discord.DeferAfter.Duration >= AnswerWindow {
+		bad("discord.defer_after", "must be less than %s (Discord waits %s for an answer, and the deferral must reach it), got %q",
+			AnswerWindow, AnswerWindow, c.Discord.DeferAfter)
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

@@ -136,6 +136,15 @@ func (m *Metrics) InteractionEndpoint(next http.Handler) http.Handler {
 	return promhttp.InstrumentHandlerCounter(m.httpRequests, next)
 }
 
+// Deferrals counts the interactions the transport answers past their
+// budget (discord.Budget's Counter).
+func (m *Metrics) Deferrals() discord.Counter { return deferrals{m} }
+
+type deferrals struct{ m *Metrics }
+
+func (d deferrals) Deferred()  { d.m.deferred.Inc() }
+func (d deferrals) Abandoned() { d.m.abandoned.Inc() }
+
 // outcome is "ok", "error" for a failure of the bot's own, or the code of
 // a refusal the player caused.
 func outcome(r interaction.Reply) string {

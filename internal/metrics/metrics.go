@@ -26,6 +26,8 @@ type Metrics struct {
 	rateLimits    prometheus.Counter
 	rateLimitWait prometheus.Counter
 	httpRequests  *prometheus.CounterVec
+	deferred      prometheus.Counter
+	abandoned     prometheus.Counter
 }
 
 // New returns the bot's metrics, with the Go runtime's and the process's.
@@ -77,12 +79,21 @@ func New() *Metrics {
 			Name: "tttbot_http_interaction_requests_total",
 			Help: "Requests to the HTTP interactions endpoint, by status code (401: bad or stale signature).",
 		}, []string{"code"}),
+		deferred: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "tttbot_interactions_deferred_total",
+			Help: "Interactions whose work outlasted discord.defer_after: answered with a deferral, then an edit once the work was done.",
+		}),
+		abandoned: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "tttbot_interactions_abandoned_total",
+			Help: "Deferred interactions whose work failed or ran out of time, storing nothing; the player was told so.",
+		}),
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.interactions, m.handleSeconds, m.aiSeconds, m.aiNodes, m.storeSeconds,
 		m.restRequests, m.restSeconds, m.rateLimits, m.rateLimitWait, m.httpRequests,
+		m.deferred, m.abandoned,
 	)
 	return m
 }

@@ -106,6 +106,20 @@ func TestInteractions(t *testing.T) {
 	}
 }
 
+func TestDeferrals(t *testing.T) {
+	m := New()
+	c := m.Deferrals()
+	c.Deferred()
+	c.Deferred()
+	c.Abandoned()
+	if got := testutil.ToFloat64(m.deferred); got != 2 {
+		t.Errorf("deferred: got %v, want 2", got)
+	}
+	if got := testutil.ToFloat64(m.abandoned); got != 1 {
+		t.Errorf("abandoned: got %v, want 1", got)
+	}
+}
+
 type fixedAI struct{ c ai.Choice }
 
 func (f fixedAI) Move(context.Context, game.Position, ai.Level, *rand.Rand) (ai.Choice, error) {
