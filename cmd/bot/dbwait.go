@@ -74,7 +74,8 @@ func waitForStore(ctx context.Context, cfg config.Config, log *slog.Logger, now 
 	}
 }
 
-// transient reports whether err, from openStore, may pass by itself.
+// transient reports whether err, from openStore or a store call, may pass
+// by itself.
 func transient(d config.Database, err error) bool {
 	if d.Postgres() {
 		return postgres.Transient(err)

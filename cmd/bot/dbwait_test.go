@@ -138,9 +138,9 @@ func withHost(t *testing.T, rawURL, addr string) string {
 	return u.String()
 }
 
-// proxy forwards the connections made to addr to target, until the test
-// ends.
-func proxy(t *testing.T, addr, target string) {
+// proxy forwards the connections made to addr to target, until stop or
+// the end of the test; stop closes the listener and every connection.
+func proxy(t *testing.T, addr, target string) (stop func()) {
 	t.Helper()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -185,7 +185,7 @@ func proxy(t *testing.T, addr, target string) {
 			}
 		}
 	})
-	t.Cleanup(func() {
+	stop = sync.OnceFunc(func() {
 		ln.Close()
 		mu.Lock()
 		closed = true
@@ -195,6 +195,8 @@ func proxy(t *testing.T, addr, target string) {
 		mu.Unlock()
 		wg.Wait()
 	})
+	t.Cleanup(stop)
+	return stop
 }
 
 // With PostgreSQL down, the bot waits for it, says so on /healthz, and

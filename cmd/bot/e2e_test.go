@@ -60,6 +60,9 @@ type harness struct {
 	configure func(*config.Config)
 	// interval is the identify pacing of the bot and the local Discord.
 	interval time.Duration
+	// log, when set, is the bot's logger, else warnings go to the test's
+	// output.
+	log *slog.Logger
 }
 
 func newHarness(t *testing.T) *harness { return startHarness(t, nil, discordtest.Options{}) }
@@ -107,7 +110,7 @@ func (h *harness) start() {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := cmp.Or(h.log, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, errc := make(chan struct{}), make(chan error, 1)
 	go func() {

@@ -155,10 +155,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		}
 		return float64(n)
 	})
+	// The store's calls and its probes tell one owner of the database's
+	// state, which logs its outages rather than each failed interaction.
+	dbState := health.NewDatabase(health.DatabaseOptions{
+		Unavailable: func(err error) bool { return health.Unavailable(err) || transient(cfg.Database, err) },
+		Now:         o.now, Logger: log,
+	})
+	m.Database(dbState)
 	// A write probe for each /healthz would queue behind the moves under
 	// load: one a second tells as much.
 	checks := []health.Check{{Name: "database", Func: health.Cached(time.Second, o.now, func(ctx context.Context) (string, error) {
-		if err := db.Ping(ctx); err != nil {
+		if err := dbState.Observe(ctx, db.Ping(ctx)); err != nil {
 			return "", fmt.Errorf("%s: %w", cfg.Database.Name(), err)
 		}
 		return "", nil
@@ -256,7 +263,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	defer func() { stopReg(); <-regDone }()
 
 	engine := m.AI(ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration}))
-	store := m.Store(db)
+	store := m.Store(db, dbState)
 	service := play.New(store, engine, bot.ID, play.Options{
 		ChallengeTimeout: cfg.Game.ChallengeTimeout.Duration,
 		TurnTimeout:      cfg.Game.TurnTimeout.Duration,

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/interaction"
 )
 
@@ -70,7 +71,7 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 func (h *Handler) keepToken(ctx context.Context, g *tttbot.Game, i *discordgo.Interaction) error {
 	err := h.play.SetToken(ctx, g.ID, h.token(i))
 	if err != nil && tttbot.ErrorCode(err) != tttbot.EREPLAY {
-		h.logger(ctx).Error("keep interaction token", "game", g.ID, "err", err)
+		h.logger(ctx).Log(ctx, health.Level(err), "keep interaction token", "game", g.ID, "err", err)
 	}
 	return err
 }

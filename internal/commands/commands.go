@@ -17,6 +17,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
@@ -147,7 +148,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r inter
 		return refuseReplay(l)
 	default:
 		if code == tttbot.EINTERNAL {
-			log.Error("interaction failed", "err", err)
+			log.Log(ctx, health.Level(err), "interaction failed", "err", err)
 		} else {
 			log.Debug("interaction refused", "code", code, "err", err)
 		}
@@ -172,7 +173,7 @@ func (h *Handler) remember(ctx context.Context, l *i18n.Language, in *tttbot.Int
 	case tttbot.EREPLAY:
 		return refuseReplay(l)
 	default:
-		h.logger(ctx).Error("remember interaction", "err", err)
+		h.logger(ctx).Log(ctx, health.Level(err), "remember interaction", "err", err)
 		r.TrackGame, r.Followup, r.Edit = 0, nil, nil
 	}
 	return r
@@ -182,7 +183,7 @@ func (h *Handler) remember(ctx context.Context, l *i18n.Language, in *tttbot.Int
 // its ID.
 func (h *Handler) TrackMessage(ctx context.Context, gameID int64, messageID string) {
 	if err := h.play.SetMessage(ctx, gameID, messageID); err != nil {
-		h.logger(ctx).Error("track board message", "game", gameID, "err", err)
+		h.logger(ctx).Log(ctx, health.Level(err), "track board message", "game", gameID, "err", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/health"
 )
 
 // lookTTL is how long a guild's look — its marks and language — is kept
@@ -42,7 +43,7 @@ func (h *Handler) look(ctx context.Context, guildID string) *tttbot.Settings {
 	}
 	s, err := h.store.Settings(ctx, guildID)
 	if err != nil {
-		h.logger(ctx).Error("read guild settings", "guild", guildID, "err", err)
+		h.logger(ctx).Log(ctx, health.Level(err), "read guild settings", "guild", guildID, "err", err)
 		return &tttbot.Settings{GuildID: guildID}
 	}
 	h.cacheLook(s, now)

@@ -114,3 +114,29 @@ func (m *Metrics) ActiveGames(count func() float64) {
 		Help: "Games being played now.",
 	}, count))
 }
+
+// DatabaseState is what the bot knows of its database (health.Database).
+type DatabaseState interface {
+	Up() bool
+	Outages() int
+}
+
+// Database reports db's state, asking it at each scrape. Call it at most
+// once.
+func (m *Metrics) Database(db DatabaseState) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "tttbot_database_up",
+			Help: "0 while the database is known to be unavailable (store calls failing with connection errors or timeouts), else 1.",
+		}, func() float64 {
+			if db.Up() {
+				return 1
+			}
+			return 0
+		}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "tttbot_database_outages_total",
+			Help: "Times the database became unavailable.",
+		}, func() float64 { return float64(db.Outages()) }),
+	)
+}

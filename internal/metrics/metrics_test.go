@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"maps"
 	"math/rand/v2"
@@ -157,7 +158,8 @@ func TestStore(t *testing.T) {
 	}
 	defer db.Close()
 	m := New()
-	s := m.Store(db)
+	var told outcomes
+	s := m.Store(db, &told)
 	g := &tttbot.Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "a", Opponent: "b",
 		Status: tttbot.StatusPending, Deadline: time.Now().Add(time.Minute)}
 	if err := s.StartGame(t.Context(), g, nil); err != nil {
@@ -166,12 +168,54 @@ func TestStore(t *testing.T) {
 	if _, err := s.Game(t.Context(), g.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Game(t.Context(), g.ID+1); tttbot.ErrorCode(err) != tttbot.ENOTFOUND {
-		t.Fatalf("got %v, want the store's ENOTFOUND through the wrapper", err)
+	_, err = s.Game(t.Context(), g.ID+1)
+	if tttbot.ErrorCode(err) != tttbot.ENOTFOUND || !strings.HasPrefix(err.Error(), "told: ") {
+		t.Fatalf("got %v, want the store's ENOTFOUND through the wrapper, as the observer returned it", err)
+	}
+	if len(told) != 3 || told[0] != nil || told[1] != nil || tttbot.ErrorCode(told[2]) != tttbot.ENOTFOUND {
+		t.Errorf("the observer was told %v, want nil, nil and ENOTFOUND", told)
 	}
 	got := observed(t, m.storeSeconds)
 	if len(got) != 2 || got["StartGame"][0] != 1 || got["Game"][0] != 2 {
 		t.Errorf("got store timings %v, want StartGame once and Game twice", got)
+	}
+}
+
+// outcomes is an Observer that keeps the outcomes it is told, and marks
+// the errors.
+type outcomes []error
+
+func (o *outcomes) Observe(_ context.Context, err error) error {
+	*o = append(*o, err)
+	if err != nil {
+		return fmt.Errorf("told: %w", err)
+	}
+	return nil
+}
+
+type database struct {
+	up      bool
+	outages int
+}
+
+func (d database) Up() bool     { return d.up }
+func (d database) Outages() int { return d.outages }
+
+func TestDatabase(t *testing.T) {
+	for _, db := range []database{{true, 0}, {false, 1}, {true, 2}} {
+		m := New()
+		m.Database(db)
+		want := fmt.Sprintf(`
+# HELP tttbot_database_outages_total Times the database became unavailable.
+# TYPE tttbot_database_outages_total counter
+tttbot_database_outages_total %d
+# HELP tttbot_database_up 0 while the database is known to be unavailable (store calls failing with connection errors or timeouts), else 1.
+# TYPE tttbot_database_up gauge
+tttbot_database_up %d
+`, db.outages, map[bool]int{false: 0, true: 1}[db.up])
+		if err := testutil.GatherAndCompare(m.reg, strings.NewReader(want), "tttbot_database_up", "tttbot_database_outages_total"); err != nil {
+			t.Errorf("%+v: %v", db, err)
+		}
 	}
 }
 

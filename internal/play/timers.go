@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/health"
 )
 
 // Boards shows the players what a deadline did; internal/commands renders
@@ -28,10 +29,10 @@ func (s *Service) RunTimers(ctx context.Context, interval time.Duration, boards 
 	defer t.Stop()
 	for {
 		if _, err := s.FireDue(ctx, boards); err != nil && ctx.Err() == nil {
-			s.log.Error("timers", "err", err)
+			s.log.Log(ctx, health.Level(err), "timers", "err", err)
 		}
 		if _, err := s.PruneInteractions(ctx); err != nil && ctx.Err() == nil {
-			s.log.Error("prune interactions", "err", err)
+			s.log.Log(ctx, health.Level(err), "prune interactions", "err", err)
 		}
 		select {
 		case <-ctx.Done():
@@ -79,7 +80,7 @@ func (s *Service) fireAll(ctx context.Context, games []*tttbot.Game, boards Boar
 		wg.Go(func() {
 			defer func() { <-slots }()
 			if err := s.fireAndShow(ctx, g, boards); err != nil && ctx.Err() == nil {
-				s.log.Error("fire deadline", "game", g.ID, "err", err)
+				s.log.Log(ctx, health.Level(err), "fire deadline", "game", g.ID, "err", err)
 				return
 			}
 			handled.Add(1)
