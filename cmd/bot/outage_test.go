@@ -107,7 +107,7 @@ func TestOutageLogs(t *testing.T) {
 	}
 	lines := waitLine(t, &logs, `msg="database back"`)
 	back := lines[len(lines)-1]
-	if want := fmt.Sprintf("down_for=3s failed_interactions=%d", burst); !strings.Contains(back, want) {
+	if want := fmt.Sprintf("down_for=3s failed_interactions=%d deferred_interactions=0", burst); !strings.Contains(back, want) {
 		t.Errorf("got %s, want it to say %s", back, want)
 	}
 	var failed int

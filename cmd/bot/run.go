@@ -100,7 +100,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}
 	httpMode := cfg.Discord.Mode == config.ModeHTTP
 	m := metrics.New()
-	budget := discord.Budget{DeferAfter: cfg.Discord.DeferAfter.Duration, Counter: m.Deferrals()}
+	// The store's calls, its probes and the deferrals tell one owner of the
+	// database's state, which logs its outages rather than each failed
+	// interaction.
+	dbState := health.NewDatabase(health.DatabaseOptions{
+		Unavailable: func(err error) bool { return health.Unavailable(err) || transient(cfg.Database, err) },
+		Now:         o.now, Logger: log,
+	})
+	m.Database(dbState)
+	budget := discord.Budget{DeferAfter: cfg.Discord.DeferAfter.Duration, Counter: deferrals{m.Deferrals(), dbState}}
 	var endpoint *discord.HTTPHandler
 	if httpMode {
 		key, err := discord.ParsePublicKey(cfg.Discord.PublicKey)
@@ -155,13 +163,6 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		}
 		return float64(n)
 	})
-	// The store's calls and its probes tell one owner of the database's
-	// state, which logs its outages rather than each failed interaction.
-	dbState := health.NewDatabase(health.DatabaseOptions{
-		Unavailable: func(err error) bool { return health.Unavailable(err) || transient(cfg.Database, err) },
-		Now:         o.now, Logger: log,
-	})
-	m.Database(dbState)
 	// A write probe for each /healthz would queue behind the moves under
 	// load: one a second tells as much.
 	checks := []health.Check{{Name: "database", Func: health.Cached(time.Second, o.now, func(ctx context.Context) (string, error) {
@@ -338,4 +339,16 @@ func applicationID(ctx context.Context, cfg config.Config, log *slog.Logger) (st
 		return err
 	})
 	return appID, err
+}
+
+// deferrals counts the deferred interactions in /metrics, and for the
+// line that ends a database outage.
+type deferrals struct {
+	discord.Counter
+	db *health.Database
+}
+
+func (d deferrals) Deferred() {
+	d.Counter.Deferred()
+	d.db.Deferred()
 }

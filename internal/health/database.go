@@ -48,8 +48,10 @@ type DatabaseOptions struct {
 	Failures int
 	Window   time.Duration
 	// Quiet is how long the database must answer without a failure, after
-	// an outage, to be back (default 5s): a database that flaps has one
-	// outage, not one per flap.
+	// an outage, to be back (default 10s): a database that flaps has one
+	// outage, not one per flap, and so has one whose writes wait out
+	// SQLite's busy timeout (5s) behind another process's lock while its
+	// reads answer.
 	Quiet  time.Duration
 	Now    func() time.Time // default time.Now
 	Logger *slog.Logger     // default slog.Default()
@@ -58,8 +60,8 @@ type DatabaseOptions struct {
 // Database owns what the bot knows of its database's state, learned from
 // the outcome of every store call and health probe (Observe). It logs one
 // line when the database becomes unavailable, with the reason, and one when
-// it is back, with how long it was down and how many interactions failed
-// meanwhile. It is safe for concurrent use.
+// it is back, with how long it was down and how many interactions failed or
+// were deferred meanwhile. It is safe for concurrent use.
 type Database struct {
 	opts DatabaseOptions
 
@@ -69,6 +71,7 @@ type Database struct {
 	since     time.Time // the outage's first failure
 	recovered time.Time // the first answer after the outage's latest failure; zero if none yet
 	failed    int       // interactions whose store call failed in the outage
+	deferred  int       // interactions deferred in the outage
 	seen      [2]map[string]bool
 	rotated   time.Time
 	outages   int
@@ -86,7 +89,7 @@ func NewDatabase(opts DatabaseOptions) *Database {
 		opts.Window = 10 * time.Second
 	}
 	if opts.Quiet <= 0 {
-		opts.Quiet = 5 * time.Second
+		opts.Quiet = 10 * time.Second
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -138,8 +141,18 @@ func (d *Database) answered() {
 		return
 	}
 	d.opts.Logger.Info("database back", "down_for", d.recovered.Sub(d.since).Round(time.Millisecond).String(),
-		"failed_interactions", d.failed)
-	d.down, d.failed, d.seen = false, 0, [2]map[string]bool{{}, {}}
+		"failed_interactions", d.failed, "deferred_interactions", d.deferred)
+	d.down, d.failed, d.deferred, d.seen = false, 0, 0, [2]map[string]bool{{}, {}}
+}
+
+// Deferred counts an interaction whose answer was deferred, for the line
+// that ends the outage, if the outage is known by then.
+func (d *Database) Deferred() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.down {
+		d.deferred++
+	}
 }
 
 // failure notes a failure of a call made for the interaction id ("" for

@@ -50,26 +50,26 @@ func TestDatabase(t *testing.T) {
 			{5 * s, nil, ""}, {9 * s, nil, "e"}, // not quiet for long enough yet
 			{10 * s, nil, "f"},
 		}, "level=WARN msg=\"database unavailable\" reason=\"play: context deadline exceeded\"\n" +
-			"level=INFO msg=\"database back\" down_for=5s failed_interactions=4\n", true, 1},
+			"level=INFO msg=\"database back\" down_for=5s failed_interactions=4 deferred_interactions=0\n", true, 1},
 		{"a flapping database has one outage", []call{
 			{0, refused, "a"}, {0, refused, "b"}, {0, refused, "c"},
 			{2 * s, nil, ""}, {4 * s, refused, "d"}, {6 * s, nil, ""}, {8 * s, refused, ""}, {10 * s, nil, ""},
 			{12 * s, nil, ""}, {15 * s, nil, ""},
 		}, "level=WARN msg=\"database unavailable\" reason=\"dial tcp 127.0.0.1:5432: connection refused\"\n" +
-			"level=INFO msg=\"database back\" down_for=10s failed_interactions=4\n", true, 1},
+			"level=INFO msg=\"database back\" down_for=10s failed_interactions=4 deferred_interactions=0\n", true, 1},
 		{"two outages", []call{
 			{0, refused, "a"}, {0, refused, "b"}, {0, refused, "c"}, {s, nil, ""}, {6 * s, nil, ""},
 			{20 * s, refused, "a"}, {20 * s, refused, "b"}, {20 * s, refused, "d"}, {30 * s, nil, ""}, {35 * s, nil, ""},
 		}, "level=WARN msg=\"database unavailable\" reason=\"dial tcp 127.0.0.1:5432: connection refused\"\n" +
-			"level=INFO msg=\"database back\" down_for=1s failed_interactions=3\n" +
+			"level=INFO msg=\"database back\" down_for=1s failed_interactions=3 deferred_interactions=0\n" +
 			"level=WARN msg=\"database unavailable\" reason=\"dial tcp 127.0.0.1:5432: connection refused\"\n" +
-			"level=INFO msg=\"database back\" down_for=10s failed_interactions=3\n", true, 2},
+			"level=INFO msg=\"database back\" down_for=10s failed_interactions=3 deferred_interactions=0\n", true, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 			now := start
 			var log bytes.Buffer
-			d := health.NewDatabase(health.DatabaseOptions{Now: func() time.Time { return now }, Logger: quiet(&log)})
+			d := health.NewDatabase(health.DatabaseOptions{Quiet: 5 * time.Second, Now: func() time.Time { return now }, Logger: quiet(&log)})
 			for _, c := range tt.calls {
 				now = start.Add(c.at)
 				ctx := context.Background()
@@ -113,6 +113,63 @@ func TestDatabaseMarks(t *testing.T) {
 		if got := d.Observe(ctx, err); got != err {
 			t.Errorf("Observe(%v) during the outage = %v, want it unchanged", err, got)
 		}
+	}
+}
+
+// The interactions deferred while the outage is known are counted in its
+// "back" line.
+func TestDatabaseDeferred(t *testing.T) {
+	var log bytes.Buffer
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	d := health.NewDatabase(health.DatabaseOptions{Quiet: 5 * time.Second, Now: func() time.Time { return now }, Logger: quiet(&log)})
+	ctx := context.Background()
+	d.Deferred() // before the outage
+	for range 3 {
+		d.Observe(ctx, context.DeadlineExceeded)
+	}
+	d.Deferred()
+	d.Deferred()
+	d.Observe(ctx, nil)
+	now = now.Add(5 * time.Second)
+	d.Observe(ctx, nil)
+	d.Deferred() // after it
+	want := "level=WARN msg=\"database unavailable\" reason=\"context deadline exceeded\"\n" +
+		"level=INFO msg=\"database back\" down_for=0s failed_interactions=0 deferred_interactions=2\n"
+	if got := log.String(); got != want {
+		t.Errorf("got log\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Behind another process's SQLite lock, writes fail every 5s (the busy
+// timeout) while reads answer: by the defaults, that is one outage.
+func TestDatabaseLockedWrites(t *testing.T) {
+	var log bytes.Buffer
+	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	now := start
+	locked := errors.New("database is locked") // as the engine's own Unavailable says
+	d := health.NewDatabase(health.DatabaseOptions{
+		Unavailable: func(err error) bool { return errors.Is(err, locked) },
+		Now:         func() time.Time { return now }, Logger: quiet(&log),
+	})
+	ctx := context.Background()
+	for at := range 60 { // a minute, a read each second and a write each 5s
+		now = start.Add(time.Duration(at) * time.Second)
+		d.Observe(ctx, nil)
+		if at%5 == 0 {
+			d.Observe(ctx, locked)
+		}
+		if got, want := d.Up(), at < 10; got != want {
+			t.Fatalf("at %ds: Up() = %v, want %v", at, got, want)
+		}
+	}
+	for at := 60; at <= 70; at++ { // the lock released
+		now = start.Add(time.Duration(at) * time.Second)
+		d.Observe(ctx, nil)
+	}
+	want := "level=WARN msg=\"database unavailable\" reason=\"database is locked\"\n" +
+		"level=INFO msg=\"database back\" down_for=56s failed_interactions=0 deferred_interactions=0\n"
+	if got := log.String(); got != want {
+		t.Errorf("got log\n%s\nwant\n%s", got, want)
 	}
 }
 
