@@ -21,6 +21,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/health"
 )
 
 // AI picks the bot's moves.
@@ -242,7 +243,7 @@ func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, com
 	r, err := s.botMove(ctx, g)
 	if err != nil {
 		// The game exists with the bot to move; the timers retry the move.
-		s.log.Error("bot move", "game", g.ID, "err", err)
+		s.log.Log(ctx, health.Level(err), "bot move", "game", g.ID, "err", err)
 		return Result{Game: g}, nil
 	}
 	return r, nil
@@ -314,7 +315,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 			}
 		case err != nil:
 			// The human's move stands; the timers retry the bot's answer.
-			s.log.Error("bot move", "game", g.ID, "err", err)
+			s.log.Log(ctx, health.Level(err), "bot move", "game", g.ID, "err", err)
 		default:
 			r = answered
 		}
@@ -339,7 +340,7 @@ func (s *Service) botAnswer(ctx context.Context, g *tttbot.Game, m tttbot.MoveRe
 	}
 	a, err := s.botRequest(ctx, g, next, m.Version+1, m.At)
 	if err != nil {
-		s.log.Error("bot move", "game", g.ID, "err", err)
+		s.log.Log(ctx, health.Level(err), "bot move", "game", g.ID, "err", err)
 		return nil
 	}
 	return &a
