@@ -65,8 +65,12 @@ const (
 )
 
 // Game returns a game by ID.
-func (db *DB) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
-	return gamerow.Game(db.pool.QueryRow(ctx, gamerow.QueryGame, id))
+func (db *DB) Game(ctx context.Context, id int64) (g *tttbot.Game, err error) {
+	err = db.read(ctx, func() (err error) {
+		g, err = gamerow.Game(db.pool.QueryRow(ctx, gamerow.QueryGame, id))
+		return err
+	})
+	return g, err
 }
 
 // Moves lists the moves of a game in order.
@@ -76,8 +80,12 @@ func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 
 // OpenGame returns user's pending or active game in channel; the oldest if
 // user is the bot, which may play several.
-func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error) {
-	return gamerow.Game(db.pool.QueryRow(ctx, gamerow.QueryOpenGame, channelID, user))
+func (db *DB) OpenGame(ctx context.Context, channelID, user string) (g *tttbot.Game, err error) {
+	err = db.read(ctx, func() (err error) {
+		g, err = gamerow.Game(db.pool.QueryRow(ctx, gamerow.QueryOpenGame, channelID, user))
+		return err
+	})
+	return g, err
 }
 
 // StartGame inserts g as a pending challenge or, against the bot, an
@@ -128,6 +136,13 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		err = t.commit(ctx, w)
 		return gamerow.Inserted(err, channelTaken(err))
 	})
+	if errors.Is(err, errCommitted) {
+		// The game's ID was in the answer lost: the game stored is the
+		// challenger's open one in the channel created at the same time.
+		if got, gerr := db.OpenGame(ctx, n.ChannelID, n.Challenger); gerr == nil && got.CreatedAt.Equal(n.CreatedAt) {
+			n, err = *got, nil
+		}
+	}
 	if err == nil {
 		*g = n
 	}
@@ -199,6 +214,9 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc)
 		}
 		return t.commit(ctx, w)
 	})
+	if errors.Is(err, errCommitted) {
+		return db.Game(ctx, id)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -298,6 +316,7 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.G
 	var expires int64
 	err = db.write(ctx, func(ctx context.Context, t *tx) error {
 		args := append(updateArgs(&g), m.Version, int64(turn/time.Second), t.in, plies, cells, players, ats, t.now.UnixMilli())
+		t.committing = true // one statement: it commits on its own
 		err := t.c.QueryRow(ctx, queryPlaySeen, args...).Scan(&g.MessageID, &g.Token.Value, &expires)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
@@ -310,6 +329,9 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.G
 		t.closed = true // one statement: committed on its own
 		return nil
 	})
+	if errors.Is(err, errCommitted) {
+		return db.Game(ctx, g.ID)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +390,9 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 		n = &limit
 	}
 	var out []*tttbot.Game
-	err := db.query(ctx, func(rows gamerow.Rows) (err error) {
+	// A claim is a write: not run again after a lost connection, which
+	// might have claimed the games already. The timers' next tick does.
+	err := db.queryOnce(ctx, func(rows gamerow.Rows) (err error) {
 		out, err = gamerow.Due(rows)
 		return err
 	}, queryDue, at.UnixMilli(), n, at.Add(tttbot.ClaimLease).UnixMilli())
@@ -383,8 +407,9 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 // statement, which records the interaction only with the message.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
 	at := db.opts.At(time.Time{})
-	return db.write(ctx, func(ctx context.Context, t *tx) error {
+	return stored(db.write(ctx, func(ctx context.Context, t *tx) error {
 		var n int
+		t.committing = true // one statement: it commits on its own
 		err := t.c.QueryRow(ctx, `WITH u AS (UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3 RETURNING id),
 			i AS (INSERT INTO interactions (id, seen_at) SELECT $4::bigint, $2::bigint FROM u WHERE $4::bigint <> 0)
 			SELECT count(*) FROM u`, gamerow.NullString(messageID), at.UnixMilli(), id, t.in).Scan(&n)
@@ -398,7 +423,7 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 		}
 		t.closed = true // one statement: committed on its own
 		return nil
-	})
+	}))
 }
 
 // SetToken records t as game id's latest interaction token unless the game
@@ -409,7 +434,7 @@ func (db *DB) SetToken(ctx context.Context, id int64, tok tttbot.Token) error {
 		return err
 	}
 	expires := gamerow.Round(tok.Expires).UnixMilli()
-	return db.write(ctx, func(ctx context.Context, t *tx) error {
+	return stored(db.write(ctx, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
 		b.Queue(`WITH changed AS (UPDATE games SET token = $1, token_expires = $2
 				WHERE id = $3 AND coalesce(token_expires, 0) <= $2 RETURNING id)
@@ -428,14 +453,14 @@ func (db *DB) SetToken(ctx context.Context, id int64, tok tttbot.Token) error {
 			return err
 		}
 		return t.commit(ctx, nil)
-	})
+	}))
 }
 
 // ActiveGames counts the games being played, for the metrics.
 func (db *DB) ActiveGames(ctx context.Context) (int, error) {
 	var n int
 	// The status IN (...) term lets the planner use a partial index of open games.
-	err := db.pool.QueryRow(ctx, gamerow.QueryActiveGames).Scan(&n)
+	err := db.read(ctx, func() error { return db.pool.QueryRow(ctx, gamerow.QueryActiveGames).Scan(&n) })
 	if err != nil {
 		return 0, fmt.Errorf("count active games: %w", err)
 	}

@@ -16,7 +16,7 @@ func (db *DB) Remember(ctx context.Context) error {
 		return nil
 	}
 	// write records the interaction; there is nothing else to do.
-	return db.write(ctx, func(ctx context.Context, t *tx) error { return t.all(ctx, nil) })
+	return stored(db.write(ctx, func(ctx context.Context, t *tx) error { return t.all(ctx, nil) }))
 }
 
 // PruneInteractions deletes interactions seen before before, at most

@@ -152,8 +152,14 @@ func storageFailure(err error) bool {
 	return false
 }
 
-// query is a gamerow.Query on the pool.
+// query is a gamerow.Query on the pool, for reads: run again once on a
+// lost connection (see DB.read).
 func (db *DB) query(ctx context.Context, read func(gamerow.Rows) error, query string, args ...any) error {
+	return db.read(ctx, func() error { return db.queryOnce(ctx, read, query, args...) })
+}
+
+// queryOnce is a gamerow.Query on the pool, run once.
+func (db *DB) queryOnce(ctx context.Context, read func(gamerow.Rows) error, query string, args ...any) error {
 	rows, err := db.pool.Query(ctx, query, args...)
 	if err != nil {
 		return err
@@ -171,6 +177,11 @@ type tx struct {
 	now    time.Time
 	began  bool
 	closed bool // committed
+
+	// committing is set once COMMIT is sent, or the one statement of a
+	// transaction that commits on its own: a connection lost from then on
+	// leaves the outcome unknown.
+	committing bool
 }
 
 // recordInteraction inserts an interaction's ID. A replay fails on the
@@ -211,6 +222,7 @@ func (t *tx) commit(ctx context.Context, b *pgx.Batch) error {
 		b = &pgx.Batch{}
 	}
 	queueCommit(b)
+	t.committing = true
 	if err := t.c.SendBatch(ctx, b).Close(); err != nil {
 		return err
 	}
@@ -226,6 +238,7 @@ func (t *tx) all(ctx context.Context, b *pgx.Batch) error {
 		b = &pgx.Batch{}
 	}
 	queueCommit(b)
+	t.committing = true
 	if err := t.begin(ctx, b); err != nil {
 		return err
 	}
@@ -250,8 +263,12 @@ func queueCommit(b *pgx.Batch) {
 // EREPLAY. It waits for a connection as long as ctx allows, then runs the
 // transaction without ctx's cancellation, which would roll back a change
 // the player has already been promised, but within writeTimeout. A
-// transaction that a deadlock aborted runs again (see retry). Its outcome
-// is what Ping reports of the writes.
+// transaction that a deadlock aborted runs again, and one that lost its
+// connection before COMMIT runs again once (see retry). One that lost it
+// after COMMIT was sent may have committed: when it records an
+// interaction, the replay check tells, and it runs again only if it did
+// not, or returns errCommitted if it did; else it fails with
+// commitUnknown. Its outcome is what Ping reports of the writes.
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) error) error {
 	in := tttbot.InteractionFrom(ctx)
 	if in != nil && in.Recorded() {
@@ -264,12 +281,57 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) err
 			return err
 		}
 	}
-	err := retry(func() error { return db.writeTx(ctx, id, fn) }, db.opts.Logger, time.Sleep)
+	err := retry(func() error {
+		err := db.writeTx(ctx, id, fn)
+		var unknown *commitUnknown
+		if id == 0 || !errors.As(err, &unknown) {
+			return err
+		}
+		switch done, cerr := db.recorded(ctx, id, unknown.pid); {
+		case cerr != nil:
+			db.opts.Logger.Warn("write's outcome unknown", "err", err, "check", cerr)
+			return err
+		case done:
+			db.opts.Logger.Warn("write's commit unconfirmed", "committed", true, "err", err)
+			return errCommitted
+		default:
+			db.opts.Logger.Warn("write's commit unconfirmed", "committed", false, "err", err)
+			return unknown.err // lost before it committed: run again
+		}
+	}, db.opts.Logger, time.Sleep)
 	db.failed.Note(err, storageFailure(err))
-	if err == nil && in != nil {
+	if (err == nil || errors.Is(err, errCommitted)) && in != nil {
 		in.SetRecorded()
 	}
 	return err
+}
+
+// recorded is the replay check of a write whose commit's answer was lost
+// with its connection to backend pid: it reports whether interaction id is
+// recorded, which the write's own transaction did if it committed. The
+// server may not have read the write's last round trip yet: the backend is
+// ended first, and waited for, up to 5 s (after its signal it commits
+// nothing it has not begun to), so that its outcome is final. Then an
+// insert of the ID, rolled back, waits for a transaction still holding it
+// and tells. A replay recorded by another delivery of the interaction
+// reads as the write's own commit: either way the change is stored.
+func (db *DB) recorded(ctx context.Context, id int64, pid uint32) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+	defer cancel()
+	var inserted bool
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue(`SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
+		WHERE pid = $1 AND usename = current_user AND backend_type = 'client backend'`, int64(pid))
+	b.Queue("INSERT INTO interactions (id, seen_at) VALUES ($1, 0) ON CONFLICT DO NOTHING", id).Exec(func(ct pgconn.CommandTag) error {
+		inserted = ct.RowsAffected() == 1
+		return nil
+	})
+	b.Queue("ROLLBACK")
+	if err := db.lost(db.pool.SendBatch(ctx, b).Close()); err != nil {
+		return false, fmt.Errorf("replay check: %w", err)
+	}
+	return !inserted, nil
 }
 
 // writeTx is one attempt of write's transaction, recording interaction id
@@ -277,7 +339,7 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) err
 func (db *DB) writeTx(ctx context.Context, id int64, fn func(ctx context.Context, t *tx) error) error {
 	c, err := db.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
+		return fmt.Errorf("begin transaction: %w", db.lost(err))
 	}
 	defer c.Release()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
@@ -293,7 +355,10 @@ func (db *DB) writeTx(ctx context.Context, id int64, fn func(ctx context.Context
 			t.c.Close(ctx)
 		}
 	}()
-	if err := fn(ctx, t); err != nil {
+	if err := db.lost(fn(ctx, t)); err != nil {
+		if t.committing && connLost(err) && !pgconn.SafeToRetry(err) {
+			return &commitUnknown{err, t.c.PgConn().PID()}
+		}
 		return err
 	}
 	if !t.closed {

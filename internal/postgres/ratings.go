@@ -87,9 +87,17 @@ func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 // snapshot runs the statements of b in one read-only snapshot, in one
 // round trip.
 func (db *DB) snapshot(ctx context.Context, b *pgx.Batch) error {
+	return db.read(ctx, func() error { return db.snapshotOnce(ctx, b) })
+}
+
+// snapshotOnce is one run of snapshot. Its batch is new each run: pgx
+// keeps in a queued query the statement as the connection prepared it.
+func (db *DB) snapshotOnce(ctx context.Context, b *pgx.Batch) error {
 	all := &pgx.Batch{}
 	all.Queue(beginSnapshot)
-	all.QueuedQueries = append(all.QueuedQueries, b.QueuedQueries...)
+	for _, q := range b.QueuedQueries {
+		all.QueuedQueries = append(all.QueuedQueries, &pgx.QueuedQuery{SQL: q.SQL, Arguments: q.Arguments, Fn: q.Fn})
+	}
 	all.Queue("COMMIT")
 	c, err := db.pool.Acquire(ctx)
 	if err != nil {
@@ -119,6 +127,7 @@ func (db *DB) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape,
 		return row.Scan(&page.Total)
 	})
 	b.Queue(queryLeaderboardPage, scope, shape.Rows, shape.Cols, shape.K, int64(offset), limit).Query(func(rows pgx.Rows) error {
+		page.Standings = nil // a snapshot run again after a lost connection reads them again
 		return gamerow.Page(rows, offset, &page)
 	})
 	if err := db.snapshot(ctx, b); err != nil {

@@ -13,11 +13,14 @@ import (
 
 // TestRetry: a deadlock or a serialization failure runs the transaction
 // again, after a growing, jittered wait and a log line each time, up to
-// maxAttempts runs; any other outcome ends it at once.
+// maxAttempts runs; so does, once, a connection lost before COMMIT; any
+// other outcome ends it at once, a connection lost after COMMIT too.
 func TestRetry(t *testing.T) {
 	deadlock := &pgconn.PgError{Code: "40P01", Message: "deadlock detected"}
 	serialization := &pgconn.PgError{Code: "40001", Message: "could not serialize access"}
 	other := &pgconn.PgError{Code: "23505", Message: "duplicate key"}
+	lost := &pgconn.PgError{Severity: "FATAL", Code: "57P01", Message: "terminating connection due to administrator command"}
+	unknown := &commitUnknown{err: lost}
 	tests := []struct {
 		name     string
 		outcomes []error // of each run, the last repeated
@@ -30,6 +33,10 @@ func TestRetry(t *testing.T) {
 		{"deadlocked every time", []error{deadlock}, maxAttempts, deadlock},
 		{"another failure", []error{other}, 1, other},
 		{"another failure after a deadlock", []error{deadlock, other}, 2, other},
+		{"after a lost connection", []error{lost, nil}, 2, nil},
+		{"lost twice", []error{lost}, 2, lost},
+		{"lost after a deadlock", []error{deadlock, lost, nil}, 3, nil},
+		{"commit unknown", []error{unknown}, 1, unknown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -89,7 +89,7 @@ func (db *DB) Settings(ctx context.Context, guildID string) (*tttbot.Settings, e
 		return &tttbot.Settings{}, nil
 	}
 	var r settingsRead
-	if err := r.scan(db.pool.QueryRow(ctx, querySettings, guildID)); err != nil {
+	if err := db.read(ctx, func() error { return r.scan(db.pool.QueryRow(ctx, querySettings, guildID)) }); err != nil {
 		return nil, fmt.Errorf("read guild settings: %w", err)
 	}
 	return r.settings(guildID)
@@ -126,6 +126,9 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 		}
 		return nil
 	})
+	if errors.Is(err, errCommitted) {
+		return db.Settings(ctx, guildID)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -74,6 +74,39 @@ func testReplayRefused(t *testing.T, newDB Opener) {
 	}
 }
 
+// TestClickTwice: a click is idempotent. The same interaction's move
+// applied a second time — the request sent again, or run again by a store
+// that lost the answer to its commit — is refused as a replay, on the game
+// as read and under the game's lock alike: one move, the same game.
+func testClickTwice(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	for i, seen := range []bool{true, false} {
+		g := StartGame(t, db, fmt.Sprint("c", i), "alice", "bob")
+		var on *tttbot.Game
+		if seen {
+			on = g
+		}
+		id := fmt.Sprint(9100 + i)
+		first := Must[*tttbot.Game](t)(db.Play(in(ctx, id), Click(g, "alice", 4), on))
+		for _, again := range []*tttbot.Game{g, nil} {
+			_, err := db.Play(in(ctx, id), Click(g, "alice", 4), again)
+			WantCode(t, err, tttbot.EREPLAY)
+		}
+		after := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		moves := Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))
+		type state struct {
+			Version     int
+			Board, Turn string
+			Deadline    time.Time
+		}
+		got, want := state{after.Version, after.Board, after.Turn, after.Deadline}, state{first.Version, first.Board, first.Turn, first.Deadline}
+		if len(moves) != 1 || got != want {
+			t.Errorf("seen %v: got %d moves and %+v, want 1 and %+v", seen, len(moves), got, want)
+		}
+	}
+}
+
 // TestRefusedWriteRecordsNothing: a transaction that fails records no
 // interaction, so the interaction may still be remembered.
 func testRefusedWriteRecordsNothing(t *testing.T, newDB Opener) {

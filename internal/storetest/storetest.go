@@ -109,6 +109,7 @@ func Run(t *testing.T, open Opener) {
 		{"AcceptAgainstDecline", testAcceptAgainstDecline},
 		{"ChallengesAtOnce", testChallengesAtOnce},
 		{"ReplayAtOnce", testReplayAtOnce},
+		{"ClickTwice", testClickTwice},
 		{"SchemaConstraints", testSchemaConstraints},
 		{"Settings", testSettings},
 		{"StartGame", testStartGame},

@@ -1,0 +1,207 @@
+package postgres
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"io"
+	"net"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// cutProxy relays connections to a PostgreSQL server, and, when armed,
+// loses the first connection that executes a marked statement, at that
+// round trip: delivered, the server receives the whole round trip and
+// answers it, and the client never gets the answer (the server flushes
+// its answers at the round trip's Sync, after the commit) — a commit whose
+// outcome the client cannot know, though the server committed; dropped,
+// the server receives nothing of the statement and its connection ends,
+// which rolls the transaction back. It reads the client's messages one by
+// one, so that the cut does not depend on how they arrive.
+type cutProxy struct {
+	ln     net.Listener
+	target string
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	mark    map[string]bool // names of the statements to cut at; none: disarmed
+	deliver bool
+	cuts    int
+	conns   []net.Conn
+}
+
+// newCutProxy starts a proxy to the server of rawURL and returns it and
+// rawURL through it. It stops when t ends.
+func newCutProxy(t *testing.T, rawURL string) (*cutProxy, string) {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln, target: u.Host}
+	q := u.Query()
+	q.Set("sslmode", "disable") // up reads one start-up message: no SSL request first
+	u.RawQuery = q.Encode()
+	p.wg.Go(p.accept)
+	t.Cleanup(func() {
+		ln.Close()
+		p.mu.Lock()
+		for _, c := range p.conns {
+			c.Close()
+		}
+		p.mu.Unlock()
+		p.wg.Wait()
+	})
+	u.Host = ln.Addr().String()
+	return p, u.String()
+}
+
+// stmtName is the name pgx's statement cache gives sql.
+func stmtName(sql string) string {
+	sum := sha256.Sum256([]byte(sql))
+	return "stmtcache_" + hex.EncodeToString(sum[:24])
+}
+
+// arm makes the proxy cut the next round trip that binds one of sqls.
+func (p *cutProxy) arm(deliver bool, sqls ...string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.mark, p.deliver = map[string]bool{}, deliver
+	for _, s := range sqls {
+		p.mark[stmtName(s)] = true
+	}
+}
+
+// cutCount reports how many connections the proxy has cut.
+func (p *cutProxy) cutCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cuts
+}
+
+// take reports whether msg, a client's message, binds a marked statement,
+// disarming the proxy if so, and whether to deliver the round trip.
+func (p *cutProxy) take(msg []byte) (cut, deliver bool) {
+	if msg[0] != 'B' {
+		return false, false
+	}
+	// Bind: the portal's name, then the statement's, each 0-terminated.
+	body := msg[5:]
+	i := indexZero(body)
+	if i < 0 {
+		return false, false
+	}
+	body = body[i+1:]
+	j := indexZero(body)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if j < 0 || !p.mark[string(body[:j])] {
+		return false, false
+	}
+	p.mark = nil
+	p.cuts++
+	return true, p.deliver
+}
+
+func indexZero(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func (p *cutProxy) accept() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, s)
+		p.mu.Unlock()
+		var cut atomic.Bool
+		p.wg.Go(func() { p.down(c, s, &cut) })
+		p.wg.Go(func() { p.up(c, s, &cut) })
+	}
+}
+
+// down relays the server's answers to the client until the connection
+// ends or is cut: then the first answer read, the cut round trip's, is
+// dropped and both ends closed.
+func (p *cutProxy) down(c, s net.Conn, cut *atomic.Bool) {
+	defer c.Close()
+	defer s.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := s.Read(buf)
+		if err != nil || cut.Load() {
+			return
+		}
+		if _, err := c.Write(buf[:n]); err != nil {
+			return
+		}
+	}
+}
+
+// up relays the client's messages to the server until the connection ends
+// or is cut. Delivered, the cut round trip reaches the server, whose
+// answer down drops.
+func (p *cutProxy) up(c, s net.Conn, cut *atomic.Bool) {
+	// The start-up message has no type byte: a length, then the rest.
+	var n [4]byte
+	if _, err := io.ReadFull(c, n[:]); err != nil {
+		s.Close()
+		return
+	}
+	start := make([]byte, binary.BigEndian.Uint32(n[:]))
+	copy(start, n[:])
+	if _, err := io.ReadFull(c, start[4:]); err != nil {
+		s.Close()
+		return
+	}
+	if _, err := s.Write(start); err != nil {
+		return
+	}
+	for {
+		var h [5]byte
+		if _, err := io.ReadFull(c, h[:]); err != nil {
+			s.Close()
+			return
+		}
+		msg := make([]byte, 1+binary.BigEndian.Uint32(h[1:]))
+		copy(msg, h[:])
+		if _, err := io.ReadFull(c, msg[5:]); err != nil {
+			s.Close()
+			return
+		}
+		if !cut.Load() {
+			hit, deliver := p.take(msg)
+			if hit && !deliver {
+				c.Close()
+				s.Close()
+				return
+			}
+			cut.Store(hit)
+		}
+		if _, err := s.Write(msg); err != nil {
+			return
+		}
+		if cut.Load() && msg[0] == 'S' {
+			return // the round trip's end: down waits for its answer
+		}
+	}
+}
