@@ -3,12 +3,8 @@ package postgres
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -32,23 +28,16 @@ func retryable(err error) bool {
 }
 
 // connLost reports whether err is the loss of the connection rather than
-// a statement's failure: the server ended the session (a backend
-// terminated, a server shutting down or starting: 57P0x, or a connection
-// exception, 08xxx), the connection was reset, closed or refused, or pgx
-// found it closed before sending anything. A timeout is not: the caller's
-// time is spent, and a second run would only spend more.
+// a statement's failure: what Transient calls a passing failure (the
+// server ended the session, as when a backend is terminated or the server
+// restarts, or the connection was reset or refused), or pgx found the
+// connection closed before sending anything. A timeout is not: the
+// caller's time is spent, and a second run would only spend more.
 func connLost(err error) bool {
 	if err == nil || pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return false
 	}
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		return strings.HasPrefix(pe.Code, "57P0") || strings.HasPrefix(pe.Code, "08")
-	}
-	var op *net.OpError
-	return pgconn.SafeToRetry(err) || errors.As(err, &op) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	return pgconn.SafeToRetry(err) || Transient(err)
 }
 
 // commitUnknown is a write transaction whose connection was lost after its
