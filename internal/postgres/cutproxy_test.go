@@ -15,9 +15,9 @@ import (
 // cutProxy relays connections to a PostgreSQL server, and, when armed,
 // loses the first connection that executes a marked statement, at that
 // round trip: delivered, the server receives the whole round trip and
-// answers it, and the client never gets the answer (the server flushes
-// its answers at the round trip's Sync, after the commit) — a commit whose
-// outcome the client cannot know, though the server committed; dropped,
+// answers it (it flushes its answers at the round trip's Sync, after the
+// commit), and the client's connection ends without the answer — a commit
+// whose outcome the client cannot know, though the server committed; dropped,
 // the server receives nothing of the statement and its connection ends,
 // which rolls the transaction back. It reads the client's messages one by
 // one, so that the cut does not depend on how they arrive.

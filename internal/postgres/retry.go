@@ -107,8 +107,11 @@ func (db *DB) read(ctx context.Context, fn func() error) error {
 // server that restarted or ended its backends has left every connection
 // in the pool dead, and the pool would otherwise hand them out one by one,
 // each to fail a request. Connections in use are closed when handed back.
+// A connection that could not be made (the server down, or out of
+// connection slots) leaves the pool's others alone.
 func (db *DB) lost(err error) error {
-	if connLost(err) {
+	var ce *pgconn.ConnectError
+	if connLost(err) && !errors.As(err, &ce) {
 		db.pool.Reset()
 	}
 	return err
