@@ -92,7 +92,7 @@ func withApp(t *testing.T, rawURL string) (string, string) {
 func openLogged(t *testing.T, rawURL string) (*DB, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
-	db, err := Open(t.Context(), rawURL, Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	db, err := Open(t.Context(), rawURL, Options{Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

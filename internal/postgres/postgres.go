@@ -289,13 +289,13 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) err
 		}
 		switch done, cerr := db.recorded(ctx, id, unknown.pid); {
 		case cerr != nil:
-			db.opts.Logger.Warn("write's outcome unknown", "err", err, "check", cerr)
+			db.opts.Logger.Debug("write's outcome unknown", "err", err, "check", cerr)
 			return err
 		case done:
-			db.opts.Logger.Warn("write's commit unconfirmed", "committed", true, "err", err)
+			db.opts.Logger.Debug("write's commit unconfirmed", "committed", true, "err", err)
 			return errCommitted
 		default:
-			db.opts.Logger.Warn("write's commit unconfirmed", "committed", false, "err", err)
+			db.opts.Logger.Debug("write's commit unconfirmed", "committed", false, "err", err)
 			return unknown.err // lost before it committed: run again
 		}
 	}, db.opts.Logger, time.Sleep)

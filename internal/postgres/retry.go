@@ -79,7 +79,13 @@ func retry(attempt func() error, log *slog.Logger, sleep func(time.Duration)) er
 			return err
 		}
 		wait := backoff(n)
-		log.Warn("write retried", "attempt", n, "wait", wait, "err", err)
+		// A lost connection is an outage's, which health.Database logs
+		// once: each write's part in it goes at debug level.
+		level := slog.LevelWarn
+		if connLost(err) {
+			level = slog.LevelDebug
+		}
+		log.Log(context.Background(), level, "write retried", "attempt", n, "wait", wait, "err", err)
 		sleep(wait)
 	}
 }
@@ -99,7 +105,7 @@ func (db *DB) read(ctx context.Context, fn func() error) error {
 	if !connLost(err) || ctx.Err() != nil {
 		return err
 	}
-	db.opts.Logger.Warn("read retried", "err", err)
+	db.opts.Logger.Debug("read retried", "err", err) // an outage's: see retry
 	return db.lost(fn())
 }
 

@@ -22,26 +22,27 @@ func TestRetry(t *testing.T) {
 	lost := &pgconn.PgError{Severity: "FATAL", Code: "57P01", Message: "terminating connection due to administrator command"}
 	unknown := &commitUnknown{err: lost}
 	tests := []struct {
-		name     string
-		outcomes []error // of each run, the last repeated
-		wantRuns int
-		wantErr  error
+		name        string
+		outcomes    []error // of each run, the last repeated
+		wantRuns    int
+		wantErr     error
+		lostRetries int // of the retries, those after a lost connection
 	}{
-		{"at once", []error{nil}, 1, nil},
-		{"after a deadlock", []error{deadlock, nil}, 2, nil},
-		{"after serialization failures", []error{serialization, serialization, nil}, 3, nil},
-		{"deadlocked every time", []error{deadlock}, maxAttempts, deadlock},
-		{"another failure", []error{other}, 1, other},
-		{"another failure after a deadlock", []error{deadlock, other}, 2, other},
-		{"after a lost connection", []error{lost, nil}, 2, nil},
-		{"lost twice", []error{lost}, 2, lost},
-		{"lost after a deadlock", []error{deadlock, lost, nil}, 3, nil},
-		{"commit unknown", []error{unknown}, 1, unknown},
+		{"at once", []error{nil}, 1, nil, 0},
+		{"after a deadlock", []error{deadlock, nil}, 2, nil, 0},
+		{"after serialization failures", []error{serialization, serialization, nil}, 3, nil, 0},
+		{"deadlocked every time", []error{deadlock}, maxAttempts, deadlock, 0},
+		{"another failure", []error{other}, 1, other, 0},
+		{"another failure after a deadlock", []error{deadlock, other}, 2, other, 0},
+		{"after a lost connection", []error{lost, nil}, 2, nil, 1},
+		{"lost twice", []error{lost}, 2, lost, 1},
+		{"lost after a deadlock", []error{deadlock, lost, nil}, 3, nil, 1},
+		{"commit unknown", []error{unknown}, 1, unknown, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			log := slog.New(slog.NewTextHandler(&logs, nil))
+			log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			runs := 0
 			var waits []time.Duration
 			err := retry(func() error {
@@ -62,6 +63,10 @@ func TestRetry(t *testing.T) {
 			}
 			if got := strings.Count(logs.String(), `msg="write retried"`); got != len(waits) {
 				t.Errorf("got %d log lines, want one a retry, %d:\n%s", got, len(waits), logs.String())
+			}
+			// A lost connection's retry is an outage's, logged at debug level.
+			if got := strings.Count(logs.String(), `level=DEBUG msg="write retried"`); got != tt.lostRetries {
+				t.Errorf("got %d retries logged at debug level, want %d:\n%s", got, tt.lostRetries, logs.String())
 			}
 		})
 	}
