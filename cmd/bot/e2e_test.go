@@ -63,6 +63,8 @@ type harness struct {
 	// log, when set, is the bot's logger, else warnings go to the test's
 	// output.
 	log *slog.Logger
+	// workLimit, when set, bounds each interaction's work.
+	workLimit time.Duration
 }
 
 func newHarness(t *testing.T) *harness { return startHarness(t, nil, discordtest.Options{}) }
@@ -75,6 +77,12 @@ func newHTTPHarness(t *testing.T) *harness {
 // startHarness runs the bot against a local Discord made with opts, in
 // http mode when key is set.
 func startHarness(t *testing.T, key ed25519.PrivateKey, opts discordtest.Options) *harness {
+	return startHarnessWith(t, key, opts, nil)
+}
+
+// startHarnessWith is startHarness with the harness changed by set, when
+// not nil, before the bot starts.
+func startHarnessWith(t *testing.T, key ed25519.PrivateKey, opts discordtest.Options, set func(*harness)) *harness {
 	if opts.IdentifyInterval == 0 {
 		opts.IdentifyInterval = identifyInterval
 	}
@@ -87,6 +95,9 @@ func startHarness(t *testing.T, key ed25519.PrivateKey, opts discordtest.Options
 	}
 	// Interaction tokens age on the bot's clock, as they would on Discord's.
 	h.srv.SetClock(h.clock.Now)
+	if set != nil {
+		set(h)
+	}
 	h.start()
 	t.Cleanup(func() { h.stop() })
 	return h
@@ -116,8 +127,8 @@ func (h *harness) start() {
 	go func() {
 		errc <- serve(ctx, cfg, log, serveOptions{
 			now: h.clock.Now, seed: 1, timerInterval: 5 * time.Millisecond, ready: func() { close(ready) },
-			identifyInterval: cmp.Or(h.interval, identifyInterval),
-			listening:        func(a net.Addr) { h.addr = a.String() },
+			identifyInterval: cmp.Or(h.interval, identifyInterval), workLimit: h.workLimit,
+			listening: func(a net.Addr) { h.addr = a.String() },
 		})
 	}()
 	select {

@@ -17,41 +17,7 @@ import (
 // healthcheck prints the reason.
 func TestHealthDatabaseStalls(t *testing.T) {
 	const limit = time.Second
-	tests := []struct {
-		name string
-		// open configures the database and returns how to stall it: a lock
-		// that another connection holds until release.
-		open func(t *testing.T, cfg *config.Config) (stall func() (release func()))
-	}{
-		{"sqlite", func(t *testing.T, cfg *config.Config) func() func() {
-			path := cfg.Database.Path
-			return func() func() {
-				db, err := sql.Open("sqlite3", "file:"+path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { db.Close() })
-				c, err := db.Conn(t.Context())
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := c.ExecContext(t.Context(), "BEGIN EXCLUSIVE"); err != nil {
-					t.Fatal(err)
-				}
-				return func() {
-					if _, err := c.ExecContext(t.Context(), "ROLLBACK"); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-		}},
-		{"postgres", func(t *testing.T, cfg *config.Config) func() func() {
-			url := pgtest.URL(t)
-			cfg.Database.URL = config.DatabaseURL(url)
-			// The table the write probe writes.
-			return func() func() { return pgtest.LockTable(t, url, "interactions") }
-		}},
-	}
+	tests := databaseStalls("interactions") // the table the write probe writes
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stall func() func()
@@ -84,5 +50,48 @@ func TestHealthDatabaseStalls(t *testing.T) {
 				t.Errorf("healthz once the lock is released: got %d %+v, want 200", code, body)
 			}
 		})
+	}
+}
+
+// databaseStall is a way to stall an engine's database: open configures
+// the bot's database and returns stall, which holds a lock from another
+// connection — on the whole file in SQLite, on table in PostgreSQL — until
+// release. The database stalls rather than fails.
+type databaseStall struct {
+	name string
+	open func(t *testing.T, cfg *config.Config) (stall func() (release func()))
+}
+
+// databaseStalls are the stalls of each engine, PostgreSQL's when
+// TTTBOT_TEST_POSTGRES is set.
+func databaseStalls(table string) []databaseStall {
+	return []databaseStall{
+		{"sqlite", func(t *testing.T, cfg *config.Config) func() func() {
+			path := cfg.Database.Path
+			return func() func() {
+				db, err := sql.Open("sqlite3", "file:"+path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { db.Close() })
+				c, err := db.Conn(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := c.ExecContext(t.Context(), "BEGIN EXCLUSIVE"); err != nil {
+					t.Fatal(err)
+				}
+				return func() {
+					if _, err := c.ExecContext(t.Context(), "ROLLBACK"); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}},
+		{"postgres", func(t *testing.T, cfg *config.Config) func() func() {
+			url := pgtest.URL(t)
+			cfg.Database.URL = config.DatabaseURL(url)
+			return func() func() { return pgtest.LockTable(t, url, table) }
+		}},
 	}
 }

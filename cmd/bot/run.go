@@ -82,6 +82,9 @@ type serveOptions struct {
 	// identifyInterval scales Discord's identify pacing (default
 	// discord.IdentifyInterval) for a local Discord that scales it too.
 	identifyInterval time.Duration
+	// workLimit bounds an interaction's work (default
+	// discord.DefaultWorkLimit), for tests that stall the database past it.
+	workLimit time.Duration
 }
 
 // serve runs the bot until ctx ends: database, AI, gateway (or, in http
@@ -108,7 +111,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		Now:         o.now, Logger: log,
 	})
 	m.Database(dbState)
-	budget := discord.Budget{DeferAfter: cfg.Discord.DeferAfter.Duration, Counter: deferrals{m.Deferrals(), dbState}}
+	budget := discord.Budget{
+		DeferAfter: cfg.Discord.DeferAfter.Duration, WorkLimit: o.workLimit, Counter: deferrals{m.Deferrals(), dbState},
+	}
 	var endpoint *discord.HTTPHandler
 	if httpMode {
 		key, err := discord.ParsePublicKey(cfg.Discord.PublicKey)

@@ -20,16 +20,23 @@ import (
 // first answer, leaving the deferral time to reach it.
 const DefaultDeferAfter = 2 * time.Second
 
+// DefaultWorkLimit bounds the work of one interaction: time for a
+// database that stalls for seconds, far inside the 15 minutes an
+// interaction's token lives.
+const DefaultWorkLimit = 15 * time.Second
+
 // Budget is an interaction's time budget. A handler that has not replied
 // within DeferAfter gets more time: the bot sends Discord the deferred
 // response, which Discord shows as the bot thinking, and delivers the
-// reply through the interaction's webhook once the handler has it, within
-// the 15 minutes the token lives. The handler's work itself stays bounded
-// by handlerTimeout, and what the player is told is its outcome: a change
-// committed late is shown late, and a failure is told only of work that
-// stored nothing.
+// reply through the interaction's webhook once the handler has it. The
+// handler's context ends at WorkLimit: work not committed by then is
+// abandoned, and the stores' writes, which a transaction under way
+// finishes within limits of their own, either commit or store nothing.
+// What the player is told is the outcome: a change committed late is shown
+// late, and a failure is told only of work that stored nothing.
 type Budget struct {
 	DeferAfter time.Duration // default DefaultDeferAfter
+	WorkLimit  time.Duration // default DefaultWorkLimit
 	Counter    Counter       // nil counts nothing
 }
 
@@ -48,12 +55,19 @@ func (b Budget) deferAfter() time.Duration {
 	return b.DeferAfter
 }
 
+func (b Budget) workLimit() time.Duration {
+	if b.WorkLimit <= 0 {
+		return DefaultWorkLimit
+	}
+	return b.WorkLimit
+}
+
 // run runs h on i. It returns the reply if h gives it within the budget;
 // otherwise the deferred response to send Discord, and a channel that
 // delivers the reply once h returns, which the caller must receive.
 func (b Budget) run(ctx context.Context, h Handler, i *discordgo.Interaction) (interaction.Reply, *discordgo.InteractionResponse, <-chan interaction.Reply) {
-	d := deferral(h, i)
-	if d == nil {
+	if i.Type != discordgo.InteractionMessageComponent && i.Type != discordgo.InteractionApplicationCommand {
+		// Autocomplete cannot be deferred: its answer is its choices.
 		return h.Handle(ctx, i), nil, nil
 	}
 	done := make(chan interaction.Reply, 1)
@@ -67,7 +81,7 @@ func (b Budget) run(ctx context.Context, h Handler, i *discordgo.Interaction) (i
 		if b.Counter != nil {
 			b.Counter.Deferred()
 		}
-		return interaction.Reply{}, d, done
+		return interaction.Reply{}, deferral(h, i), done
 	}
 }
 
@@ -76,19 +90,16 @@ func (b Budget) run(ctx context.Context, h Handler, i *discordgo.Interaction) (i
 // the answer then fills, private if h says the answer will be: Discord
 // sets a message's visibility when it creates it, here with the deferral.
 // So a refusal of a public command, private when in time, fills a public
-// message. Nil for an interaction that cannot be deferred (autocomplete).
+// message.
 func deferral(h Handler, i *discordgo.Interaction) *discordgo.InteractionResponse {
-	switch i.Type {
-	case discordgo.InteractionMessageComponent:
+	if i.Type == discordgo.InteractionMessageComponent {
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
-	case discordgo.InteractionApplicationCommand:
-		r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
-		if h.Private(i) {
-			r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
-		}
-		return r
 	}
-	return nil
+	r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	if h.Private(i) {
+		r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+	}
+	return r
 }
 
 // late delivers r, the reply to i that came after its deferral, through

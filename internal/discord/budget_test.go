@@ -81,13 +81,9 @@ func TestBudgetDefers(t *testing.T) {
 	for _, mode := range []string{"gateway", "http"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			srv := discordtest.NewServer(t)
-			h := &heldHandler{replies: make(chan interaction.Reply), tracked: map[int64]string{}}
-			c := &counter{}
 			// A budget this short defers every interaction the handler
 			// holds: the test waits for the deferral before it releases.
-			budget := discord.Budget{DeferAfter: time.Millisecond, Counter: c}
-			serveHeld(t, srv, mode, budget, h)
+			srv, h, c := serveHeld(t, mode, discord.Budget{DeferAfter: time.Millisecond})
 			alice := srv.NewUser("alice")
 			ch := srv.NewChannel()
 
@@ -152,9 +148,14 @@ func TestBudgetDefers(t *testing.T) {
 	}
 }
 
-// serveHeld serves h on srv through the gateway or the HTTP endpoint.
-func serveHeld(t *testing.T, srv *discordtest.Server, mode string, b discord.Budget, h discord.Handler) {
+// serveHeld serves a heldHandler on a new local Discord through the
+// gateway or the HTTP endpoint, within budget b, whose deferrals c counts.
+func serveHeld(t *testing.T, mode string, b discord.Budget) (srv *discordtest.Server, h *heldHandler, c *counter) {
 	t.Helper()
+	srv = discordtest.NewServer(t)
+	h = &heldHandler{replies: make(chan interaction.Reply), tracked: map[int64]string{}}
+	c = &counter{}
+	b.Counter = c
 	if mode == "gateway" {
 		gw, _ := gatewayFor(t, srv, srv.Token(), discord.GatewayOptions{Budget: b})
 		if _, _, err := gw.Open(t.Context()); err != nil {
@@ -165,7 +166,7 @@ func serveHeld(t *testing.T, srv *discordtest.Server, mode string, b discord.Bud
 		if err := gw.WaitConnected(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		return
+		return srv, h, c
 	}
 	rest, err := discord.NewSession(srv.Token(), srv.URL())
 	if err != nil {
@@ -179,6 +180,7 @@ func serveHeld(t *testing.T, srv *discordtest.Server, mode string, b discord.Bud
 		web.Close()
 	})
 	srv.UseEndpoint(web.URL, testKey, time.Now)
+	return srv, h, c
 }
 
 // waitFor waits until ok holds.
@@ -188,5 +190,29 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
+	}
+}
+
+// Work that outlasts its limit is cancelled: the handler's context ends,
+// and its reply — here a failure, with nothing done — fills the deferred
+// message and counts as abandoned.
+func TestBudgetWorkLimit(t *testing.T) {
+	for _, mode := range []string{"gateway", "http"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			// Never sent a reply, the handler holds until its context ends.
+			srv, _, c := serveHeld(t, mode, discord.Budget{DeferAfter: time.Millisecond, WorkLimit: 50 * time.Millisecond})
+
+			in := srv.Slash(t, srv.NewUser("alice"), srv.NewChannel(), "ttt challenge")
+			if r := in.Wait(t); r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+				t.Fatalf("first answer: got type %d, want 5", r.Type)
+			}
+			if m := in.Result(t); m.Content != "failed" {
+				t.Errorf("deferred message: got %v, want the failure", m)
+			}
+			if d, a := c.deferred.Load(), c.abandoned.Load(); d != 1 || a != 1 {
+				t.Errorf("counted %d deferred, %d abandoned; want 1 and 1", d, a)
+			}
+		})
 	}
 }

@@ -32,8 +32,8 @@ type Handler interface {
 	Private(i *discordgo.Interaction) bool
 }
 
-// handlerTimeout bounds one interaction: Discord waits 3 s for the first
-// answer, and follow-up calls get the rest.
+// handlerTimeout bounds the wait of an interaction that arrives while the
+// bot starts, and the REST calls that follow an answer.
 const handlerTimeout = 15 * time.Second
 
 // NewSession returns a discordgo session for token whose REST and gateway
@@ -354,6 +354,8 @@ func (g *Gateway) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 // ended with the work.
 func answer(ctx, base context.Context, s *discordgo.Session, edits *boardEdits, b Budget, h Handler, i *discordgo.Interaction, log *slog.Logger) {
 	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, b.workLimit())
+	defer cancel()
 	r, deferred, late := b.run(ctx, h, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
 	if late != nil {

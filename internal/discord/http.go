@@ -168,7 +168,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	log := s.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
 	// The work may outlive the request: past the budget, the response is
 	// the deferral, and the reply goes through the webhook once ready.
-	ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
+	ctx, cancel := context.WithTimeout(s.bg, s.opts.Budget.workLimit())
 	start := time.Now()
 	reply, deferred, late := s.opts.Budget.run(ctx, h, i)
 	if late != nil {
