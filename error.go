@@ -70,4 +70,5 @@ var (
 	ErrOffBoard      = &Error{Code: EINVALID, Message: "the cell is not on the board"}
 	ErrCellTaken     = &Error{Code: EINVALID, Message: "the cell is taken"}
 	ErrNotDue        = &Error{Code: EINVALID, Message: "the deadline has not passed"}
+	ErrTimeUp        = &Error{Code: EFINISHED, Message: "the move was made after the turn's deadline"}
 )

@@ -300,8 +300,10 @@ func (g *Game) Decline(user string, version int, at time.Time) error {
 }
 
 // Play makes move m at time at, which m.Version must have seen, and returns
-// it as stored. A move that ends the game finishes it with its result;
-// otherwise the other player's turn runs until m.Deadline.
+// it as stored. A player's move made at or after the turn's deadline is
+// refused (ErrTimeUp); the bot's is not (see BotToMove). A move that ends
+// the game finishes it with its result; otherwise the other player's turn
+// runs until m.Deadline.
 func (g *Game) Play(m MoveRequest, at time.Time) (Move, error) {
 	switch {
 	case !g.HasPlayer(m.Player):
@@ -314,6 +316,11 @@ func (g *Game) Play(m MoveRequest, at time.Time) (Move, error) {
 		return Move{}, ErrNotYourTurn
 	case g.Version != m.Version:
 		return Move{}, ErrStale
+	case !g.BotToMove() && !g.Deadline.IsZero() && !at.Before(g.Deadline):
+		// at is when the player clicked, by Discord's clock (see
+		// Interaction.At): a click made in time is played however long the
+		// database held it.
+		return Move{}, ErrTimeUp
 	}
 	pos, err := g.Position()
 	if err != nil {
@@ -390,7 +397,31 @@ func (g *Game) Resign(user string, at time.Time) error {
 	return nil
 }
 
-// Expire ends g, seen at version, once its deadline has passed at time at:
+// DeadlineGrace is how long after a deadline a game becomes due: a click
+// made before the deadline may still be on its way to the database for so
+// long — an interaction's work runs for up to 15 s (internal/discord's
+// DefaultWorkLimit), a write it starts for up to 10 s more (the stores'
+// write timeout), and the rest is margin for Discord's gateway and clock. Clicks made after
+// the deadline are refused (ErrTimeUp, ErrExpired), so the grace gives no
+// one more time to think.
+const DeadlineGrace = 30 * time.Second
+
+// DueBy is the latest deadline that is due at time at: the stores' Due
+// queries select by it.
+func DueBy(at time.Time) time.Time { return at.Add(-DeadlineGrace) }
+
+// Due reports whether g's deadline has come at time at, DeadlineGrace
+// after the deadline itself.
+func (g *Game) Due(at time.Time) bool {
+	return !g.Deadline.IsZero() && !g.Deadline.After(DueBy(at))
+}
+
+// BotToMove reports whether it is the bot's turn in g. The bot plays as
+// the Opponent, and its turn's deadline is no time to think: it marks a
+// move the timers make when the call that should have made it failed.
+func (g *Game) BotToMove() bool { return g.VsBot() && g.Status == StatusActive && g.Turn == g.Opponent }
+
+// Expire ends g, seen at version, once its deadline is due at time at (see Due):
 // a pending challenge expires; in an active game the player to move loses
 // on time.
 func (g *Game) Expire(version int, at time.Time) error {
@@ -399,7 +430,7 @@ func (g *Game) Expire(version int, at time.Time) error {
 		return ErrGameOver
 	case g.Version != version:
 		return ErrStale
-	case g.Deadline.IsZero() || at.Before(g.Deadline):
+	case !g.Due(at):
 		return ErrNotDue
 	}
 	if g.Status == StatusPending {

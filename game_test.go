@@ -111,6 +111,7 @@ func TestGameAccept(t *testing.T) {
 		{"by a stranger", pending(), "carol", 1, "alice", t0, ErrNotForYou},
 		{"closed", active(".../.../...", "alice"), "bob", 2, "alice", t0, ErrClosed},
 		{"stale", pending(), "bob", 2, "alice", t0, ErrStale},
+		{"made just before the deadline", pending(), "bob", 1, "alice", t0.Add(time.Minute - time.Millisecond), nil},
 		{"at the deadline", pending(), "bob", 1, "alice", t0.Add(time.Minute), ErrExpired},
 		{"X a stranger", pending(), "bob", 1, "carol", t0, ErrBadX},
 	}
@@ -307,6 +308,77 @@ func TestGameResign(t *testing.T) {
 	}
 }
 
+// TestGameDeadline: a move counts from when the player made it, by
+// Discord's clock, however late it reaches the store: made before the
+// turn's deadline, it is played even after the deadline; made at or after
+// it, it is refused. The bot's turn has no time limit. Expire, meanwhile,
+// waits DeadlineGrace past the deadline for a move still on its way.
+func TestGameDeadline(t *testing.T) {
+	deadline := t0.Add(5 * time.Minute) // active's
+	vsBot := func() *Game {
+		g := active("X../.../...", "bob")
+		g.BotLevel = "easy"
+		return g
+	}
+	tests := []struct {
+		name    string
+		g       *Game
+		player  string
+		made    time.Time // when the click was made
+		arrived time.Time // when it reaches the store, and the timers look at the game
+		want    error
+	}{
+		{"made and arrived before", active(".../.../...", "alice"), "alice", deadline.Add(-time.Second), deadline.Add(-time.Millisecond), nil},
+		{"made before, arrived after", active(".../.../...", "alice"), "alice", deadline.Add(-time.Millisecond), deadline.Add(20 * time.Second), nil},
+		{"made at the deadline", active(".../.../...", "alice"), "alice", deadline, deadline.Add(time.Second), ErrTimeUp},
+		{"made after", active(".../.../...", "alice"), "alice", deadline.Add(time.Second), deadline.Add(2 * time.Second), ErrTimeUp},
+		{"the bot's, late", vsBot(), "bob", deadline.Add(time.Hour), deadline.Add(time.Hour), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.want == nil && !tt.g.BotToMove() && tt.g.Due(tt.arrived) {
+				t.Fatalf("due at %v, when a move made at %v may still arrive", tt.arrived, tt.made)
+			}
+			before := *tt.g
+			_, err := tt.g.Play(MoveRequest{GameID: 1, Player: tt.player, Cell: 4, Version: 2, At: tt.made, Deadline: tt.made.Add(time.Minute)}, tt.made)
+			if err != tt.want {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if err != nil && *tt.g != before {
+				t.Errorf("a refusal changed the game: got %+v, want %+v", *tt.g, before)
+			}
+			if err == nil && tt.g.Board == before.Board {
+				t.Errorf("board %q unchanged by the move", tt.g.Board)
+			}
+		})
+	}
+}
+
+func TestGameDue(t *testing.T) {
+	deadline := t0.Add(5 * time.Minute) // active's
+	tests := []struct {
+		name string
+		g    *Game
+		at   time.Time
+		want bool
+	}{
+		{"before the deadline", active(".../.../...", "alice"), deadline.Add(-time.Second), false},
+		{"at the deadline", active(".../.../...", "alice"), deadline, false},
+		{"within the grace", active(".../.../...", "alice"), deadline.Add(DeadlineGrace - time.Millisecond), false},
+		{"at the end of the grace", active(".../.../...", "alice"), deadline.Add(DeadlineGrace), true},
+		{"later", active(".../.../...", "alice"), deadline.Add(time.Hour), true},
+		{"no deadline", func() *Game { g := pending(); g.Deadline = time.Time{}; return g }(), deadline.Add(time.Hour), false},
+	}
+	for _, tt := range tests {
+		if got := tt.g.Due(tt.at); got != tt.want {
+			t.Errorf("%s: Due(%v) = %v, want %v", tt.name, tt.at, got, tt.want)
+		}
+		if got := !tt.g.Deadline.IsZero() && !tt.g.Deadline.After(DueBy(tt.at)); got != tt.want {
+			t.Errorf("%s: deadline %v <= DueBy(%v) = %v, want %v as Due says", tt.name, tt.g.Deadline, tt.at, got, tt.want)
+		}
+	}
+}
+
 func TestGameExpire(t *testing.T) {
 	turn := t0.Add(5 * time.Minute) // active's deadline
 	tests := []struct {
@@ -318,11 +390,13 @@ func TestGameExpire(t *testing.T) {
 		wantStatus Status
 		wantWinner string
 	}{
-		{"challenge at its deadline", pending(), 1, t0.Add(time.Minute), nil, StatusExpired, ""},
-		{"challenge before its deadline", pending(), 1, t0.Add(time.Minute - time.Millisecond), ErrNotDue, StatusPending, ""},
-		{"turn at its deadline", active(".../.../...", "alice"), 2, turn, nil, StatusFinished, "bob"},
-		{"turn of O", active("X../.../...", "bob"), 2, turn, nil, StatusFinished, "alice"},
-		{"moved on", active(".../.../...", "alice"), 1, turn, ErrStale, StatusActive, ""},
+		{"challenge due", pending(), 1, t0.Add(time.Minute + DeadlineGrace), nil, StatusExpired, ""},
+		{"challenge within the grace", pending(), 1, t0.Add(time.Minute + DeadlineGrace - time.Millisecond), ErrNotDue, StatusPending, ""},
+		{"challenge at its deadline", pending(), 1, t0.Add(time.Minute), ErrNotDue, StatusPending, ""},
+		{"turn due", active(".../.../...", "alice"), 2, turn.Add(DeadlineGrace), nil, StatusFinished, "bob"},
+		{"turn of O", active("X../.../...", "bob"), 2, turn.Add(DeadlineGrace), nil, StatusFinished, "alice"},
+		{"turn within the grace", active(".../.../...", "alice"), 2, turn.Add(DeadlineGrace - time.Millisecond), ErrNotDue, StatusActive, ""},
+		{"moved on", active(".../.../...", "alice"), 1, turn.Add(DeadlineGrace), ErrStale, StatusActive, ""},
 		{"declined", func() *Game { g := pending(); g.Status = StatusDeclined; return g }(), 1, turn, ErrGameOver, StatusDeclined, ""},
 		{"no deadline", func() *Game { g := pending(); g.Deadline = time.Time{}; return g }(), 1, turn, ErrNotDue, StatusPending, ""},
 	}

@@ -18,8 +18,36 @@ var ErrReplay = &Error{Code: EREPLAY, Message: "the interaction was handled befo
 // then plays the bot's first move) and only the first records it: the ID
 // must reach the store's single write path whatever method runs it.
 type Interaction struct {
-	ID       string
+	ID string
+	// At is when the player made the interaction, by Discord's clock: a
+	// move or an answer to a challenge counts from it, not from when the
+	// database let the bot write it. Zero when unknown: the bot's clock
+	// stands in.
+	At       time.Time
 	recorded atomic.Bool
+}
+
+// ErrTooOld refuses an interaction made TokenLife ago or earlier: Discord
+// takes no answer to it any more, and its time is no longer believed.
+var ErrTooOld = &Error{Code: EINVALID, Message: "the interaction is too old"}
+
+// NewInteraction is the interaction of ID id, received at time now, made
+// when its snowflake says (see IDTime), or at now when that is earlier:
+// the clocks of Discord and of the bot differ a little, and no move counts
+// from a time the bot has not reached. ErrBadID when id is no snowflake,
+// ErrTooOld when it was made TokenLife before now or earlier.
+func NewInteraction(id string, now time.Time) (*Interaction, error) {
+	at, err := IDTime(id)
+	switch {
+	case err != nil:
+		return nil, err
+	case !now.Before(at.Add(TokenLife)):
+		return nil, ErrTooOld
+	}
+	if at.After(now) {
+		at = now
+	}
+	return &Interaction{ID: id, At: at}, nil
 }
 
 // Recorded reports whether a committed transaction holds the interaction's ID.

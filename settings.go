@@ -139,6 +139,21 @@ func ParseID(id string) (uint64, error) {
 	return n, nil
 }
 
+// discordEpoch is the first millisecond of 2015, in Unix milliseconds:
+// a snowflake counts its time from it.
+const discordEpoch = 1420070400000
+
+// IDTime is when Discord made the object of ID id (an interaction, a
+// message), by Discord's clock: the top 42 bits of a snowflake count
+// milliseconds since 2015. ErrBadID when id is no snowflake.
+func IDTime(id string) (time.Time, error) {
+	n, err := ParseID(id)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.UnixMilli(int64(n>>22) + discordEpoch).UTC(), nil
+}
+
 // CheckGuild refuses, with ErrSettingsOutOfGuild, settings for what is no
 // guild: a DM, or an ID that is no Discord ID.
 func CheckGuild(guildID string) error {
@@ -301,7 +316,7 @@ func (s *Settings) Retime(g *Game, at time.Time) {
 	switch {
 	case g.Status == StatusPending && s.ChallengeTimeout > 0:
 		g.Deadline = at.Add(g.Wait(s.ChallengeTimeout))
-	case g.Status == StatusActive && s.TurnTimeout > 0 && !(g.VsBot() && g.Turn == g.Opponent):
+	case g.Status == StatusActive && s.TurnTimeout > 0 && !g.BotToMove():
 		g.Deadline = at.Add(g.Wait(s.TurnTimeout))
 	}
 }

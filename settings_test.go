@@ -220,6 +220,26 @@ func TestParseID(t *testing.T) {
 	}
 }
 
+func TestIDTime(t *testing.T) {
+	tests := []struct {
+		id   string
+		want time.Time // zero: refused
+	}{
+		{"175928847299117063", time.UnixMilli(1462015105796)}, // Discord's documented example
+		{"4194304", time.UnixMilli(1420070400001)},
+		{"1", time.UnixMilli(1420070400000)},
+		{"18446744073709551615", time.UnixMilli(1<<42 - 1 + 1420070400000)},
+		{"", time.Time{}},
+		{"x", time.Time{}},
+	}
+	for _, tt := range tests {
+		got, err := IDTime(tt.id)
+		if !got.Equal(tt.want) || (err == nil) != !tt.want.IsZero() || err != nil && err != ErrBadID {
+			t.Errorf("IDTime(%q) = %v, %v; want %v", tt.id, got, err, tt.want)
+		}
+	}
+}
+
 func TestCheckGuild(t *testing.T) {
 	for id, want := range map[string]error{"80351110224678912": nil, "": ErrSettingsOutOfGuild, "guild": ErrSettingsOutOfGuild} {
 		if got := CheckGuild(id); got != want {

@@ -59,13 +59,14 @@ type GameStore interface {
 	// Resign ends user's active game as a loss for user.
 	Resign(ctx context.Context, id int64, user string, at time.Time) (*Game, error)
 
-	// Expire ends a game whose deadline has passed at time at: a pending
-	// challenge expires; in an active game the player to move loses on time.
-	// EINVALID when the deadline has not passed, ESTALE when version moved on.
+	// Expire ends a game due at time at (see Game.Due): a pending challenge
+	// expires; in an active game the player to move loses on time.
+	// EINVALID when it is not due, ESTALE when version moved on.
 	Expire(ctx context.Context, id int64, version int, at time.Time) (*Game, error)
 
-	// Due claims and lists up to limit open games whose deadline is at or
-	// before at, oldest first (a limit of 0 or less: all of them). A claim
+	// Due claims and lists up to limit open games due at time at (see
+	// Game.Due: DeadlineGrace after their deadline), oldest first (a limit
+	// of 0 or less: all of them). A claim
 	// lasts until at + ClaimLease or the game's next change, and while it
 	// lasts no other call of Due, in this process or another, lists the
 	// game: each deadline is handed to one caller, and one that dies

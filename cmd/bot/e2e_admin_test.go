@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
@@ -162,7 +163,7 @@ func TestAdminControls(t *testing.T) {
 		ch = srv.NewChannel()
 		board = h.startGame(ch, alice, bob)
 		board, _ = h.play(board, alice, bob, 0)
-		h.clock.Advance(31 * time.Second)
+		h.clock.Advance(30*time.Second + tttbot.DeadlineGrace)
 		srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool {
 			return strings.Contains(m.Content, bob.Mention()+" ran out of time")
 		})

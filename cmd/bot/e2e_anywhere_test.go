@@ -102,13 +102,13 @@ func TestGroupDMTurnTimeout(t *testing.T) {
 
 		// An unanswered challenge expires, its message edited through the webhook.
 		msg := h.srv.Slash(t, alice, group, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
-		h.clock.Advance(2*time.Minute + time.Second)
+		h.clock.Advance(2*time.Minute + tttbot.DeadlineGrace)
 		h.srv.WaitMessage(t, group, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "expired") })
 
 		board := h.startGame(group, alice, bob)
 		board, _ = h.play(board, alice, bob, 4)
 		edits := h.webhookEdits()
-		h.clock.Advance(5*time.Minute + time.Second)
+		h.clock.Advance(5*time.Minute + tttbot.DeadlineGrace)
 		got := h.srv.WaitMessage(t, group, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "ran out of time") })
 		wantSays(t, got, bob.Mention()+" ran out of time", alice.Mention()+" wins")
 		if h.webhookEdits() <= edits {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
 )
 
@@ -39,7 +40,7 @@ func TestLanguages(t *testing.T) {
 
 	// No interaction tells the timer the server's language: the game
 	// remembers it.
-	h.clock.Advance(5*time.Minute + time.Second)
+	h.clock.Advance(5*time.Minute + tttbot.DeadlineGrace)
 	got := h.srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "⏰") })
 	if !strings.Contains(got.Content, "⏰ "+bob.Mention()+" a dépassé le temps. "+alice.Mention()+" gagne.") {
 		t.Errorf("after bob's time ran out:\n%s", got)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
 )
@@ -314,7 +315,7 @@ func TestTimers(t *testing.T) {
 	// records the board message, which the bot otherwise learns right after
 	// posting it — sooner than a test clock could run out.
 	wantEphemeral(t, h.srv.Click(t, alice, msg, msg.Button(t, "Accept").CustomID).Wait(t), "")
-	h.clock.Advance(2*time.Minute + time.Second)
+	h.clock.Advance(2*time.Minute + tttbot.DeadlineGrace)
 	got := h.srv.WaitMessage(t, ch1, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "expired") })
 	if len(got.Buttons()) != 0 {
 		t.Errorf("expired challenge still has buttons:\n%s", got)
@@ -326,7 +327,7 @@ func TestTimers(t *testing.T) {
 	msg = h.srv.Slash(t, alice, ch2, "ttt challenge", discordtest.UserOption("opponent", bob), discordtest.StringOption("first", "me")).Result(t)
 	board := h.srv.Click(t, bob, msg, msg.Button(t, "Accept").CustomID).Result(t)
 	board = h.srv.Click(t, alice, board, cells(board)[4].CustomID).Result(t)
-	h.clock.Advance(5*time.Minute + time.Second)
+	h.clock.Advance(5*time.Minute + tttbot.DeadlineGrace)
 	got = h.srv.WaitMessage(t, ch2, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "ran out of time") })
 	if !strings.Contains(got.Content, bob.Mention()+" ran out of time") || !strings.Contains(got.Content, alice.Mention()+" wins") {
 		t.Errorf("after turn timeout:\n%s", got)

@@ -174,8 +174,11 @@ func TestHTTPMode(t *testing.T) {
 		}
 		return resp.StatusCode, ir
 	}
+	// An interaction Discord made at the bot's clock (httpBot's): its
+	// snowflake carries the time.
+	id := strconv.FormatInt((time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).UnixMilli()-1420070400000)<<22, 10)
 	interaction := func(typ int, data string) string {
-		return `{"id":"5001","application_id":"` + srv.ApplicationID() + `","type":` + strconv.Itoa(typ) +
+		return `{"id":"` + id + `","application_id":"` + srv.ApplicationID() + `","type":` + strconv.Itoa(typ) +
 			`,"token":"tok","version":1,"guild_id":"2000","channel_id":"3000",` +
 			`"member":{"user":{"id":"4000","username":"alice"}},"data":` + data + `}`
 	}

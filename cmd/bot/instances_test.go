@@ -202,7 +202,11 @@ func TestSeveralInstances(t *testing.T) {
 	ch2 := srv.NewChannel()
 	msg = srv.Slash(t, alice, ch2, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
 	wantEphemeral(t, srv.Click(t, alice, msg, msg.Button(t, "Accept").CustomID).Wait(t), "") // records the message
-	srv.WaitMessage(t, ch2, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "expired") })
+	// It is due tttbot.DeadlineGrace after its deadline, on the instances' real clocks.
+	waitFor(t, time.Minute, "the challenge to expire", func() bool {
+		m := srv.Message(ch2, msg.ID)
+		return m != nil && strings.Contains(m.Content, "expired")
+	})
 	expired := latestGame(t, c, ch2)
 	// Both instances' timers go on ticking: the deadline stays fired. A
 	// timer lists the due games once a tick, one tick after another, so
@@ -241,7 +245,7 @@ func TestSeveralInstances(t *testing.T) {
 	}
 	defer watch.Close(context.Background())
 	var claimed int64
-	waitFor(t, 30*time.Second, "a to claim the turn's deadline", func() bool {
+	waitFor(t, time.Minute, "a to claim the turn's deadline", func() bool {
 		err := watch.QueryRow(t.Context(), "SELECT coalesce(claimed_until, 0) FROM games WHERE id = $1", id).Scan(&claimed)
 		return err == nil && claimed != 0
 	})

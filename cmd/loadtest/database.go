@@ -140,8 +140,9 @@ func texts[T fmt.Stringer](s []T) []string {
 }
 
 // firedGrace is how long a deadline may have passed without firing when the
-// check runs: the timers look once a second.
-const firedGrace = 2 * timerInterval
+// check runs: it is due tttbot.DeadlineGrace after it, and the timers look
+// once a second.
+const firedGrace = tttbot.DeadlineGrace + 2*timerInterval
 
 // checkDeadlines checks that each deadline of games fired exactly once, as
 // the board edits at the REST stub show. edits counts, by message ID, the

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/tttbot/tttbot"
 )
 
 // loadtest runs the load and the check. The report is nil when the bots
@@ -176,11 +178,12 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 	}
 	rep.driverCPU = cpuTime(os.Getpid()) - self0
 	if o.abandon > 0 {
-		// Every deadline set under load falls within a timeout of its end:
-		// wait until the timers have fired the last, so that the check
-		// finds each fired and none half done.
+		// Every deadline set under load falls within a timeout of its end,
+		// and is due tttbot.DeadlineGrace later: wait until the timers
+		// have fired the last, so that the check finds each fired and none
+		// half done.
 		select {
-		case <-time.After(o.turnTimeout + 2*timerInterval + 500*time.Millisecond):
+		case <-time.After(o.turnTimeout + tttbot.DeadlineGrace + 2*timerInterval + 500*time.Millisecond):
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

@@ -124,20 +124,21 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r inter
 	if i.Type == discordgo.InteractionPing {
 		return interaction.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}}
 	}
-	var in *tttbot.Interaction
-	if i.ID != "" {
-		in = &tttbot.Interaction{ID: i.ID}
-		// The store's first write for the interaction refuses a replay.
-		// No read asks first: under load, one more read for every
-		// interaction queued on the readers and cost the answers their
-		// tail latency, and a replay gains nothing from its wasted work.
+	// The store's first write for the interaction refuses a replay. No
+	// read asks first: under load, one more read for every interaction
+	// queued on the readers and cost the answers their tail latency, and
+	// a replay gains nothing from its wasted work. A move or an answer to
+	// a challenge counts from when Discord made the interaction, and one
+	// older than its token is refused.
+	in, err := tttbot.NewInteraction(i.ID, h.opts.Now())
+	if err == nil {
 		ctx = tttbot.WithInteraction(ctx, in)
 	}
-	var err error
-	switch i.Type {
-	case discordgo.InteractionApplicationCommand:
+	switch {
+	case err != nil:
+	case i.Type == discordgo.InteractionApplicationCommand:
 		r, err = h.command(ctx, i)
-	case discordgo.InteractionMessageComponent:
+	case i.Type == discordgo.InteractionMessageComponent:
 		r, err = h.click(ctx, i)
 	default:
 		err = refuse(tttbot.EINVALID, "error_unknown_interaction", nil)

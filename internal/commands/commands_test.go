@@ -3,8 +3,8 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -77,11 +77,17 @@ func mustDefinitions() []*discordgo.ApplicationCommand {
 
 var interactionIDs atomic.Int64
 
+// interactionAt is the ID of a new interaction Discord made at t: its
+// snowflake carries t.
+func interactionAt(t time.Time) string {
+	return strconv.FormatInt((t.UnixMilli()-1420070400000)<<22|interactionIDs.Add(1)%(1<<22), 10)
+}
+
 // newInteraction is what Discord sends when user acts in channel of guild
-// ("" for a DM): a member in a guild, a user in a DM.
+// ("" for a DM) at testNow: a member in a guild, a user in a DM.
 func newInteraction(typ discordgo.InteractionType, user, guild, channel string, data discordgo.InteractionData) *discordgo.Interaction {
 	i := &discordgo.Interaction{
-		ID: fmt.Sprint(interactionIDs.Add(1)), Type: typ, GuildID: guild, ChannelID: channel, Data: data,
+		ID: interactionAt(testNow), Type: typ, GuildID: guild, ChannelID: channel, Data: data,
 	}
 	u := &discordgo.User{ID: user, Username: "user" + user}
 	if guild == "" {
@@ -128,5 +134,39 @@ func wantRefused(t *testing.T, r interaction.Reply, code, want string) {
 	}
 	if r.Edit != nil || r.TrackGame != 0 || r.Followup != nil {
 		t.Errorf("a refusal asks for more: edit %+v, track %d, follow-up %+v", r.Edit, r.TrackGame, r.Followup)
+	}
+}
+
+// TestInteractionTooOld: an interaction Discord made a token's life ago or
+// earlier is refused and changes nothing; one made just inside it is
+// answered.
+func TestInteractionTooOld(t *testing.T) {
+	tests := []struct {
+		name string
+		age  time.Duration
+		want string // the refusal's code, "" for none
+	}{
+		{"within the token's life", tttbot.TokenLife - time.Millisecond, ""},
+		{"as old as the token", tttbot.TokenLife, tttbot.EINVALID},
+		{"older", time.Hour, tttbot.EINVALID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, db := newTestHandler(t)
+			i := slash(t, alice, "2000", "c1", challenge(`{"name":"opponent","type":6,"value":"20"}`))
+			i.ID = interactionAt(testNow.Add(-tt.age))
+			r := h.Handle(t.Context(), i)
+			_, err := db.OpenGame(t.Context(), "c1", alice)
+			if tt.want == "" {
+				if r.Code != "" || err != nil {
+					t.Errorf("got code %q and game %v, want the challenge made", r.Code, err)
+				}
+				return
+			}
+			wantRefused(t, r, tt.want, "more than 15 minutes old")
+			if tttbot.ErrorCode(err) != tttbot.ENOTFOUND {
+				t.Errorf("got %v, want no game stored", err)
+			}
+		})
 	}
 }

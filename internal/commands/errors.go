@@ -127,6 +127,10 @@ func refusalID(e tttbot.Error) string {
 		return "error_replay"
 	case *tttbot.ErrNotDue:
 		return "error_not_due"
+	case *tttbot.ErrTimeUp:
+		return "error_time_up"
+	case *tttbot.ErrTooOld:
+		return "error_too_old"
 	case *play.ErrNotYourGame:
 		return "error_not_your_game"
 	case *play.ErrNotInGame:

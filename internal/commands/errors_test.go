@@ -33,6 +33,8 @@ func TestErrorText(t *testing.T) {
 		{tttbot.ErrOffBoard, "That cell is not on the board."},
 		{tttbot.ErrCellTaken, "That cell is already taken."},
 		{tttbot.ErrNotDue, "This game's time has not run out yet."},
+		{tttbot.ErrTimeUp, "Your time for this turn ran out before you clicked."},
+		{tttbot.ErrTooOld, "This request is more than 15 minutes old. Please try again."},
 		{fmt.Errorf("play: %w", tttbot.ErrCellTaken), "That cell is already taken."},
 		{refuse(tttbot.EINVALID, "pick_user", nil), "Pick a user."},
 		{fmt.Errorf("stats: %w", refuse(tttbot.EINVALID, "error_unknown_option", map[string]any{"Name": "colour"})),

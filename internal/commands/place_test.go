@@ -213,7 +213,7 @@ func TestWebhookTimers(t *testing.T) {
 			g := &tttbot.Game{
 				ChannelID: "d1", MessageID: "m1", Rows: 3, Cols: 3, K: 3,
 				Challenger: alice, Opponent: bob, XPlayer: alice, OPlayer: bob,
-				Status: tttbot.StatusPending, Deadline: testNow.Add(-time.Second),
+				Status: tttbot.StatusPending, Deadline: testNow.Add(-tttbot.DeadlineGrace),
 				Webhook: true, Token: tttbot.Token{Value: "tok", Expires: testNow.Add(tt.expires)},
 			}
 			if err := db.StartGame(ctx, g, nil); err != nil {

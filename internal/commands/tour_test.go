@@ -90,7 +90,7 @@ type tourist struct {
 func (tr *tourist) do(what string, i *discordgo.Interaction) interaction.Reply {
 	tr.t.Helper()
 	l := discordgo.Locale(tr.locale)
-	i.Locale = l
+	i.ID, i.Locale = interactionAt(tr.clock.Now()), l
 	if i.GuildID != "" {
 		i.GuildLocale = &l
 	}
@@ -224,7 +224,7 @@ func tour(t testing.TB, cat *i18n.Catalog, locale string) []rendered {
 	tr.challengeBob("challenge to withdraw", false)
 	tr.ok("withdraw", slash(t, alice, "2000", "c1", subcommand("resign", "")))
 	tr.challengeBob("challenge to expire", false)
-	tr.tick("expired challenge", h.opts.ChallengeTimeout+time.Second)
+	tr.tick("expired challenge", h.opts.ChallengeTimeout+tttbot.DeadlineGrace)
 
 	// The server's settings, once the server is known.
 	admin := func(what, opts string) {
@@ -273,7 +273,7 @@ func tour(t testing.TB, cat *i18n.Catalog, locale string) []rendered {
 		&discordgo.Button{CustomID: CustomID{Action: ActMove, GameID: g, Version: 1, Cell: 0}.String()}}}}
 	tr.refused("stale board", stale)
 	tr.refused("elsewhere", click(o, "2000", "c9", "m9", "c9", CustomID{Action: ActMove, GameID: g, Version: tr.game(g).Version, Cell: 0}.String()))
-	tr.tick("turn ran out", h.opts.TurnTimeout+time.Second)
+	tr.tick("turn ran out", h.opts.TurnTimeout+tttbot.DeadlineGrace)
 	tr.refused("rematch by a stranger", click(carol, "2000", "c1", fmt.Sprint("m", g), "c1", CustomID{Action: ActRematch, GameID: g}.String()))
 	g = tr.challengeBob("a game to resign", true)
 	tr.move("a move before resigning", alice, g, 4)

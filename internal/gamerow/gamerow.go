@@ -191,6 +191,13 @@ func Game(row Scanner, extra ...any) (*tttbot.Game, error) {
 	return &g, nil
 }
 
+// DueArgs are the arguments of a store's query of the games due at time
+// at, up to limit: $1 the time, $2 the limit, $3 the end of the claims it
+// makes (tttbot.ClaimLease), $4 the latest deadline due (tttbot.DueBy).
+func DueArgs(at time.Time, limit any) []any {
+	return []any{at.UnixMilli(), limit, at.Add(tttbot.ClaimLease).UnixMilli(), tttbot.DueBy(at).UnixMilli()}
+}
+
 // Due reads the games of rows, claimed as due, oldest deadline first:
 // RETURNING gives them in no promised order.
 func Due(rows Rows) ([]*tttbot.Game, error) {

@@ -267,11 +267,22 @@ func (s *Service) deadlineFor(g *tttbot.Game, user string, now time.Time) time.T
 // Accept starts challenge g, seen at version, as its opponent user, a
 // member with roles.
 func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, roles []string, version int) (*tttbot.Game, error) {
-	now := s.opts.Now()
+	at := s.madeAt(ctx)
 	return s.store.Accept(ctx, tttbot.AcceptRequest{
 		GameID: g.ID, Player: user, Version: version, XPlayer: g.XPlayer,
-		At: now, Deadline: now.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles,
+		At: at, Deadline: at.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles,
 	})
+}
+
+// madeAt is when the player made the request ctx serves: when Discord
+// made its interaction (see tttbot.Interaction.At), else now. A move and
+// an answer to a challenge are made then, so that a click made before its
+// deadline is in time however long the database holds it.
+func (s *Service) madeAt(ctx context.Context) time.Time {
+	if in := tttbot.InteractionFrom(ctx); in != nil && !in.At.IsZero() {
+		return in.At
+	}
+	return s.opts.Now()
 }
 
 // Decline ends challenge g, seen at version: declined by its opponent,
@@ -287,10 +298,10 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 	if !g.HasPlayer(user) || (g.VsBot() && user == s.botID) {
 		return Result{}, ErrNotYourGame
 	}
-	now := s.opts.Now()
+	at := s.madeAt(ctx)
 	m := tttbot.MoveRequest{
-		GameID: g.ID, Player: user, Cell: cell, Version: version, At: now,
-		Deadline: s.deadlineFor(g, g.Other(user), now),
+		GameID: g.ID, Player: user, Cell: cell, Version: version, At: at,
+		Deadline: s.deadlineFor(g, g.Other(user), at),
 	}
 	if g.VsBot() {
 		m.Answer = s.botAnswer(ctx, g, m)
@@ -299,7 +310,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 	if err != nil {
 		return Result{}, err
 	}
-	r := Result{Game: g, Last: &tttbot.Move{GameID: g.ID, Cell: cell, Player: user, At: now}}
+	r := Result{Game: g, Last: &tttbot.Move{GameID: g.ID, Cell: cell, Player: user, At: at}}
 	switch {
 	case m.Answer != nil && g.Version == version+2:
 		a := m.Answer

@@ -375,20 +375,21 @@ func TestFire(t *testing.T) {
 		wantWinner string
 		wantLast   string // who made the move named last
 	}{
-		{"a challenge at the exact deadline", func(t *testing.T, s *play.Service, _ *sqlite.DB, c *clock) *tttbot.Game {
+		{"a challenge due", func(t *testing.T, s *play.Service, _ *sqlite.DB, c *clock) *tttbot.Game {
 			g := challenge(t, s, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe})
-			c.now = g.Deadline
+			c.now = g.Deadline.Add(tttbot.DeadlineGrace)
 			return g
 		}, true, tttbot.StatusExpired, "", "", ""},
-		{"a turn at the exact deadline", func(t *testing.T, s *play.Service, _ *sqlite.DB, c *clock) *tttbot.Game {
+		{"a turn due", func(t *testing.T, s *play.Service, _ *sqlite.DB, c *clock) *tttbot.Game {
 			g := started(t, s, 4)
-			c.now = g.Deadline
+			c.now = g.Deadline.Add(tttbot.DeadlineGrace)
 			return g
 		}, true, tttbot.StatusFinished, tttbot.ReasonTimeout, alice, ""},
 		{"a game that moved on", func(t *testing.T, s *play.Service, _ *sqlite.DB, c *clock) *tttbot.Game {
 			g := started(t, s, 4)
-			c.now = g.Deadline
+			c.now = g.Deadline.Add(-time.Millisecond)
 			playMoves(t, s, g, 0) // bob moves just in time, before the timer acts
+			c.now = g.Deadline.Add(tttbot.DeadlineGrace)
 			return g
 		}, false, tttbot.StatusActive, "", "", ""},
 		{"a game that ended meanwhile", func(t *testing.T, s *play.Service, _ *sqlite.DB, c *clock) *tttbot.Game {
@@ -467,16 +468,19 @@ func TestChallengeRefused(t *testing.T) {
 	}
 }
 
-// TestDue: a deadline is due at its exact instant, not a moment before.
+// TestDue: a deadline is due tttbot.DeadlineGrace after its instant, not
+// a moment before: a click made before the deadline may still be on its
+// way to the database until then.
 func TestDue(t *testing.T) {
 	tests := []struct {
 		name  string
 		after time.Duration // past the challenge's deadline
 		want  int
 	}{
-		{"a moment before", -time.Millisecond, 0},
-		{"at the deadline", 0, 1},
-		{"after", time.Second, 1},
+		{"at the deadline", 0, 0},
+		{"a moment before the grace ends", tttbot.DeadlineGrace - time.Millisecond, 0},
+		{"as the grace ends", tttbot.DeadlineGrace, 1},
+		{"after", tttbot.DeadlineGrace + time.Second, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -543,6 +547,61 @@ func TestWebhookDeadlines(t *testing.T) {
 			}
 			if got := mr.Game.Deadline.Sub(c.now); got != tt.want {
 				t.Errorf("second turn runs %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestMadeInTime: a click counts from when Discord made its interaction.
+// Made before its deadline and held by the database past it, a move or an
+// acceptance is made, and the timers, looking at the game meanwhile, find
+// nothing due; made at the deadline or after, it is refused.
+func TestMadeInTime(t *testing.T) {
+	tests := []struct {
+		name          string
+		made, handled time.Duration // from the deadline
+		want          error
+	}{
+		{"made and handled before", -2 * time.Second, -time.Second, nil},
+		{"made before, handled after", -time.Millisecond, 25 * time.Second, nil},
+		{"made at the deadline", 0, time.Second, tttbot.ErrTimeUp},
+		{"made after", time.Second, 2 * time.Second, tttbot.ErrTimeUp},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, what := range []string{"move", "accept"} {
+				s, db, c := newService(t, nil)
+				var g *tttbot.Game
+				if what == "move" {
+					g = started(t, s, 4)
+				} else {
+					g = challenge(t, s, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe})
+				}
+				c.now = g.Deadline.Add(tt.handled)
+				if due, err := s.Due(t.Context(), 10); err != nil || len(due) != 0 {
+					t.Fatalf("%s: %d due, %v, while a click made in time may be on its way", what, len(due), err)
+				}
+				ctx := tttbot.WithInteraction(t.Context(), &tttbot.Interaction{ID: "1", At: g.Deadline.Add(tt.made)})
+				var err error
+				if what == "move" {
+					_, err = s.Move(ctx, g, bob, 0, g.Version)
+				} else {
+					_, err = s.Accept(ctx, g, bob, nil, g.Version)
+				}
+				want := tt.want
+				if what == "accept" && want != nil {
+					want = tttbot.ErrExpired
+				}
+				if err != want {
+					t.Fatalf("%s: got %v, want %v", what, err, want)
+				}
+				stored, err := db.Game(t.Context(), g.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if moved := stored.Version != g.Version; moved != (want == nil) {
+					t.Errorf("%s: version %d after %d, want it changed: %v", what, stored.Version, g.Version, want == nil)
+				}
 			}
 		})
 	}

@@ -71,7 +71,7 @@ func TestTickBotTurns(t *testing.T) {
 					ChannelID: fmt.Sprint(100 + i), Rows: 3, Cols: 3, K: 3,
 					Challenger: fmt.Sprint(200 + i), Opponent: "1", BotLevel: string(ai.Perfect),
 					XPlayer: "1", OPlayer: fmt.Sprint(200 + i),
-					Status: tttbot.StatusActive, Deadline: now.Add(-time.Second),
+					Status: tttbot.StatusActive, Deadline: now.Add(-tttbot.DeadlineGrace),
 				}
 				if err := db.StartGame(ctx, g, nil); err != nil {
 					t.Fatal(err)
@@ -140,7 +140,7 @@ func TestTickFiresAtOnce(t *testing.T) {
 		g := &tttbot.Game{
 			ChannelID: fmt.Sprint(100 + i), Rows: 3, Cols: 3, K: 3,
 			Challenger: fmt.Sprint(200 + i), Opponent: fmt.Sprint(400 + i),
-			Status: tttbot.StatusPending, Deadline: now.Add(-time.Second),
+			Status: tttbot.StatusPending, Deadline: now.Add(-tttbot.DeadlineGrace),
 		}
 		if err := db.StartGame(ctx, g, nil); err != nil {
 			t.Fatal(err)

@@ -21,9 +21,10 @@ const (
 	queryChangeSettings = "SELECT coalesce(role_id, ''), coalesce(turn_timeout, 0), simultaneous_games FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
 
 	// The due games no timer holds, oldest first, claimed until $3. A game
-	// whose row a change holds is passed by: its deadline is moving.
+	// whose row a change holds is passed by: its deadline is moving. It
+	// takes gamerow.DueArgs.
 	queryDue = "UPDATE games SET claimed_until = $3 WHERE id IN (" +
-		"SELECT id FROM games WHERE " + gamerow.Open + " AND deadline <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)" +
+		"SELECT id FROM games WHERE " + gamerow.Open + " AND deadline <= $4 AND (claimed_until IS NULL OR claimed_until <= $1)" +
 		" ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING " + gamerow.Columns
 
 	// lockChannel serializes the transactions that check a channel's room
@@ -381,7 +382,7 @@ func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (
 	})
 }
 
-// Due claims and lists open games whose deadline is at or before at,
+// Due claims and lists open games due at time at (see tttbot.Game.Due),
 // oldest first; a limit of 0 or less means all of them. See
 // tttbot.GameStore.
 func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error) {
@@ -395,7 +396,7 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 	err := db.queryOnce(ctx, func(rows gamerow.Rows) (err error) {
 		out, err = gamerow.Due(rows)
 		return err
-	}, queryDue, at.UnixMilli(), n, at.Add(tttbot.ClaimLease).UnixMilli())
+	}, queryDue, gamerow.DueArgs(at, n)...)
 	if err != nil {
 		return nil, fmt.Errorf("find due games: %w", err)
 	}

@@ -55,6 +55,8 @@ func TestStore(t *testing.T) {
 				t.Cleanup(func() { again.Close() })
 				return again
 			},
+			Lock:        []string{"BEGIN", "LOCK TABLE games IN ACCESS EXCLUSIVE MODE"},
+			LockWaiters: "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'games'::regclass",
 		}
 	})
 }
@@ -144,7 +146,7 @@ func TestQueryPlans(t *testing.T) {
 		{"open game", gamerow.QueryOpenGame, []any{"c", "u"}, []string{"games_open_by_"}},
 		{"player busy", gamerow.QueryPlayerBusy, []any{"c", 1, "a", "b"}, []string{"games_open_by_"}},
 		{"channel busy", gamerow.QueryChannelBusy, []any{"c", 1}, []string{"games_open_by_"}},
-		{"due", queryDue, []any{0, 10, 0}, []string{"games_open_by_deadline"}},
+		{"due", queryDue, []any{0, 10, 0, 0}, []string{"games_open_by_deadline"}},
 		{"last game started", gamerow.QueryLastStart, []any{"u", "g"}, []string{"games_by_challenger"}},
 		{"a change's settings", queryChangeSettings, []any{1}, []string{"guilds_pkey", "games_pkey"}},
 		{"prune interactions", gamerow.QueryPruneInteractions, []any{10, 0}, []string{"interactions_pkey"}},

@@ -22,8 +22,9 @@ const (
 		", ifnull((SELECT role_id FROM guilds WHERE id = games.guild_id), '')" +
 		", ifnull((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0)" +
 		", (SELECT simultaneous_games FROM guilds WHERE id = games.guild_id) FROM games WHERE id = ?"
-	// The due games not claimed, oldest first: claimed until ?3.
-	queryDueGames = "SELECT id FROM games WHERE " + gamerow.Open + " AND deadline <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
+	// The due games not claimed, oldest first: claimed until ?3. It takes
+	// gamerow.DueArgs.
+	queryDueGames = "SELECT id FROM games WHERE " + gamerow.Open + " AND deadline <= ?4 AND (claimed_until IS NULL OR claimed_until <= ?1)" +
 		" ORDER BY deadline, id LIMIT ?2"
 	queryAnyDue = "SELECT EXISTS (" + queryDueGames + ")"
 	// The turn timeout of guild ?, for a move on a game as seen.
@@ -364,7 +365,7 @@ func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (
 	})
 }
 
-// Due claims and lists open games whose deadline is at or before at,
+// Due claims and lists open games due at time at (see tttbot.Game.Due),
 // oldest first; a limit of 0 or less means all of them. See
 // tttbot.GameStore. It reads first and writes only when a game is due, so
 // that an idle bot's timers do not queue for the writer every second.
@@ -373,7 +374,7 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 		limit = -1
 	}
 	var due bool
-	if err := db.r.QueryRowContext(uncancelled(ctx), queryAnyDue, at.UnixMilli(), 1).Scan(&due); err != nil {
+	if err := db.r.QueryRowContext(uncancelled(ctx), queryAnyDue, gamerow.DueArgs(at, 1)...).Scan(&due); err != nil {
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
 	if !due {
@@ -381,7 +382,7 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 	}
 	var out []*tttbot.Game
 	err := db.upkeep(ctx, func(ctx context.Context, tx *sql.Conn) error {
-		rows, err := tx.QueryContext(ctx, queryDue, at.UnixMilli(), limit, at.Add(tttbot.ClaimLease).UnixMilli())
+		rows, err := tx.QueryContext(ctx, queryDue, gamerow.DueArgs(at, limit)...)
 		if err != nil {
 			return err
 		}

@@ -40,6 +40,7 @@ func TestStore(t *testing.T) {
 				t.Cleanup(func() { again.Close() })
 				return again
 			},
+			Lock: []string{"BEGIN EXCLUSIVE"},
 		}
 	})
 }
@@ -60,7 +61,7 @@ func TestQueryPlans(t *testing.T) {
 			"games_open_by_opponent (channel_id=? AND opponent_id=?)"},
 		{"player busy", gamerow.QueryPlayerBusy, []any{"c", 1, "a", "b"}, "games_open_by_"},
 		{"channel busy", gamerow.QueryChannelBusy, []any{"c", 1}, "games_open_by_"},
-		{"due", queryDueGames, []any{0, 10}, "games_open_by_deadline"},
+		{"due", queryDueGames, []any{0, 10, 0, 0}, "games_open_by_deadline"},
 		{"last game started", gamerow.QueryLastStart, []any{"u", "g"}, "COVERING INDEX games_by_challenger"},
 		{"leaderboard", `SELECT player_id, count(*) FILTER (WHERE outcome = 'win') AS wins, count(*)
 			FROM results WHERE guild_id = ? GROUP BY player_id ORDER BY wins DESC LIMIT 10`,

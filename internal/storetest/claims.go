@@ -19,11 +19,11 @@ func testDueClaims(t *testing.T, newDB Opener) {
 	const n = 30
 	var all []int64
 	for i := range n {
-		g := Challenge(fmt.Sprint("c", i), "alice", fmt.Sprint("p", i)) // due at t0+1m
+		g := Challenge(fmt.Sprint("c", i), "alice", fmt.Sprint("p", i)) // due at t0+1m+grace
 		OK(t, db.StartGame(ctx, g, nil))
 		all = append(all, g.ID)
 	}
-	at := t0.Add(time.Minute)
+	at := t0.Add(time.Minute + tttbot.DeadlineGrace)
 
 	// Callers race, taking a few at a time: each game goes to exactly one.
 	const callers = 8
@@ -68,7 +68,7 @@ func testDueClaims(t *testing.T, newDB Opener) {
 	// passed is due at once, not a lease later.
 	g := Must[*tttbot.Game](t)(db.Game(ctx, all[0]))
 	Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: g.Opponent, Version: g.Version,
-		XPlayer: "alice", At: t0, Deadline: at}))
+		XPlayer: "alice", At: t0, Deadline: at.Add(-tttbot.DeadlineGrace)}))
 	due := Must[[]*tttbot.Game](t)(db.Due(ctx, later, 0))
 	if len(due) != 1 || due[0].ID != g.ID || due[0].Status != tttbot.StatusActive {
 		t.Errorf("after a change: got %d games due, want the accepted game", len(due))

@@ -108,7 +108,8 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	}
 
 	// Against the bot the game starts active; the bot as X has a deadline
-	// of now so that a crash before its reply leaves it due. The language
+	// of now so that a crash before its reply leaves it due, once the
+	// grace of every deadline has passed. The language
 	// its messages speak is kept for the timers, which find it due.
 	bot := &tttbot.Game{ChannelID: "dm", Rows: 5, Cols: 5, K: 4, Challenger: "carol", Opponent: "bot",
 		BotLevel: "hard", XPlayer: "bot", OPlayer: "carol", Status: tttbot.StatusActive, Deadline: t0, Language: "pt-BR"}
@@ -118,9 +119,9 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	if bot.Turn != "bot" || bot.Board != "...../...../...../...../....." || bot.GuildID != "" {
 		t.Errorf("got turn %q board %q guild %q, want bot, the empty 5×5 board and no guild", bot.Turn, bot.Board, bot.GuildID)
 	}
-	due := Must[[]*tttbot.Game](t)(db.Due(t.Context(), t0, 0))
+	due := Must[[]*tttbot.Game](t)(db.Due(t.Context(), t0.Add(tttbot.DeadlineGrace), 0))
 	if len(due) != 1 || due[0].ID != bot.ID || due[0].Language != "pt-BR" {
-		t.Errorf("due at t0: got %d games, want the bot's game in pt-BR", len(due))
+		t.Errorf("due at t0 + grace: got %d games, want the bot's game in pt-BR", len(due))
 	}
 	if got := Must[*tttbot.Game](t)(db.Game(t.Context(), bot.ID)); got.Language != "pt-BR" {
 		t.Errorf("stored game: language %q, want pt-BR", got.Language)
@@ -526,9 +527,11 @@ func testDueAndExpire(t *testing.T, newDB Opener) {
 		}
 		return out
 	}
-	// Each call claims what it lists for tttbot.ClaimLease: later calls
-	// pass it by until the claim runs out.
-	lease := tttbot.ClaimLease
+	// A game is due tttbot.DeadlineGrace after its deadline, when no click
+	// made before the deadline can still be on its way. Each call claims
+	// what it lists for tttbot.ClaimLease: later calls pass it by until the
+	// claim runs out.
+	lease, grace := tttbot.ClaimLease, tttbot.DeadlineGrace
 	dueTests := []struct {
 		at    time.Time
 		limit int
@@ -536,9 +539,11 @@ func testDueAndExpire(t *testing.T, newDB Opener) {
 	}{
 		{t0, 10, []int64{}},
 		{t0.Add(time.Minute - time.Millisecond), 10, []int64{}},
-		{t0.Add(time.Minute), 1, []int64{pending.ID}},
 		{t0.Add(time.Minute), 10, []int64{}},
-		{t0.Add(time.Minute + lease - time.Millisecond), 10, []int64{}},
+		{t0.Add(time.Minute + grace - time.Millisecond), 10, []int64{}},
+		{t0.Add(time.Minute + grace), 1, []int64{pending.ID}},
+		{t0.Add(time.Minute + grace), 10, []int64{}},
+		{t0.Add(time.Minute + grace + lease - time.Millisecond), 10, []int64{}},
 		{t0.Add(time.Hour), 1, []int64{pending.ID}},
 		{t0.Add(time.Hour), 0, []int64{active.ID}},
 		{t0.Add(time.Hour + lease), 0, []int64{pending.ID, active.ID}},
@@ -554,19 +559,21 @@ func testDueAndExpire(t *testing.T, newDB Opener) {
 	WantCode(t, err, tttbot.ESTALE)
 	_, err = db.Expire(ctx, pending.ID, pending.Version, t0.Add(59*time.Second))
 	WantCode(t, err, tttbot.EINVALID)
+	_, err = db.Expire(ctx, pending.ID, pending.Version, t0.Add(time.Minute+grace-time.Millisecond))
+	WantCode(t, err, tttbot.EINVALID)
 	_, err = db.Expire(ctx, noClock.ID, noClock.Version, t0.Add(time.Hour))
 	WantCode(t, err, tttbot.EINVALID)
 	_, err = db.Expire(ctx, 999, 1, t0.Add(time.Hour))
 	WantCode(t, err, tttbot.ENOTFOUND)
 
-	got := Must[*tttbot.Game](t)(db.Expire(ctx, pending.ID, pending.Version, t0.Add(time.Minute)))
-	if got.Status != tttbot.StatusExpired || !got.FinishedAt.Equal(t0.Add(time.Minute)) || !got.Deadline.IsZero() {
-		t.Errorf("expired challenge: got %+v, want expired at %v with no deadline", got, t0.Add(time.Minute))
+	got := Must[*tttbot.Game](t)(db.Expire(ctx, pending.ID, pending.Version, t0.Add(time.Minute+grace)))
+	if got.Status != tttbot.StatusExpired || !got.FinishedAt.Equal(t0.Add(time.Minute+grace)) || !got.Deadline.IsZero() {
+		t.Errorf("expired challenge: got %+v, want expired at %v with no deadline", got, t0.Add(time.Minute+grace))
 	}
 	_, err = db.Expire(ctx, pending.ID, got.Version, t0.Add(time.Hour))
 	WantCode(t, err, tttbot.EFINISHED)
 
-	got = Must[*tttbot.Game](t)(db.Expire(ctx, active.ID, active.Version, t0.Add(3*time.Minute)))
+	got = Must[*tttbot.Game](t)(db.Expire(ctx, active.ID, active.Version, t0.Add(3*time.Minute+grace)))
 	if got.Status != tttbot.StatusFinished || got.Reason != tttbot.ReasonTimeout || got.Winner != "carol" {
 		t.Errorf("timed out game: got status %s reason %s winner %q, want finished on timeout, won by carol",
 			got.Status, got.Reason, got.Winner)

@@ -163,8 +163,12 @@ func testRatingsAfterBreak(t *testing.T, newDB Opener) {
 			finishGame(t, db, "c1", "alice", "bob", xWins)
 			a, b := rating.UpdatePair(rating.Default(), rating.Default(), rating.Win, rating.DefaultTau)
 
-			g := PlayCells(t, db, StartGame(t, db, "c2", "alice", "bob"), xWins[:len(xWins)-1]...)
-			m := Click(g, g.Turn, xWins[len(xWins)-1])
+			g := PlayCells(t, db, StartGame(t, db, "c2", "alice", "bob"), xWins[:len(xWins)-2]...)
+			// The last move comes after the break, within its turn.
+			m := Click(g, g.Turn, xWins[len(xWins)-2])
+			m.Deadline = m.At.Add(tt.brk + time.Minute)
+			g = Must[*tttbot.Game](t)(db.Play(t.Context(), m, nil))
+			m = Click(g, g.Turn, xWins[len(xWins)-1])
 			m.At = m.At.Add(tt.brk)
 			if g, err := db.Play(t.Context(), m, nil); err != nil || g.Status != tttbot.StatusFinished {
 				t.Fatalf("last move: got %v, %v; want the game finished", g, err)
@@ -187,7 +191,7 @@ func testRatedEndings(t *testing.T, newDB Opener) {
 		{"timeout", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
 			// bob, to move, lets his clock run out.
 			g = PlayCells(t, db, g, 4)
-			return Must[*tttbot.Game](t)(db.Expire(t.Context(), g.ID, g.Version, g.Deadline))
+			return Must[*tttbot.Game](t)(db.Expire(t.Context(), g.ID, g.Version, g.Deadline.Add(tttbot.DeadlineGrace)))
 		}, "bob"},
 		{"resign", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
 			return Must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "alice", t0))
@@ -221,7 +225,7 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 	Must[*tttbot.Game](t)(db.Decline(ctx, declined.ID, "bob", declined.Version, t0))
 	expired := Challenge("c2", "alice", "bob")
 	OK(t, db.StartGame(ctx, expired, nil))
-	Must[*tttbot.Game](t)(db.Expire(ctx, expired.ID, expired.Version, expired.Deadline))
+	Must[*tttbot.Game](t)(db.Expire(ctx, expired.ID, expired.Version, expired.Deadline.Add(tttbot.DeadlineGrace)))
 	if n := countRows(t, db, "ratings") + countRows(t, db, "bot_records") + countRows(t, db, "results"); n != 0 {
 		t.Fatalf("a declined and an expired challenge left %d rows of results, ratings and records", n)
 	}
@@ -277,7 +281,9 @@ func testRatingExactlyOnce(t *testing.T, newDB Opener) {
 			func() (*tttbot.Game, error) { return db.Play(ctx, Click(g, "alice", 2), nil) },
 			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "bob", t0) },
 			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "alice", t0) },
-			func() (*tttbot.Game, error) { return db.Expire(ctx, g.ID, g.Version, g.Deadline) },
+			func() (*tttbot.Game, error) {
+				return db.Expire(ctx, g.ID, g.Version, g.Deadline.Add(tttbot.DeadlineGrace))
+			},
 		}
 		for j, end := range enders {
 			wg.Go(func() { done[j], errs[j] = end() })

@@ -49,6 +49,14 @@ type DB struct {
 	// Reopen closes Store and opens the database again with the same
 	// options: a restart.
 	Reopen func(t testing.TB) Store
+
+	// Lock are the statements that, run on a connection of SQL, hold
+	// every read and write of the games from the store until ROLLBACK, as
+	// an operator's session or a backup tool does.
+	Lock []string
+	// LockWaiters, unless "", counts the connections waiting for a lock,
+	// where the engine tells.
+	LockWaiters string
 }
 
 // Opener opens a store on a new, empty database for t, closed and removed
@@ -82,6 +90,7 @@ func Run(t *testing.T, open Opener) {
 		{"Resign", testResign},
 		{"DueAndExpire", testDueAndExpire},
 		{"DueClaims", testDueClaims},
+		{"MoveHeldPastDeadline", testMoveHeldPastDeadline},
 		{"OpenGame", testOpenGame},
 		{"SetMessageAndPlayers", testSetMessageAndPlayers},
 		{"WebhookGameRoundTrip", testWebhookGameRoundTrip},

@@ -1,0 +1,111 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// A click made before its turn's deadline and held past it by another
+// connection's lock on the games is played once the lock is released; the
+// timers, looking at the game meanwhile, within tttbot.DeadlineGrace of
+// the deadline, find nothing due and end nothing. A click made at the
+// deadline or after is refused and changes nothing.
+func testMoveHeldPastDeadline(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	g := StartGame(t, db, "c1", "alice", "bob") // alice to move
+	deadline := g.Deadline
+	held := deadline.Add(tttbot.DeadlineGrace - time.Second) // when the lock lets go
+
+	_, err := db.Expire(ctx, g.ID, g.Version, held)
+	WantCode(t, err, tttbot.EINVALID)
+
+	release := db.lock(t)
+	m := Click(g, "alice", 4)
+	m.At, m.Deadline = deadline.Add(-time.Millisecond), held.Add(2*time.Minute)
+	type played struct {
+		g   *tttbot.Game
+		err error
+	}
+	move := make(chan played, 1)
+	go func() {
+		g, err := db.Play(ctx, m, nil)
+		move <- played{g, err}
+	}()
+	due := make(chan []*tttbot.Game, 1)
+	go func() {
+		gs, err := db.Due(ctx, held, 0)
+		if err != nil {
+			t.Errorf("due while the lock holds the click: %v", err)
+		}
+		due <- gs
+	}()
+	db.awaitLockWaiters(t, 2)
+	release()
+
+	if p := <-move; p.err != nil || p.g.Board != ".../.X./..." || p.g.Turn != "bob" {
+		t.Errorf("the click made in time: got %+v, %v; want it played, bob to move", p.g, p.err)
+	}
+	if gs := <-due; len(gs) != 0 {
+		t.Errorf("due within the grace: got %d games, want none", len(gs))
+	}
+	if gs := Must[[]*tttbot.Game](t)(db.Due(ctx, deadline.Add(tttbot.DeadlineGrace), 0)); len(gs) != 0 {
+		t.Errorf("due after the grace: got %d games, want none: the move set the next deadline", len(gs))
+	}
+
+	// bob clicks at his deadline, and the timers end the game after it.
+	g = Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+	late := Click(g, "bob", 0)
+	late.At = g.Deadline
+	if _, err = db.Play(ctx, late, nil); !errors.Is(err, tttbot.ErrTimeUp) {
+		t.Errorf("a click made at the deadline: got %v, want %v", err, tttbot.ErrTimeUp)
+	}
+	got := Must[*tttbot.Game](t)(db.Expire(ctx, g.ID, g.Version, g.Deadline.Add(tttbot.DeadlineGrace)))
+	if got.Status != tttbot.StatusFinished || got.Reason != tttbot.ReasonTimeout || got.Winner != "alice" {
+		t.Errorf("after bob's time ran out: got %s %s won by %q, want alice to win on time", got.Status, got.Reason, got.Winner)
+	}
+}
+
+// lock holds the games from another connection until the returned
+// function releases them (see DB.Lock).
+func (db *DB) lock(t testing.TB) (release func()) {
+	t.Helper()
+	conn, err := db.SQL.Conn(t.Context())
+	OK(t, err)
+	for _, q := range db.Lock {
+		if _, err := conn.ExecContext(t.Context(), q); err != nil {
+			conn.Close()
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return func() {
+		_, err := conn.ExecContext(context.WithoutCancel(t.Context()), "ROLLBACK")
+		OK(t, err)
+		OK(t, conn.Close())
+	}
+}
+
+// awaitLockWaiters waits until n connections wait for a lock, where the
+// engine tells (see DB.LockWaiters).
+func (db *DB) awaitLockWaiters(t testing.TB, n int) {
+	t.Helper()
+	if db.LockWaiters == "" {
+		return
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var got int
+		OK(t, db.SQL.QueryRowContext(t.Context(), db.LockWaiters).Scan(&got))
+		if got >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections wait for the lock after 10s, want %d", got, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
