@@ -50,9 +50,10 @@ type DB struct {
 	// options: a restart.
 	Reopen func(t testing.TB) Store
 
-	// Lock are the statements that, run on a connection of SQL, hold
-	// every read and write of the games from the store until ROLLBACK, as
-	// an operator's session or a backup tool does.
+	// Lock are the statements that, run on a connection of SQL, hold the
+	// store's writes of the games until ROLLBACK (and its reads, where
+	// the engine's lock does), as an operator's session or a backup tool
+	// does.
 	Lock []string
 	// LockWaiters, unless "", counts the connections waiting for a lock,
 	// where the engine tells.
