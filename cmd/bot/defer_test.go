@@ -90,6 +90,42 @@ func TestAbandonedWhileDatabaseStalls(t *testing.T) {
 	}
 }
 
+// A click made before its turn's deadline on a database that stalls past
+// the deadline is played once the stall ends, and the timers, ticking on
+// meanwhile, do not end the game on time: it is due tttbot.DeadlineGrace
+// after its deadline, when no click made in time can still be at work.
+func TestMoveInTimeWhileDatabaseStalls(t *testing.T) {
+	for _, st := range databaseStalls("games") {
+		t.Run(st.name, func(t *testing.T) {
+			h, stall := stalledHarness(t, st, config.ModeGateway, 0)
+			alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
+			board := h.startGame(h.srv.NewChannel(), alice, bob)
+			h.clock.Advance(5*time.Minute - time.Second) // alice's turn ends in a second
+
+			release := stall()
+			click := h.srv.Click(t, alice, board, cells(board)[4].CustomID)
+			if r := click.Wait(t); r.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+				t.Fatalf("answer to a click on a stalled database: got type %d, want 6", r.Type)
+			}
+			// The stall holds the click past the deadline, while the
+			// timers tick: SQLite's read the games past the lock, and
+			// PostgreSQL's wait for it beside the click.
+			h.clock.Advance(20 * time.Second)
+			release()
+			moved := click.Result(t)
+			if len(freeCells(moved)) != len(freeCells(board))-1 || strings.Contains(moved.Content, "ran out of time") {
+				t.Errorf("board after the stall: got %s, want alice's move played and bob to move", moved)
+			}
+			// The timers tick on: the game stays on, bob's turn running.
+			since := dueListings(t, h.addr)
+			waitFor(t, 10*time.Second, "the timers to tick twice", func() bool { return dueListings(t, h.addr) >= since+2 })
+			if m := h.srv.Message(board.ChannelID, board.ID); strings.Contains(m.Content, "ran out of time") {
+				t.Errorf("board once the timers ticked on:\n%s", m)
+			}
+		})
+	}
+}
+
 // stalledHarness runs the bot on st's database, in mode, deferring after
 // 200ms and, when workLimit is set, abandoning work past it; stall holds
 // the database's lock.

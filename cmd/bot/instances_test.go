@@ -61,12 +61,19 @@ func (in *instance) log() string {
 // games, as its /metrics counts the store's Due calls.
 func (in *instance) dueListings(t *testing.T) int {
 	t.Helper()
-	_, body := get(t, "http://"+in.addr+"/metrics")
+	return dueListings(t, in.addr)
+}
+
+// dueListings counts the times the timers of the bot whose HTTP server is
+// at addr have listed the due games, as its /metrics says.
+func dueListings(t *testing.T, addr string) int {
+	t.Helper()
+	_, body := get(t, "http://"+addr+"/metrics")
 	for line := range strings.Lines(body) {
 		if v, ok := strings.CutPrefix(line, `tttbot_store_seconds_count{method="Due"} `); ok {
 			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
-				t.Fatalf("%s's metrics: %q: %v", in.name, line, err)
+				t.Fatalf("%s's metrics: %q: %v", addr, line, err)
 			}
 			return int(n)
 		}
