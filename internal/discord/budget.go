@@ -62,27 +62,35 @@ func (b Budget) workLimit() time.Duration {
 	return b.WorkLimit
 }
 
-// run runs h on i. It returns the reply if h gives it within the budget;
-// otherwise the deferred response to send Discord, and a channel that
-// delivers the reply once h returns, which the caller must receive.
-func (b Budget) run(ctx context.Context, h Handler, i *discordgo.Interaction) (interaction.Reply, *discordgo.InteractionResponse, <-chan interaction.Reply) {
+// run runs h on i on the calling goroutine, and returns its reply. If h
+// has not returned within DeferAfter, a timer calls deferNow with i's
+// deferred response while h runs; then run returns only once deferNow has
+// returned too, and reports the reply late: it follows the deferral.
+//
+// The timer decides: Stop succeeding means h returned first, and deferNow
+// never runs; Stop failing means deferNow has started, or is about to, on
+// the timer's goroutine, which run awaits. Goroutine hand-offs cost more
+// than the handler's work on a small VM, so the common path makes none.
+func (b Budget) run(ctx context.Context, h Handler, i *discordgo.Interaction,
+	deferNow func(*discordgo.InteractionResponse)) (r interaction.Reply, late bool) {
 	if i.Type != discordgo.InteractionMessageComponent && i.Type != discordgo.InteractionApplicationCommand {
 		// Autocomplete cannot be deferred: its answer is its choices.
-		return h.Handle(ctx, i), nil, nil
+		return h.Handle(ctx, i), false
 	}
-	done := make(chan interaction.Reply, 1)
-	go func() { done <- h.Handle(ctx, i) }()
-	t := time.NewTimer(b.deferAfter())
-	defer t.Stop()
-	select {
-	case r := <-done:
-		return r, nil, nil
-	case <-t.C:
+	deferred := make(chan struct{})
+	t := time.AfterFunc(b.deferAfter(), func() {
+		defer close(deferred)
 		if b.Counter != nil {
 			b.Counter.Deferred()
 		}
-		return interaction.Reply{}, deferral(h, i), done
+		deferNow(deferral(h, i))
+	})
+	r = h.Handle(ctx, i)
+	if t.Stop() {
+		return r, false
 	}
+	<-deferred
+	return r, true
 }
 
 // deferral is the deferred response for i: a click's leaves its message

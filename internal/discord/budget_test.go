@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -212,6 +213,66 @@ func TestBudgetWorkLimit(t *testing.T) {
 			}
 			if d, a := c.deferred.Load(), c.abandoned.Load(); d != 1 || a != 1 {
 				t.Errorf("counted %d deferred, %d abandoned; want 1 and 1", d, a)
+			}
+		})
+	}
+}
+
+// slowHandler takes d to answer every interaction with reply "done".
+type slowHandler struct{ d time.Duration }
+
+func (h slowHandler) Handle(context.Context, *discordgo.Interaction) interaction.Reply {
+	time.Sleep(h.d)
+	return ephemeralReply("done")
+}
+
+func (slowHandler) TrackMessage(context.Context, int64, string) {}
+func (slowHandler) Private(*discordgo.Interaction) bool         { return false }
+
+// A handler that returns before the budget is answered in time, one that
+// returns after it is deferred first, and one that returns at the instant
+// the deferral is due is either, never both: the reply is late exactly
+// when the deferral was made, once, and complete before the reply goes on.
+func TestBudgetDeferOrAnswer(t *testing.T) {
+	const deferAfter = time.Second
+	tests := []struct {
+		name       string
+		work       time.Duration
+		late, both bool
+	}{
+		{"before", deferAfter - time.Nanosecond, false, false},
+		{"at", deferAfter, false, true},
+		{"after", deferAfter + time.Nanosecond, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Timers firing at one instant run in no set order: each
+			// run is one of them.
+			for range 50 {
+				synctest.Test(t, func(t *testing.T) {
+					c := &counter{}
+					b := discord.Budget{DeferAfter: deferAfter, Counter: c}
+					i := &discordgo.Interaction{Type: discordgo.InteractionMessageComponent}
+					var deferrals []*discordgo.InteractionResponse
+					sent := false
+					r, late := b.Run(t.Context(), slowHandler{tt.work}, i, func(d *discordgo.InteractionResponse) {
+						deferrals = append(deferrals, d)
+						time.Sleep(time.Millisecond) // the deferral's REST call or write
+						sent = true
+					})
+					if r.Response == nil || r.Response.Data.Content != "done" {
+						t.Fatalf("reply: got %+v, want the handler's", r)
+					}
+					if !tt.both && late != tt.late {
+						t.Errorf("late: got %v, want %v", late, tt.late)
+					}
+					if want := map[bool]int{false: 0, true: 1}[late]; len(deferrals) != want || c.deferred.Load() != int64(want) {
+						t.Fatalf("late %v: got %d deferrals, %d counted; want %d", late, len(deferrals), c.deferred.Load(), want)
+					}
+					if late && (!sent || deferrals[0].Type != discordgo.InteractionResponseDeferredMessageUpdate) {
+						t.Errorf("deferral: got type %d, sent before the reply %v; want a 6 sent", deferrals[0].Type, sent)
+					}
+				})
 			}
 		})
 	}

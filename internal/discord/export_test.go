@@ -42,3 +42,8 @@ func (g *Gateway) ShardOpen(i int) bool { return g.shards[i].wire.open() }
 
 // Goroutines is how many goroutines of the gateway run.
 func (g *Gateway) Goroutines() int64 { return g.goroutines.running.Load() }
+
+// Run runs h on i within the budget, as both ways in do.
+func (b Budget) Run(ctx context.Context, h Handler, i *discordgo.Interaction, deferNow func(*discordgo.InteractionResponse)) (interaction.Reply, bool) {
+	return b.run(ctx, h, i, deferNow)
+}

@@ -356,15 +356,15 @@ func answer(ctx, base context.Context, s *discordgo.Session, edits *boardEdits, 
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, b.workLimit())
 	defer cancel()
-	r, deferred, late := b.run(ctx, h, i)
 	log = log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
-	if late != nil {
+	r, late := b.run(ctx, h, i, func(deferred *discordgo.InteractionResponse) {
 		if err := respond(ctx, s, i, deferred); err != nil {
 			log.Error("interaction deferral", "err", redact(err, i.Token))
 		} else {
 			log.Debug("interaction deferred", "type", i.Type, "elapsed", time.Since(start))
 		}
-		r := <-late
+	})
+	if late {
 		workErr := ctx.Err()
 		ctx, cancel := context.WithTimeout(base, handlerTimeout)
 		defer cancel()

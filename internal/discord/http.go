@@ -166,20 +166,26 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.wg.Done()
 	h, edits := srv.h, srv.edits
 	log := s.log.With("interaction", i.ID, "guild", i.GuildID, "channel", i.ChannelID)
-	// The work may outlive the request: past the budget, the response is
-	// the deferral, and the reply goes through the webhook once ready.
+	// Past the budget, the response is the deferral, and the reply goes
+	// through the webhook once ready: the timer writes and sends the
+	// deferral while ServeHTTP waits in the handler, which does not use w,
+	// and run returns only once it is sent.
 	ctx, cancel := context.WithTimeout(s.bg, s.opts.Budget.workLimit())
+	defer cancel()
 	start := time.Now()
-	reply, deferred, late := s.opts.Budget.run(ctx, h, i)
-	if late != nil {
+	reply, late := s.opts.Budget.run(ctx, h, i, func(deferred *discordgo.InteractionResponse) {
 		writeJSON(w, deferred)
+		if err := http.NewResponseController(w).Flush(); err != nil {
+			log.Error("interaction deferral", "err", err)
+			return
+		}
 		log.Debug("interaction deferred", "type", i.Type, "elapsed", time.Since(start))
+	})
+	if late {
+		workErr := ctx.Err()
 		s.wg.Add(1) // within begin's count, which Close waits for
 		go func() {
 			defer s.wg.Done()
-			defer cancel()
-			reply := <-late
-			workErr := ctx.Err()
 			ctx, cancel := context.WithTimeout(s.bg, handlerTimeout)
 			defer cancel()
 			// Discord acts on the deferral a moment after it has read
@@ -190,7 +196,6 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 		return
 	}
-	defer cancel()
 	if reply.Code == tttbot.EREPLAY {
 		// A recorded request sent again verifies as the original did: it
 		// is refused as a bad signature is, and nothing goes to Discord.
