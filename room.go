@@ -9,7 +9,9 @@ type Room struct {
 	// PlayerGame are the two players of another open game in the channel
 	// in which one of the game's RoomPlayers plays; nil when none.
 	PlayerGame []string
-	// Occupied reports whether the channel holds another open game.
+	// Occupied reports whether the channel holds another open game. The
+	// rules ask it only of a game that must hold its channel alone (see
+	// Settings.Shares), so a store may leave it unread otherwise.
 	Occupied bool
 }
 
@@ -36,14 +38,21 @@ func (s *Settings) Room(g *Game, actor string, r Room, def bool) (exclusive bool
 	case len(r.PlayerGame) > 0:
 		return false, ErrOpponentBusy
 	}
-	allow := def
-	if s.Simultaneous != nil {
-		allow = *s.Simultaneous
-	}
+	allow := s.Shares(def)
 	if !allow && r.Occupied {
 		return false, ErrChannelBusy
 	}
 	return !allow, nil
+}
+
+// Shares reports whether a game opened under s may share its channel with
+// other open games: s allows simultaneous games, or leaves them unset and
+// def does.
+func (s *Settings) Shares(def bool) bool {
+	if s.Simultaneous != nil {
+		return *s.Simultaneous
+	}
+	return def
 }
 
 // Accept starts challenge g as r asks, under its guild's settings s, in

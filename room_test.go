@@ -59,6 +59,26 @@ func TestSettingsRoom(t *testing.T) {
 	}
 }
 
+func TestSettingsShares(t *testing.T) {
+	on, off := true, false
+	tests := []struct {
+		simultaneous *bool
+		def          bool
+		want         bool
+	}{
+		{nil, false, false},
+		{nil, true, true},
+		{&on, false, true},
+		{&off, true, false},
+	}
+	for _, tt := range tests {
+		s := Settings{Simultaneous: tt.simultaneous}
+		if got := s.Shares(tt.def); got != tt.want {
+			t.Errorf("Settings{Simultaneous: %v}.Shares(%v): got %v, want %v", tt.simultaneous, tt.def, got, tt.want)
+		}
+	}
+}
+
 // TestSettingsAccept: the game's refusals come first, then the guild's
 // role, then the room; an accepted game's turn follows the guild's timeout.
 func TestSettingsAccept(t *testing.T) {

@@ -76,7 +76,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 				return fmt.Errorf("save guild: %w", err)
 			}
 		}
-		room, err := readRoom(ctx, tx, &n)
+		room, err := readRoom(ctx, tx, &n, !adm.Settings.Shares(db.opts.SimultaneousGames))
 		if err != nil {
 			return err
 		}
@@ -111,8 +111,9 @@ func admission(ctx context.Context, tx *sql.Conn, guildID, challenger string) (t
 }
 
 // readRoom reads, inside the caller's transaction, what the room rules
-// know of g's channel.
-func readRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game) (tttbot.Room, error) {
+// know of g's channel: whether it is occupied only when channel is set,
+// as the rules ask it only then (see tttbot.Room).
+func readRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game, channel bool) (tttbot.Room, error) {
 	var r tttbot.Room
 	p := g.RoomPlayers()
 	var c, o string
@@ -122,6 +123,9 @@ func readRoom(ctx context.Context, tx *sql.Conn, g *tttbot.Game) (tttbot.Room, e
 		r.PlayerGame = []string{c, o}
 	case !errors.Is(err, sql.ErrNoRows):
 		return r, fmt.Errorf("find player's games: %w", err)
+	}
+	if !channel {
+		return r, nil
 	}
 	if err := tx.QueryRowContext(ctx, gamerow.QueryChannelBusy, g.ChannelID, g.ID).Scan(&r.Occupied); err != nil {
 		return r, fmt.Errorf("find channel's games: %w", err)
@@ -329,7 +333,7 @@ func playSeen(ctx context.Context, tx *sql.Conn, m tttbot.MoveRequest, seen *ttt
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
 	r.At, r.Deadline = db.opts.At(r.At), gamerow.Round(r.Deadline)
 	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
-		room, err := readRoom(ctx, tx, g)
+		room, err := readRoom(ctx, tx, g, !st.Shares(db.opts.SimultaneousGames))
 		if err != nil {
 			return err
 		}
