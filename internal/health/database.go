@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -65,13 +66,17 @@ type DatabaseOptions struct {
 type Database struct {
 	opts DatabaseOptions
 
+	// down is written under mu and read without it by the calls that
+	// only ask: every store call's answer asks it, and takes no lock while
+	// the database is up.
+	down atomic.Bool
+
 	mu        sync.Mutex
 	fails     []failedCall // the latest failures while up, oldest first, at most opts.Failures
-	down      bool
-	since     time.Time // the outage's first failure
-	recovered time.Time // the first answer after the outage's latest failure; zero if none yet
-	failed    int       // interactions whose store call failed in the outage
-	deferred  int       // interactions deferred in the outage
+	since     time.Time    // the outage's first failure
+	recovered time.Time    // the first answer after the outage's latest failure; zero if none yet
+	failed    int          // interactions whose store call failed in the outage
+	deferred  int          // interactions deferred in the outage
 	seen      [2]map[string]bool
 	rotated   time.Time
 	outages   int
@@ -128,9 +133,12 @@ func (d *Database) Observe(ctx context.Context, err error) error {
 // answered notes an answer, which ends an outage once the database has
 // answered without a failure for Quiet.
 func (d *Database) answered() {
+	if !d.down.Load() {
+		return
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.down {
+	if !d.down.Load() {
 		return
 	}
 	now := d.opts.Now()
@@ -142,7 +150,8 @@ func (d *Database) answered() {
 	}
 	d.opts.Logger.Info("database back", "down_for", d.recovered.Sub(d.since).Round(time.Millisecond).String(),
 		"failed_interactions", d.failed, "deferred_interactions", d.deferred)
-	d.down, d.failed, d.deferred, d.seen = false, 0, 0, [2]map[string]bool{{}, {}}
+	d.down.Store(false)
+	d.failed, d.deferred, d.seen = 0, 0, [2]map[string]bool{{}, {}}
 }
 
 // Deferred counts an interaction whose answer was deferred, for the line
@@ -150,7 +159,7 @@ func (d *Database) answered() {
 func (d *Database) Deferred() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.down {
+	if d.down.Load() {
 		d.deferred++
 	}
 }
@@ -161,7 +170,7 @@ func (d *Database) failure(err error, id string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	now := d.opts.Now()
-	if d.down {
+	if d.down.Load() {
 		d.recovered = time.Time{}
 		d.count(id, now)
 		return true
@@ -173,7 +182,8 @@ func (d *Database) failure(err error, id string) bool {
 	if len(d.fails) < d.opts.Failures || now.Sub(d.fails[0].at) > d.opts.Window {
 		return false
 	}
-	d.down, d.since, d.recovered = true, d.fails[0].at, time.Time{}
+	d.down.Store(true)
+	d.since, d.recovered = d.fails[0].at, time.Time{}
 	d.outages++
 	d.opts.Logger.Warn("database unavailable", "reason", err.Error())
 	// The failures that opened the outage are its first.
@@ -199,11 +209,7 @@ func (d *Database) count(id string, now time.Time) {
 }
 
 // Up reports whether the database is not known to be unavailable.
-func (d *Database) Up() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return !d.down
-}
+func (d *Database) Up() bool { return !d.down.Load() }
 
 // Outages reports how many times the database became unavailable.
 func (d *Database) Outages() int {
