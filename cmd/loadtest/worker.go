@@ -88,7 +88,7 @@ func (w *worker) run(ctx context.Context) {
 		case errors.Is(err, errStopped):
 			return
 		case errors.Is(err, errWalkedAway):
-			until := time.Now().Add(w.d.o.turnTimeout + parkMargin)
+			until := time.Now().Add(w.d.o.turnTimeout + tttbot.DeadlineGrace + parkMargin)
 			for _, h := range s.humans {
 				w.parked[h] = until
 			}
@@ -105,8 +105,9 @@ func (w *worker) run(ctx context.Context) {
 	}
 }
 
-// parkMargin is how long after a walked-away game's deadline its players
-// sit out: the timers fire each second.
+// parkMargin is how long after a walked-away game becomes due (its deadline
+// and tttbot.DeadlineGrace) its players sit out: the timers fire each second,
+// and until they end the game it holds its channel.
 const parkMargin = 2 * time.Second
 
 // newSession seats players at a new table. It waits while fewer than two
