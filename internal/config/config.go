@@ -31,6 +31,7 @@ type Config struct {
 	HTTP     HTTP     `toml:"http"`
 	Database Database `toml:"database"`
 	Game     Game     `toml:"game"`
+	Web      Web      `toml:"web"`
 	Log      Log      `toml:"log"`
 }
 
@@ -134,6 +135,22 @@ type Game struct {
 	AITimeBudget      Duration `toml:"ai_time_budget"`
 }
 
+// Web is the public web pages (a server's leaderboard, a player's
+// profile, a game's replay), served on [http] listen beside the rest.
+type Web struct {
+	Enabled bool `toml:"enabled"`
+	// PublicURL is where people reach the pages, such as
+	// "https://ttt.example": the base of the links the bot posts.
+	PublicURL string `toml:"public_url"`
+	// TrustForwarded takes the client's address and scheme from a
+	// reverse proxy's X-Forwarded-For and X-Forwarded-Proto, which a
+	// client reaching the bot directly could forge.
+	TrustForwarded bool `toml:"trust_forwarded"`
+	// RateLimit is how many pages a second one client address may load,
+	// on average; a burst of twice as many passes.
+	RateLimit int `toml:"rate_limit"`
+}
+
 // Log sets the logger's level (debug, info, warn, error) and format (text, json).
 type Log struct {
 	Level  string `toml:"level"`
@@ -163,6 +180,7 @@ func Default() Config {
 			TurnTimeout:      Duration{5 * time.Minute},
 			AITimeBudget:     Duration{time.Second},
 		},
+		Web: Web{RateLimit: 10},
 		Log: Log{Level: "info", Format: "text"},
 	}
 }

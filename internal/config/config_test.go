@@ -73,6 +73,10 @@ func TestDefault(t *testing.T) {
 		{"turn_timeout", d.Game.TurnTimeout.Duration, 5 * time.Minute},
 		{"ai_time_budget", d.Game.AITimeBudget.Duration, time.Second},
 		{"simultaneous_games", d.Game.SimultaneousGames, false},
+		{"web.enabled", d.Web.Enabled, false},
+		{"web.public_url", d.Web.PublicURL, ""},
+		{"web.trust_forwarded", d.Web.TrustForwarded, false},
+		{"web.rate_limit", d.Web.RateLimit, 10},
 		{"log.level", d.Log.Level, "info"},
 		{"log.format", d.Log.Format, "text"},
 	}
@@ -364,6 +368,18 @@ func TestValidate(t *testing.T) {
 		{"root path", func(c *config.Config) { c.HTTP.Path = "/" }, true},
 		{"pattern in path", func(c *config.Config) { c.HTTP.Path = "/{id}" }, false},
 		{"healthz path", func(c *config.Config) { c.HTTP.Path = "/healthz" }, false},
+		{"web", func(c *config.Config) { c.Web.Enabled, c.Web.PublicURL = true, "https://ttt.example" }, true},
+		{"web under a path", func(c *config.Config) { c.Web.Enabled, c.Web.PublicURL = true, "http://example.org/ttt/" }, true},
+		{"web without public url", func(c *config.Config) { c.Web.Enabled = true }, false},
+		{"web without listener", func(c *config.Config) {
+			c.Web.Enabled, c.Web.PublicURL, c.HTTP.Listen, c.HTTP.AdminListen = true, "https://ttt.example", "", "127.0.0.1:9090"
+		}, false},
+		{"web on the endpoint's path", func(c *config.Config) {
+			c.Web.Enabled, c.Web.PublicURL, c.HTTP.Path = true, "https://ttt.example", "/g"
+		}, false},
+		{"public url not http", func(c *config.Config) { c.Web.PublicURL = "ftp://ttt.example" }, false},
+		{"public url with query", func(c *config.Config) { c.Web.PublicURL = "https://ttt.example/?a=1" }, false},
+		{"no rate", func(c *config.Config) { c.Web.RateLimit = 0 }, false},
 	}
 	for _, tt := range tests {
 		c := config.Default()

@@ -111,6 +111,7 @@ func (c Config) validate(where func(key string) string) error {
 		bad("discord.defer_after", "must be less than %s (Discord waits %s for an answer, and the deferral must reach it), got %q",
 			AnswerWindow, AnswerWindow, c.Discord.DeferAfter)
 	}
+	c.validateWeb(bad)
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
 	default:
@@ -162,6 +163,32 @@ func (c Config) validateShards(bad func(key, format string, args ...any)) {
 	}
 	if d.ShardDownGrace.Duration <= 0 {
 		bad("discord.shard_down_grace", "must be more than zero, got %q", d.ShardDownGrace)
+	}
+}
+
+// validateWeb checks the [web] keys, reporting each problem to bad.
+func (c Config) validateWeb(bad func(key, format string, args ...any)) {
+	w := c.Web
+	if u, err := url.Parse(w.PublicURL); w.PublicURL != "" &&
+		(err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "") {
+		bad("web.public_url", "want an http or https URL without query, e.g. \"https://ttt.example\", got %q", w.PublicURL)
+	}
+	if w.RateLimit < 1 {
+		bad("web.rate_limit", "must be at least 1, got %d", w.RateLimit)
+	}
+	if !w.Enabled {
+		return
+	}
+	if w.PublicURL == "" {
+		bad("web.public_url", "required when web.enabled is true: the address people reach the pages at, used in links")
+	}
+	if c.HTTP.Listen == "" {
+		bad("http.listen", "required when web.enabled is true: the pages are served there")
+	}
+	for _, prefix := range []string{"/s/", "/p/", "/g/", "/static/"} {
+		if strings.HasPrefix(c.HTTP.Path+"/", prefix) {
+			bad("http.path", "%q is taken by the web pages (web.enabled)", c.HTTP.Path)
+		}
 	}
 }
 
