@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -133,10 +132,17 @@ func (b Budget) late(ctx context.Context, s *discordgo.Session, edits *boardEdit
 	}
 	flush := r.Edit != nil && edits.add(r.Edit)
 	var id string
-	err := try(ctx, func() (err error) {
-		id, err = completeDeferred(ctx, s, i, r.Response)
-		return err
-	})
+	c, err := deferredCall(i, r.Response)
+	if err == nil {
+		err = try(ctx, func() error {
+			body, err := callInteraction(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			id, err = messageID(body)
+			return err
+		})
+	}
 	if flush {
 		edits.flush(ctx, r.Edit.Key(), i.AppID, log)
 	}
@@ -148,38 +154,18 @@ func (b Budget) late(ctx context.Context, s *discordgo.Session, edits *boardEdit
 	afterResponse(ctx, s, h, i, r, id, log, try)
 }
 
-// completeDeferred sends resp, the answer to i, after i's deferral, and
-// returns the ID of the message that shows it.
-func completeDeferred(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction, resp *discordgo.InteractionResponse) (string, error) {
+// deferredCall is the call that sends resp, the answer to i, after i's
+// deferral; Discord answers it with the message that shows resp.
+func deferredCall(i *discordgo.Interaction, resp *discordgo.InteractionResponse) (call, error) {
 	switch {
 	case resp.Data == nil:
 	case resp.Type == discordgo.InteractionResponseUpdateMessage && i.Type == discordgo.InteractionMessageComponent,
 		resp.Type == discordgo.InteractionResponseChannelMessageWithSource && i.Type == discordgo.InteractionApplicationCommand:
-		body, err := editResponse(ctx, s, i.AppID, i.Token, resp.Data)
-		if err != nil {
-			return "", err
-		}
-		return messageID(body)
+		return editCall(i.AppID, i.Token, resp.Data)
 	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource:
-		body, err := followup(ctx, s, i.AppID, i.Token, resp.Data, true)
-		if err != nil {
-			return "", err
-		}
-		return messageID(body)
+		return followupCall(i.AppID, i.Token, resp.Data, true)
 	}
-	return "", fmt.Errorf("response type %d cannot follow the deferral of a %s interaction", resp.Type, i.Type)
-}
-
-// editResponse replaces the content and components of the message that
-// answered the interaction whose token is given, and returns the message.
-func editResponse(ctx context.Context, s *discordgo.Session, appID, token string, data *discordgo.InteractionResponseData) ([]byte, error) {
-	body, err := json.Marshal(&discordgo.WebhookEdit{
-		Content: &data.Content, Components: &data.Components, AllowedMentions: data.AllowedMentions,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("encode edit: %w", err)
-	}
-	return callInteraction(ctx, s, http.MethodPatch, discordgo.EndpointWebhookMessage(appID, token, "@original"), body)
+	return call{}, fmt.Errorf("response type %d cannot follow the deferral of a %s interaction", resp.Type, i.Type)
 }
 
 // messageID decodes the ID of a message from its JSON, and nothing else:

@@ -415,10 +415,13 @@ func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *disc
 		}
 	}
 	if f := r.Followup; f != nil {
-		err := try(ctx, func() error {
-			_, err := followup(ctx, s, i.AppID, i.Token, f, false)
-			return err
-		})
+		c, err := followupCall(i.AppID, i.Token, f, false)
+		if err == nil {
+			err = try(ctx, func() error {
+				_, err := callInteraction(ctx, s, c)
+				return err
+			})
+		}
 		if err != nil {
 			log.Error("follow-up message", "err", redact(err, i.Token))
 		}

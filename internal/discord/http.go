@@ -322,15 +322,17 @@ func redact(err error, token string) string {
 	return strings.ReplaceAll(err.Error(), token, "[token]")
 }
 
+// writeJSON writes r as the HTTP response: JSON, or multipart/form-data
+// when files come with it.
 func writeJSON(w http.ResponseWriter, r *discordgo.InteractionResponse) {
-	b, err := encodeResponse(r)
+	ct, b, err := responseBody(r)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError)
 		return
 	}
 	// With its length known, a board larger than net/http's 2 KB buffer
 	// goes out whole instead of chunked.
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
 }

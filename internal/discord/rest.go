@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -16,42 +17,53 @@ type Messenger struct {
 	AppID string
 }
 
-// EditMessage replaces a message's content and components.
+// EditMessage replaces a message's content, components and files.
 func (m Messenger) EditMessage(ctx context.Context, channelID, messageID string, data *discordgo.InteractionResponseData) error {
-	_, err := m.S.ChannelMessageEditComplex(&discordgo.MessageEdit{
-		ID: messageID, Channel: channelID,
-		Content: &data.Content, Components: &data.Components, AllowedMentions: data.AllowedMentions,
-	}, discordgo.WithContext(ctx))
+	ct, body, err := messageBody(data, true)
+	if err == nil {
+		_, err = m.S.RequestRaw(http.MethodPatch, discordgo.EndpointChannelMessage(channelID, messageID), ct, body,
+			discordgo.EndpointChannelMessage(channelID, ""), 0, discordgo.WithContext(ctx))
+	}
 	if err != nil {
 		return fmt.Errorf("edit message: %w", requested(err))
 	}
 	return nil
 }
 
-// SendMessage posts a message to a channel.
+// SendMessage posts a message, with its files, to a channel.
 func (m Messenger) SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) error {
-	_, err := m.S.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
-		Content: data.Content, Components: data.Components, AllowedMentions: data.AllowedMentions,
-	}, discordgo.WithContext(ctx))
+	ct, body, err := messageBody(data, false)
+	if err == nil {
+		_, err = m.S.RequestRaw(http.MethodPost, discordgo.EndpointChannelMessages(channelID), ct, body,
+			discordgo.EndpointChannelMessages(channelID), 0, discordgo.WithContext(ctx))
+	}
 	if err != nil {
 		return fmt.Errorf("send message: %w", requested(err))
 	}
 	return nil
 }
 
-// EditResponse replaces the content and components of the message that
-// answered the interaction whose token is given.
+// EditResponse replaces the content, components and files of the message
+// that answered the interaction whose token is given.
 func (m Messenger) EditResponse(ctx context.Context, token string, data *discordgo.InteractionResponseData) error {
-	if _, err := editResponse(ctx, m.S, m.AppID, token, data); err != nil {
+	c, err := editCall(m.AppID, token, data)
+	if err == nil {
+		_, err = callInteraction(ctx, m.S, c)
+	}
+	if err != nil {
 		return fmt.Errorf("edit response: %w", redacted{err, token})
 	}
 	return nil
 }
 
-// Followup posts a message after the answer of the interaction whose token
-// is given.
+// Followup posts a message, with its files, after the answer of the
+// interaction whose token is given.
 func (m Messenger) Followup(ctx context.Context, token string, data *discordgo.InteractionResponseData) error {
-	if _, err := followup(ctx, m.S, m.AppID, token, data, false); err != nil {
+	c, err := followupCall(m.AppID, token, data, false)
+	if err == nil {
+		_, err = callInteraction(ctx, m.S, c)
+	}
+	if err != nil {
 		return fmt.Errorf("follow-up message: %w", redacted{err, token})
 	}
 	return nil

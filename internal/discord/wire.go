@@ -19,8 +19,9 @@ import (
 // nested json.Unmarshal calls — the message, then each row, then each
 // button, each validating its bytes again — which under load cost a tenth
 // of the bot's CPU. The clicked message keeps every field but its
-// components, of which only the buttons in action rows are kept: they are
-// all a board message holds, and all the handlers read.
+// components, of which only the buttons in action rows are kept, the rows
+// of a container (a components V2 board) as top-level ones: the buttons are
+// all the handlers read.
 func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 	return decodeWith(json127.Unmarshal, body)
 }
@@ -37,8 +38,8 @@ func decodeWith(unmarshal func([]byte, any) error, body []byte) (*discordgo.Inte
 				Type       discordgo.ComponentType `json:"type"`
 				ID         int                     `json:"id"`
 				Components []struct {
-					Type discordgo.ComponentType `json:"type"`
-					discordgo.Button
+					inButton
+					Components []inButton `json:"components"`
 				} `json:"components"`
 			} `json:"components"`
 		} `json:"message"`
@@ -62,20 +63,42 @@ func decodeWith(unmarshal func([]byte, any) error, body []byte) (*discordgo.Inte
 	if m := w.Message; m != nil {
 		i.Message = (*discordgo.Message)(&m.messageFields)
 		i.Message.Components = nil
-		for _, row := range m.Components {
-			if row.Type != discordgo.ActionsRowComponent {
-				continue
-			}
-			r := &discordgo.ActionsRow{ID: row.ID}
-			for _, c := range row.Components {
-				if c.Type == discordgo.ButtonComponent {
-					r.Components = append(r.Components, &c.Button)
+		for _, top := range m.Components {
+			switch top.Type {
+			case discordgo.ActionsRowComponent:
+				var bs []inButton
+				for _, c := range top.Components {
+					bs = append(bs, c.inButton)
+				}
+				i.Message.Components = appendRow(i.Message.Components, top.ID, bs)
+			case discordgo.ContainerComponent:
+				for _, c := range top.Components {
+					if c.Type == discordgo.ActionsRowComponent {
+						i.Message.Components = appendRow(i.Message.Components, c.ID, c.Components)
+					}
 				}
 			}
-			i.Message.Components = append(i.Message.Components, r)
 		}
 	}
 	return &i, nil
+}
+
+// inButton is a component of a clicked message as decodeInteraction reads
+// it: a button, or, for the rows of a container, a row.
+type inButton struct {
+	Type discordgo.ComponentType `json:"type"`
+	discordgo.Button
+}
+
+// appendRow appends to rows an action row of the buttons among cs.
+func appendRow(rows []discordgo.MessageComponent, id int, cs []inButton) []discordgo.MessageComponent {
+	r := &discordgo.ActionsRow{ID: id}
+	for _, c := range cs {
+		if c.Type == discordgo.ButtonComponent {
+			r.Components = append(r.Components, &c.Button)
+		}
+	}
+	return append(rows, r)
 }
 
 // interactionFields and messageFields are discordgo's types without their
@@ -100,16 +123,19 @@ func decodeData[T discordgo.InteractionData](unmarshal func([]byte, any) error, 
 // of rows and buttons. Components of kinds the bot does not send keep their
 // methods.
 func encodeResponse(r *discordgo.InteractionResponse) ([]byte, error) {
-	if r.Data == nil || len(r.Data.Components) == 0 {
+	if r.Data == nil || len(r.Data.Components) == 0 && r.Data.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 && len(r.Data.Files) == 0 {
 		return json.Marshal(r)
 	}
+	m := newWireMessage(r.Data, r.Data.Flags)
 	return json.Marshal(struct {
 		Type discordgo.InteractionResponseType `json:"type,omitempty"`
 		Data any                               `json:"data"`
 	}{r.Type, struct {
 		*responseFields
-		Components []any `json:"components"`
-	}{(*responseFields)(r.Data), wireComponents(r.Data.Components)}})
+		Content     *string          `json:"content"`
+		Components  []any            `json:"components"`
+		Attachments []wireAttachment `json:"attachments,omitempty"`
+	}{(*responseFields)(r.Data), m.Content, m.Components, m.Attachments}})
 }
 
 func wireComponents(cs []discordgo.MessageComponent) []any {
@@ -120,6 +146,8 @@ func wireComponents(cs []discordgo.MessageComponent) []any {
 			out[i] = wireRow{wireComponents(c.Components), c.ID, c.Type()}
 		case discordgo.ActionsRow:
 			out[i] = wireRow{wireComponents(c.Components), c.ID, c.Type()}
+		case *discordgo.Container:
+			out[i] = wireContainer{(*containerFields)(c), wireComponents(c.Components), c.Type()}
 		case *discordgo.Button:
 			out[i] = newWireButton(*c)
 		case discordgo.Button:
@@ -137,6 +165,12 @@ type wireRow struct {
 	Type       discordgo.ComponentType `json:"type"`
 }
 
+type wireContainer struct {
+	*containerFields
+	Components []any                   `json:"components"`
+	Type       discordgo.ComponentType `json:"type"`
+}
+
 type wireButton struct {
 	buttonFields
 	Type discordgo.ComponentType `json:"type"`
@@ -149,9 +183,10 @@ func newWireButton(b discordgo.Button) wireButton {
 	return wireButton{buttonFields(b), b.Type()}
 }
 
-// responseFields and buttonFields are discordgo's types without their
-// methods, for encodeResponse.
+// responseFields, buttonFields and containerFields are discordgo's types
+// without their methods, for encodeResponse.
 type (
-	responseFields discordgo.InteractionResponseData
-	buttonFields   discordgo.Button
+	responseFields  discordgo.InteractionResponseData
+	buttonFields    discordgo.Button
+	containerFields discordgo.Container
 )

@@ -10,6 +10,15 @@ import (
 )
 
 // Reply is the answer to one interaction.
+//
+// The files of a message — Files of its InteractionResponseData, the
+// Response's, the Followup's or an Edit's — go with it as a multipart
+// upload, on every path: the callback, the webhook edit or follow-up that
+// delivers a deferred answer, and the edits. Its components refer to each
+// as attachment://Name (a name of ASCII letters, digits, '-', '_' and
+// '.'); the transport lists them in the message's attachments, so that an
+// edit's files replace those the message had, and reads each once: a
+// Reply is sent once.
 type Reply struct {
 	Response *discordgo.InteractionResponse
 	// TrackGame, when set, is the game whose board is the message this

@@ -45,7 +45,7 @@ func (s *Server) deliver(tb testing.TB, ep *endpoint, in *Interaction, payload [
 	in.timestamp, in.signature = ts, sig
 	in.sent = time.Now()
 	s.mu.Unlock()
-	status, body := s.postSigned(tb, in, payload)
+	status, contentType, body := s.postSigned(tb, in, payload)
 	if status != http.StatusOK {
 		tb.Errorf("discordtest: %s: the endpoint answered %d %s", in.what, status, body)
 		return
@@ -56,15 +56,23 @@ func (s *Server) deliver(tb testing.TB, ep *endpoint, in *Interaction, payload [
 		Call:   Call{Method: http.MethodPost, Path: "/interactions/" + in.ID + "/" + in.Token + "/callback", Route: RouteCallback, Body: body},
 		params: map[string]string{"interaction": in.ID, "token": in.Token},
 	}
-	if s.takeFault(req.Call) == 0 {
+	var formVs []Violation
+	if isMultipart(contentType) {
+		req.Body, req.Files, formVs = parseMultipart(contentType, body)
+	}
+	switch {
+	case s.takeFault(req.Call) != 0:
+	case len(formVs) > 0:
+		s.invalid(req, "", formVs)
+	default:
 		s.callback(req)
 	}
 	s.notify()
 }
 
 // postSigned POSTs the interaction's signed request to the current
-// endpoint and returns the status and body of the answer.
-func (s *Server) postSigned(tb testing.TB, in *Interaction, payload []byte) (int, []byte) {
+// endpoint and returns the status, content type and body of the answer.
+func (s *Server) postSigned(tb testing.TB, in *Interaction, payload []byte) (int, string, []byte) {
 	tb.Helper()
 	s.mu.Lock()
 	url, ts, sig := s.endpoint.url, in.timestamp, in.signature
@@ -86,7 +94,7 @@ func (s *Server) postSigned(tb testing.TB, in *Interaction, payload []byte) (int
 	if err != nil {
 		tb.Fatalf("discordtest: %s: the endpoint: %v", in.what, err)
 	}
-	return resp.StatusCode, body
+	return resp.StatusCode, resp.Header.Get("Content-Type"), body
 }
 
 // Replay sends an interaction delivered to the endpoint again, byte for
@@ -101,7 +109,7 @@ func (i *Interaction) Replay(tb testing.TB) int {
 	if !signed {
 		tb.Fatalf("discordtest: Replay of %s, which was not delivered to an endpoint", i.what)
 	}
-	status, _ := i.srv.postSigned(tb, i, i.Payload)
+	status, _, _ := i.srv.postSigned(tb, i, i.Payload)
 	return status
 }
 

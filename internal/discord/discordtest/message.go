@@ -20,7 +20,9 @@ type Message struct {
 	// Components are the action rows, as the bot sent them.
 	Components []Component
 	Embeds     []json.RawMessage
-	Flags      int
+	// Attachments are the files attached to the message.
+	Attachments []Attachment
+	Flags       int
 	// Edits counts the edits since the message was posted.
 	Edits int
 	// InteractionID is the interaction the message answers, if any.
@@ -193,7 +195,7 @@ func (m *Message) apply(body map[string]json.RawMessage) error {
 
 // empty reports whether Discord would refuse the message as empty.
 func (m *Message) empty() bool {
-	return m.Content == "" && len(m.Components) == 0 && len(m.Embeds) == 0
+	return m.Content == "" && len(m.Components) == 0 && len(m.Embeds) == 0 && len(m.Attachments) == 0
 }
 
 // wire is the message as Discord's API returns it.
@@ -209,7 +211,7 @@ func (m *Message) wire() map[string]any {
 		"mention_everyone": false,
 		"mentions":         []any{},
 		"mention_roles":    []any{},
-		"attachments":      []any{},
+		"attachments":      m.wireAttachments(),
 		"embeds":           rawOr(m.rawEmbeds),
 		"components":       rawOr(m.rawComps),
 		"pinned":           false,
@@ -229,6 +231,16 @@ func (m *Message) wire() map[string]any {
 			"authorizing_integration_owners": in.Owners}
 	}
 	return w
+}
+
+func (m *Message) wireAttachments() []any {
+	out := []any{}
+	for _, a := range m.Attachments {
+		url := "https://cdn.discordapp.com/attachments/" + m.ChannelID + "/" + a.ID + "/" + a.Filename
+		out = append(out, map[string]any{"id": a.ID, "filename": a.Filename, "size": len(a.Data),
+			"url": url, "proxy_url": url, "content_type": a.ContentType})
+	}
+	return out
 }
 
 func rawOr(raw json.RawMessage) any {

@@ -288,6 +288,9 @@ func (s *Server) post(req *request, prefix string, raw []byte, flags int, channe
 	if err := m.apply(body); err != nil {
 		return nil, s.invalid(req, prefix, []Violation{{Message: err.Error()}})
 	}
+	if vs := s.attach(m, body, req.Files, false); len(vs) > 0 {
+		return nil, s.invalid(req, prefix, vs)
+	}
 	var f int
 	json.Unmarshal(body["flags"], &f)
 	m.Flags = f
@@ -309,6 +312,9 @@ func (s *Server) edit(req *request, prefix string, raw []byte, m *Message) (rep 
 	c := m.copy()
 	if err := c.apply(body); err != nil {
 		return s.invalid(req, prefix, []Violation{{Message: err.Error()}}), false
+	}
+	if vs := s.attach(c, body, req.Files, true); len(vs) > 0 {
+		return s.invalid(req, prefix, vs), false
 	}
 	if raw, ok := body["flags"]; ok {
 		var f int

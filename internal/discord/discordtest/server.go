@@ -411,8 +411,11 @@ type Call struct {
 	Query  string
 	// Route is the matched route, e.g. RouteCreateMessage; empty when the
 	// server (like Discord) has no such route.
-	Route  string
-	Body   []byte
+	Route string
+	// Body is the JSON sent: of a multipart body, its payload_json.
+	Body []byte
+	// Files are the files a multipart body uploaded.
+	Files  []File
 	Status int // what the server answered
 }
 
@@ -593,6 +596,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := &request{Call: Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body}, header: r.Header}
+	var formVs []Violation
+	if ct := r.Header.Get("Content-Type"); isMultipart(ct) {
+		req.Body, req.Files, formVs = parseMultipart(ct, body)
+	}
 	var rt *route
 	if rest, ok := strings.CutPrefix(r.URL.Path, apiPrefix); ok {
 		req.Path = rest
@@ -611,6 +618,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		rep.status = st
 	} else if rt.auth && r.Header.Get("Authorization") != "Bot "+s.opts.Token {
 		rep = apiError(http.StatusUnauthorized, 0, "401: Unauthorized")
+	} else if len(formVs) > 0 {
+		rep = s.invalid(req, "", formVs)
 	} else {
 		rep = rt.handle(s, req)
 	}
