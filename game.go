@@ -78,6 +78,9 @@ type Game struct {
 	// leaderboard of that server.
 	Guest bool
 	Token Token // when Webhook: the latest interaction whose response is the board
+	// Assisted is set once the human asked for a hint in a game against
+	// the bot (Assist): the game counts in no record (InBotRecord).
+	Assisted bool
 
 	CreatedAt  time.Time
 	UpdatedAt  time.Time

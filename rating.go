@@ -172,6 +172,10 @@ func (g *Game) Rate(before [2]Standing) [2]Standing {
 	return after
 }
 
+// InBotRecord reports whether finished game g counts in its human's record
+// against the bot: a game against the bot played without a hint.
+func (g *Game) InBotRecord() bool { return g.VsBot() && !g.Assisted }
+
 // BotRecord is finished game g, against the bot, counted for its human,
 // the challenger: a record of the one game at the bot's level.
 func (g *Game) BotRecord() (player string, r BotRecord) {

@@ -36,6 +36,11 @@ type GameStore interface {
 	// click never replaces a newer token. It leaves the version alone.
 	SetToken(ctx context.Context, id int64, t Token) error
 
+	// Assist marks game id, at version, as played with a hint asked by
+	// user (see Game.Assist), leaving the version alone. ESTALE when the
+	// game moved on from version.
+	Assist(ctx context.Context, id int64, user string, version int) (*Game, error)
+
 	// Accept starts a pending challenge: only its Opponent may accept, and,
 	// when the game's guild requires a role, only with it among r.Roles
 	// (ErrRoleNeeded). The game gets its X and O players, the first turn

@@ -78,7 +78,7 @@ const Columns = `id, coalesce(guild_id, ''), channel_id, coalesce(message_id, ''
 	coalesce(x_player_id, ''), coalesce(o_player_id, ''), status, board, coalesce(turn_id, ''),
 	version, coalesce(deadline, 0), coalesce(winner_id, ''), coalesce(reason, ''),
 	created_at, updated_at, coalesce(finished_at, 0), language,
-	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0)`
+	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0), assisted`
 
 // The queries of games and moves that both engines run. Those on every
 // command and timer tick must stay on an index as games pile up (each
@@ -103,6 +103,8 @@ const (
 		webhook, guest, token, token_expires)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
 		$21, $22, $23, $24) RETURNING id`
+	// QueryAssist marks game $1 as played with a hint ($2 is true).
+	QueryAssist     = "UPDATE games SET assisted = $2 WHERE id = $1"
 	QueryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
 	// QueryInsertResults takes ResultsArgs. A guest game counts on no
 	// leaderboard of its guild.
@@ -179,7 +181,7 @@ func Game(row Scanner, extra ...any) (*tttbot.Game, error) {
 		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
 		&g.Version, &deadline, &g.Winner, &g.Reason,
 		&created, &updated, &finished, &g.Language,
-		&g.Webhook, &g.Guest, &g.Token.Value, &expires}, extra...)...)
+		&g.Webhook, &g.Guest, &g.Token.Value, &expires, &g.Assisted}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) { // pgx.ErrNoRows is sql.ErrNoRows too
 		return nil, tttbot.ErrNotFound
 	}

@@ -76,6 +76,11 @@ func (s *store) Resign(ctx context.Context, id int64, user string, at time.Time)
 	return s.next.Resign(ctx, id, user, at)
 }
 
+func (s *store) Assist(ctx context.Context, id int64, user string, version int) (_ *tttbot.Game, err error) {
+	defer s.done(ctx, "Assist", time.Now(), &err)
+	return s.next.Assist(ctx, id, user, version)
+}
+
 func (s *store) Expire(ctx context.Context, id int64, version int, at time.Time) (_ *tttbot.Game, err error) {
 	defer s.done(ctx, "Expire", time.Now(), &err)
 	return s.next.Expire(ctx, id, version, at)

@@ -371,6 +371,34 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 	})
 }
 
+// Assist marks game id as played with a hint. See tttbot.GameStore.
+func (db *DB) Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error) {
+	var g *tttbot.Game
+	err := db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue(queryGameForUpdate, id).QueryRow(func(row pgx.Row) (err error) {
+			g, err = gamerow.Game(row)
+			return err
+		})
+		if err := t.begin(ctx, b); err != nil {
+			return err
+		}
+		if err := g.Assist(user, version); err != nil {
+			return err
+		}
+		w := &pgx.Batch{}
+		w.Queue(gamerow.QueryAssist, id, true)
+		return t.commit(ctx, w)
+	})
+	if errors.Is(err, errCommitted) {
+		return db.Game(ctx, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
 // Expire ends a game whose deadline has passed: a pending challenge expires;
 // in an active game the player to move loses on time. A bot's turn carries a
 // deadline too, so that Due finds a reply interrupted by a crash; the caller

@@ -53,10 +53,13 @@ const (
 
 // rate records a game that just finished, in its transaction t: between
 // two people, in both players' ratings in its guild and globally; against
-// the bot, in the human's record at its level. The writes go on w.
+// the bot, in the human's record at its level, unless it had a hint. The
+// writes go on w.
 func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 	if g.VsBot() {
-		w.Queue(gamerow.QueryBotRecord, gamerow.BotRecordArgs(g)...)
+		if g.InBotRecord() {
+			w.Queue(gamerow.QueryBotRecord, gamerow.BotRecordArgs(g)...)
+		}
 		return nil
 	}
 	scopes := g.Scopes()

@@ -358,6 +358,27 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 	})
 }
 
+// Assist marks game id as played with a hint. See tttbot.GameStore.
+func (db *DB) Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error) {
+	var g *tttbot.Game
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
+		if g, err = gamerow.Game(tx.QueryRowContext(ctx, gamerow.QueryGame, id)); err != nil {
+			return err
+		}
+		if err := g.Assist(user, version); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, gamerow.QueryAssist, id, true); err != nil {
+			return fmt.Errorf("mark assisted: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
 // Expire ends a game whose deadline has passed: a pending challenge expires;
 // in an active game the player to move loses on time. A bot's turn carries a
 // deadline too, so that Due finds a reply interrupted by a crash; the caller

@@ -40,11 +40,15 @@ const (
 
 // rate records a game that just finished: between two people, in both
 // players' ratings in its guild and globally; against the bot, in the
-// human's record at its level. It runs in the transaction that finishes the
+// human's record at its level, unless it had a hint. It runs in the transaction that finishes the
 // game, so it happens exactly once, with the game.
 func rate(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 	if g.VsBot() {
-		if _, err := tx.ExecContext(ctx, gamerow.QueryBotRecord, gamerow.BotRecordArgs(g)...); err != nil {
+		if !g.InBotRecord() {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, gamerow.QueryBotRecord, gamerow.BotRecordArgs(g)...)
+		if err != nil {
 			return fmt.Errorf("update bot record: %w", err)
 		}
 		return nil

@@ -89,6 +89,7 @@ func Run(t *testing.T, open Opener) {
 		{"PlayWithAnswer", testPlayWithAnswer},
 		{"PlaySeen", testPlaySeen},
 		{"Resign", testResign},
+		{"Assist", testAssist},
 		{"DueAndExpire", testDueAndExpire},
 		{"DueClaims", testDueClaims},
 		{"MoveHeldPastDeadline", testMoveHeldPastDeadline},
