@@ -23,7 +23,7 @@ import (
 	"github.com/tttbot/tttbot/internal/play"
 )
 
-// AI values every move of a position, for reviews.
+// AI values every move of a position, for reviews and hints.
 type AI interface {
 	Analyze(ctx context.Context, p game.Position) (ai.Analysis, error)
 }
@@ -36,10 +36,11 @@ type Reader interface {
 	GuildSettings
 }
 
-// Games reads games and their moves: the boards of clicks, reviews and
-// replays.
+// Games reads games and their moves: the boards of clicks, reviews,
+// replays and hints.
 type Games interface {
 	Game(ctx context.Context, id int64) (*tttbot.Game, error)
+	OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error)
 	Moves(ctx context.Context, id int64) ([]tttbot.Move, error)
 }
 

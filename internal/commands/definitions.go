@@ -84,6 +84,7 @@ func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
 			sub("stats", "cmd_stats", option(discordgo.ApplicationCommandOptionUser, "user", "opt_user")),
 			sub("history", "cmd_history", option(discordgo.ApplicationCommandOptionUser, "user", "opt_user")),
 			sub("review", "cmd_review", review),
+			sub("hint", "cmd_hint"),
 			sub("settings", "cmd_settings_moved", simultaneous),
 			sub("forget-me", "cmd_forget_me", confirm),
 		},

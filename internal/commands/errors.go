@@ -125,6 +125,8 @@ func refusalID(e tttbot.Error) string {
 		return "error_cell_taken"
 	case *tttbot.ErrReplay:
 		return "error_replay"
+	case *tttbot.ErrHintVsPeople:
+		return "hint_vs_people"
 	case *tttbot.ErrNotDue:
 		return "error_not_due"
 	case *tttbot.ErrTimeUp:

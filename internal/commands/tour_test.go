@@ -277,8 +277,16 @@ func tour(t testing.TB, cat *i18n.Catalog, locale string) []rendered {
 	tr.refused("rematch by a stranger", click(carol, "2000", "c1", fmt.Sprint("m", g), "c1", CustomID{Action: ActRematch, GameID: g}.String()))
 	g = tr.challengeBob("a game to resign", true)
 	tr.move("a move before resigning", alice, g, 4)
+	tr.refused("hint in a game between people", slash(t, bob, "2000", "c1", subcommand("hint", "")))
 	tr.ok("resign", slash(t, bob, "2000", "c1", subcommand("resign", "")))
 	tr.refused("resign without a game", slash(t, bob, "2000", "c1", subcommand("resign", "")))
+	tr.refused("hint without a game", slash(t, bob, "2000", "c1", subcommand("hint", "")))
+
+	// A hint in a game against the bot, which then counts in no record.
+	tr.ok("a game against the bot for a hint", slash(t, carol, "2000", "c3", subcommand("challenge",
+		`{"name":"first","type":3,"value":"me"},{"name":"difficulty","type":3,"value":"easy"}`)))
+	tr.ok("hint", slash(t, carol, "2000", "c3", subcommand("hint", "")))
+	tr.ok("resign after a hint", slash(t, carol, "2000", "c3", subcommand("resign", "")))
 
 	// A long 5×5 game against the bot, resigned: its board fills five
 	// rows, so Rematch and Review follow in a message of their own.

@@ -103,8 +103,8 @@ const (
 		webhook, guest, token, token_expires)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
 		$21, $22, $23, $24) RETURNING id`
-	// QueryAssist marks game $1 as played with a hint ($2 is true).
-	QueryAssist     = "UPDATE games SET assisted = $2 WHERE id = $1"
+	// QueryAssist marks game $2 as played with a hint ($1 is true).
+	QueryAssist     = "UPDATE games SET assisted = $1 WHERE id = $2"
 	QueryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
 	// QueryInsertResults takes ResultsArgs. A guest game counts on no
 	// leaderboard of its guild.

@@ -22,6 +22,7 @@ func TestPlaceholders(t *testing.T) {
 		"QueryAnonymizeResults": QueryAnonymizeResults, "QueryPruneInteractions": QueryPruneInteractions,
 		"QueryRatingPair": QueryRatingPair, "QueryBotRecord": QueryBotRecord, "QueryLeaderboardTotal": QueryLeaderboardTotal,
 		"QueryStats": QueryStats, "QueryBotRecords": QueryBotRecords, "QueryHistory": QueryHistory, "QueryHistoryDM": QueryHistoryDM,
+		"QueryAssist": QueryAssist,
 	} {
 		next := 1
 		for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(q, -1) {

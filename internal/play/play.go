@@ -38,6 +38,7 @@ type Store interface {
 	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error)
 	Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error)
 	Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error)
+	Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error)
 	Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error)
 	Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error)
 	SetMessage(ctx context.Context, id int64, messageID string) error
@@ -428,6 +429,12 @@ func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.G
 		return s.store.Decline(ctx, g.ID, user, g.Version, s.opts.Now())
 	}
 	return s.store.Resign(ctx, g.ID, user, s.opts.Now())
+}
+
+// Assist marks game id, as user saw it at version, as played with a hint
+// (see tttbot.Game.Assist): it counts in no record against the bot.
+func (s *Service) Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error) {
+	return s.store.Assist(ctx, id, user, version)
 }
 
 // Due lists up to limit open games whose deadline has come, oldest first.

@@ -387,7 +387,7 @@ func (db *DB) Assist(ctx context.Context, id int64, user string, version int) (*
 			return err
 		}
 		w := &pgx.Batch{}
-		w.Queue(gamerow.QueryAssist, id, true)
+		w.Queue(gamerow.QueryAssist, true, id)
 		return t.commit(ctx, w)
 	})
 	if errors.Is(err, errCommitted) {

@@ -368,7 +368,7 @@ func (db *DB) Assist(ctx context.Context, id int64, user string, version int) (*
 		if err := g.Assist(user, version); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, gamerow.QueryAssist, id, true); err != nil {
+		if _, err := tx.ExecContext(ctx, gamerow.QueryAssist, true, id); err != nil {
 			return fmt.Errorf("mark assisted: %w", err)
 		}
 		return nil

@@ -14,10 +14,10 @@ import (
 func testAssist(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{SimultaneousGames: true})
 	ctx := t.Context()
+	people := StartGame(t, db, "c2", "alice", "bob")
 	g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "carol", OPlayer: "bot", Status: tttbot.StatusActive}
 	OK(t, db.StartGame(ctx, g, nil))
-	people := StartGame(t, db, "c2", "alice", "bob")
 
 	refusals := []struct {
 		name    string
