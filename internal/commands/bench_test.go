@@ -33,7 +33,7 @@ func BenchmarkReview(b *testing.B) {
 			cold := time.Since(start)
 			left := 0
 			for _, j := range js {
-				if j.verdict == unsolved {
+				if j.verdict == ai.Unsolved {
 					left++
 				}
 			}

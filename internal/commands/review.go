@@ -68,7 +68,7 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 	for k, j := range js {
 		m := r.moves[lo+k]
 		fmt.Fprintf(&b, "**%s.** %s %s — %s\n", l.Int(m.Ply), mark(&tttbot.Settings{}, g, m.Player), cellName(r.geo, m.Cell), j.text(l, r.geo))
-		unproven = unproven || j.verdict == unsolved
+		unproven = unproven || j.verdict == ai.Unsolved
 	}
 	if unproven {
 		b.WriteString(l.T("review_unsolved", nil) + "\n")
@@ -115,20 +115,10 @@ func (h *Handler) judgeMoves(ctx context.Context, r *replayed, lo, hi int) ([]ju
 	return out, nil
 }
 
-// verdict is what a review says of a move.
-type verdict int
-
-const (
-	best       verdict = iota // it keeps the best result, as fast as any move
-	inaccuracy                // the same result, slower: a win that takes longer, a loss that comes sooner
-	mistake                   // it gives away a win or a draw
-	unsolved                  // the solver did not settle the position in time
-)
-
 // judgement is the verdict on a move, with the values, for the player who
 // made it, of the move and of the best moves, and the best moves.
 type judgement struct {
-	verdict      verdict
+	verdict      ai.Verdict
 	played, best ai.MoveValue
 	better       []int
 }
@@ -136,18 +126,14 @@ type judgement struct {
 // judge rates move cell against the analysis of the position it was
 // played in.
 func judge(a ai.Analysis, cell int) judgement {
-	i := slices.IndexFunc(a.Moves, func(m ai.MoveValue) bool { return m.Cell == cell })
-	if !a.Proven || i < 0 {
-		return judgement{verdict: unsolved}
+	j := judgement{verdict: a.Verdict(cell)}
+	if j.verdict == ai.Unsolved {
+		return j
 	}
-	j := judgement{played: a.Moves[i], best: ai.MoveValue{Value: a.Value, Plies: a.Plies}}
-	switch {
-	case slices.Contains(a.Best, cell):
-		j.verdict = best
-	case j.played.Value == a.Value:
-		j.verdict, j.better = inaccuracy, a.Best
-	default:
-		j.verdict, j.better = mistake, a.Best
+	i := slices.IndexFunc(a.Moves, func(m ai.MoveValue) bool { return m.Cell == cell })
+	j.played, j.best = a.Moves[i], ai.MoveValue{Value: a.Value, Plies: a.Plies}
+	if j.verdict != ai.Best {
+		j.better = a.Best
 	}
 	return j
 }
@@ -155,7 +141,7 @@ func judge(a ai.Analysis, cell int) judgement {
 func (j judgement) text(l *i18n.Language, geo *game.Geometry) string {
 	better := map[string]any{"Better": cellList(l, geo, j.better)}
 	switch j.verdict {
-	case best:
+	case ai.Best:
 		switch j.played.Value {
 		case 1:
 			return l.T("verdict_best_wins", nil)
@@ -163,12 +149,12 @@ func (j judgement) text(l *i18n.Language, geo *game.Geometry) string {
 			return l.T("verdict_best_lost", nil)
 		}
 		return l.T("verdict_best", nil)
-	case inaccuracy:
+	case ai.Inaccuracy:
 		if j.best.Value > 0 {
 			return l.T("verdict_inaccuracy_wins", better)
 		}
 		return l.T("verdict_inaccuracy_loses", better)
-	case mistake:
+	case ai.Mistake:
 		switch {
 		case j.best.Value > 0 && j.played.Value < 0:
 			return l.T("verdict_mistake_win_lost", better)

@@ -21,17 +21,17 @@ func TestJudge(t *testing.T) {
 		name    string
 		board   string
 		cell    int
-		verdict verdict
+		verdict ai.Verdict
 		better  []int
 		says    string
 	}{
-		{"win at once", "XX./OO./...", 2, best, nil, "wins by force"},
-		{"throws away the win", "XX./OO./...", 8, mistake, []int{2}, "gives away the win (lost now); C1 wins"},
-		{"a slower win", "XX./O../O..", 4, inaccuracy, []int{2}, "still wins, but C1 wins sooner"},
-		{"any opening draws", ".../.../...", 1, best, nil, "✅ best"},
-		{"a corner holds the draw", ".../.X./...", 0, best, nil, "✅ best"},
-		{"an edge loses", ".../.X./...", 1, mistake, []int{0, 2, 6, 8}, "gives away the draw; A1, C1, A3 or 1 more holds it"},
-		{"already lost", "XX./OX./..O", 7, best, nil, "lost already"},
+		{"win at once", "XX./OO./...", 2, ai.Best, nil, "wins by force"},
+		{"throws away the win", "XX./OO./...", 8, ai.Mistake, []int{2}, "gives away the win (lost now); C1 wins"},
+		{"a slower win", "XX./O../O..", 4, ai.Inaccuracy, []int{2}, "still wins, but C1 wins sooner"},
+		{"any opening draws", ".../.../...", 1, ai.Best, nil, "✅ best"},
+		{"a corner holds the draw", ".../.X./...", 0, ai.Best, nil, "✅ best"},
+		{"an edge loses", ".../.X./...", 1, ai.Mistake, []int{0, 2, 6, 8}, "gives away the draw; A1, C1, A3 or 1 more holds it"},
+		{"already lost", "XX./OX./..O", 7, ai.Best, nil, "lost already"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +55,7 @@ func TestJudge(t *testing.T) {
 	}
 	// An analysis cut short judges nothing.
 	en := mustCatalog().Source()
-	if j := judge(ai.Analysis{Moves: []ai.MoveValue{{Cell: 1}}, Best: []int{1}}, 1); j.verdict != unsolved || !strings.Contains(j.text(en, nil), "not solved") {
+	if j := judge(ai.Analysis{Moves: []ai.MoveValue{{Cell: 1}}, Best: []int{1}}, 1); j.verdict != ai.Unsolved || !strings.Contains(j.text(en, nil), "not solved") {
 		t.Errorf("unproven analysis: got %+v", j)
 	}
 }
@@ -80,7 +80,7 @@ func TestJudgeMovesUnsolved(t *testing.T) {
 	}
 	en := mustCatalog().Source()
 	for n, j := range js[:2] {
-		if j.verdict != unsolved || j.text(en, geo) != "❔ not solved in time" {
+		if j.verdict != ai.Unsolved || j.text(en, geo) != "❔ not solved in time" {
 			t.Errorf("move %d: got %+v (%q), want unsolved", n+1, j, j.text(en, geo))
 		}
 	}
