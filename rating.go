@@ -190,3 +190,16 @@ func (g *Game) BotRecord() (player string, r BotRecord) {
 	}
 	return g.Challenger, r
 }
+
+// RatingPoint is a player's rating in a scope and shape just after one of
+// their rated games.
+type RatingPoint struct {
+	At    time.Time
+	R, RD float64 // rating and deviation on the Glicko scale
+}
+
+// RatingHistory is a player's ratings in one scope and shape, oldest first.
+type RatingHistory struct {
+	Shape  Shape
+	Points []RatingPoint
+}
