@@ -8,12 +8,14 @@ import (
 
 // wireMessage is what a message body carries beyond discordgo's fields,
 // for callbacks, follow-ups and edits alike. Under the components V2 flag
-// content is null: Discord refuses a V2 message with content, and an edit
-// that makes a message V2 must clear the content it had. Attachments list
+// content is null and embeds are []: Discord refuses a V2 message with
+// either, and an edit that makes a message V2 must clear those it had
+// with these very values. Attachments list
 // the files uploaded with the body, so that an edit keeps them: Discord
 // keeps only the files an edit lists.
 type wireMessage struct {
 	Content     *string          `json:"content"`
+	Embeds      any              `json:"embeds,omitempty"`
 	Components  []any            `json:"components"`
 	Attachments []wireAttachment `json:"attachments,omitempty"`
 }
@@ -25,8 +27,11 @@ type wireAttachment struct {
 
 func newWireMessage(d *discordgo.InteractionResponseData, flags discordgo.MessageFlags) wireMessage {
 	m := wireMessage{Content: &d.Content, Components: wireComponents(d.Components)}
+	if len(d.Embeds) > 0 {
+		m.Embeds = d.Embeds
+	}
 	if flags&discordgo.MessageFlagsIsComponentsV2 != 0 {
-		m.Content = nil
+		m.Content, m.Embeds = nil, []any{}
 	}
 	for i, f := range d.Files {
 		m.Attachments = append(m.Attachments, wireAttachment{i, f.Name})
@@ -45,10 +50,9 @@ func messageBody(d *discordgo.InteractionResponseData, edit bool) (string, []byt
 	}
 	body := struct {
 		wireMessage
-		Embeds          []*discordgo.MessageEmbed         `json:"embeds,omitempty"`
 		AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions,omitempty"`
 		Flags           discordgo.MessageFlags            `json:"flags,omitempty"`
-	}{newWireMessage(d, flags), d.Embeds, d.AllowedMentions, flags}
+	}{newWireMessage(d, flags), d.AllowedMentions, flags}
 	b, err := json.Marshal(body)
 	if err != nil {
 		return "", nil, err

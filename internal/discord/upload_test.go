@@ -19,12 +19,30 @@ func pictureFile(name string, data []byte) *discordgo.File {
 	return &discordgo.File{Name: name, ContentType: "image/png", Reader: bytes.NewReader(data)}
 }
 
-// withFile is data with a file name holding data's text, shown in an
-// embed through attachment://name.
+// withFile is data with a file name holding data's text, shown through
+// attachment://name: in an embed, or, in a components V2 message, in a
+// media gallery in its container.
 func withFile(d *discordgo.InteractionResponseData, name string) *discordgo.InteractionResponseData {
 	d.Files = []*discordgo.File{pictureFile(name, []byte(name+" bytes"))}
-	d.Embeds = []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}}
+	if d.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+		d.Embeds = []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}}
+		return d
+	}
+	c := d.Components[0].(*discordgo.Container)
+	c.Components = append(c.Components, discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{
+		{Media: discordgo.UnfurledMediaItem{URL: "attachment://" + name}},
+	}})
 	return d
+}
+
+// v2BoardData is boardData as a components V2 message: a container of the
+// text and the row.
+func v2BoardData(text string) *discordgo.InteractionResponseData {
+	accent := 0xE69F00
+	return &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsIsComponentsV2, Components: []discordgo.MessageComponent{
+		&discordgo.Container{AccentColor: &accent, Components: append([]discordgo.MessageComponent{discordgo.TextDisplay{Content: text}},
+			boardData("").Components...)},
+	}}
 }
 
 // checkFile fails unless m has exactly one attachment, name, with the bytes
@@ -41,7 +59,9 @@ func checkFile(t *testing.T, what string, m *discordtest.Message, name string) {
 // multipart callback through the gateway), the webhook edit of @original
 // and the follow-up that deliver a deferred reply, and the board edits
 // after a reply, through the interaction's webhook and through channel
-// REST. An edit's files replace those the message had.
+// REST. An edit's files replace those the message had. Components V2
+// messages take the same paths: the click turns the classic board into
+// one, clearing its content, and the edits keep the flag.
 func TestReplyFiles(t *testing.T) {
 	for _, mode := range []string{"gateway", "http"} {
 		for _, timing := range []struct {
@@ -78,9 +98,13 @@ func TestReplyFiles(t *testing.T) {
 
 				click := send(func() *discordtest.Interaction { return srv.Click(t, alice, board, "cell:0") },
 					interaction.Reply{Response: &discordgo.InteractionResponse{
-						Type: discordgo.InteractionResponseUpdateMessage, Data: withFile(boardData("moved"), "b.png"),
+						Type: discordgo.InteractionResponseUpdateMessage, Data: withFile(v2BoardData("moved"), "b.png"),
 					}})
-				checkFile(t, "clicked message", click.Result(t), "b.png")
+				if m := click.Result(t); !m.V2() || m.Text() != "moved" || m.Content != "" || len(m.Grid()) != 1 {
+					t.Errorf("clicked message: got %v, want it V2", m)
+				} else {
+					checkFile(t, "clicked message", m, "b.png")
+				}
 
 				r := ephemeralReply("a picture for you")
 				withFile(r.Response.Data, "c.png")
@@ -99,14 +123,15 @@ func TestReplyFiles(t *testing.T) {
 				checkFile(t, "click's private answer", private, "c.png")
 
 				for _, e := range []*interaction.Edit{
-					{GameID: 1, Version: 1, Token: cmd.Token, Data: withFile(boardData("webhook edit"), "d.png")},
-					{GameID: 1, Version: 2, ChannelID: ch, MessageID: board.ID, Data: withFile(boardData("channel edit"), "e.png")},
+					{GameID: 1, Version: 1, Token: cmd.Token, Data: withFile(v2BoardData("webhook edit"), "d.png")},
+					{GameID: 1, Version: 2, ChannelID: ch, MessageID: board.ID, Data: withFile(v2BoardData("channel edit"), "e.png")},
 				} {
 					r := ephemeralReply("refused")
 					r.Edit = e
 					send(func() *discordtest.Interaction { return srv.Click(t, alice, srv.Message(ch, board.ID), "cell:0") }, r)
-					m := srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool { return m.Content == e.Data.Content })
-					checkFile(t, e.Data.Content, m, e.Data.Files[0].Name)
+					want := e.Data.Components[0].(*discordgo.Container).Components[0].(discordgo.TextDisplay).Content
+					m := srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool { return m.Text() == want })
+					checkFile(t, want, m, e.Data.Files[0].Name)
 				}
 			})
 		}

@@ -133,9 +133,10 @@ func encodeResponse(r *discordgo.InteractionResponse) ([]byte, error) {
 	}{r.Type, struct {
 		*responseFields
 		Content     *string          `json:"content"`
+		Embeds      any              `json:"embeds"`
 		Components  []any            `json:"components"`
 		Attachments []wireAttachment `json:"attachments,omitempty"`
-	}{(*responseFields)(r.Data), m.Content, m.Components, m.Attachments}})
+	}{(*responseFields)(r.Data), m.Content, m.Embeds, m.Components, m.Attachments}})
 }
 
 func wireComponents(cs []discordgo.MessageComponent) []any {

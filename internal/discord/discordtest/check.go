@@ -37,11 +37,11 @@ const (
 
 // Flags a bot may set: on interaction responses and follow-ups, on
 // messages it posts in a channel (where ephemeral makes no sense), and on
-// edits.
+// edits, which may set the components V2 flag but never clear it.
 const (
-	responseFlags = FlagSuppressEmbeds | FlagEphemeral | FlagSuppressNotifications
-	channelFlags  = FlagSuppressEmbeds | FlagSuppressNotifications
-	editFlags     = FlagSuppressEmbeds
+	responseFlags = FlagSuppressEmbeds | FlagEphemeral | FlagSuppressNotifications | FlagComponentsV2
+	channelFlags  = FlagSuppressEmbeds | FlagSuppressNotifications | FlagComponentsV2
+	editFlags     = FlagSuppressEmbeds | FlagComponentsV2
 )
 
 // CheckMessage reports how a message payload (the body of a follow-up, an
@@ -49,7 +49,10 @@ const (
 // at most 5 action rows of at most 5 buttons, custom_ids of 1–100
 // characters unique in the message, labels of at most 80 characters, a label
 // or an emoji on every button, content of at most 2000 characters, embeds
-// within their limits, and only the flags a bot may set.
+// within their limits, and only the flags a bot may set. With the
+// components V2 flag: components alone, no content, embeds, stickers or
+// poll, at most 40 components counting nested ones, 4000 characters of
+// text displays, each component where V2 allows it.
 func CheckMessage(payload []byte) []Violation { return checkMessage(payload, responseFlags) }
 
 func checkMessage(payload []byte, flags int) []Violation {
@@ -169,20 +172,21 @@ func (c *checker) message(path string, v any, flags int) {
 		c.add(path, "must be an object")
 		return
 	}
-	if s, ok := c.optString(join(path, "content"), m["content"]); ok {
-		if n := utf8.RuneCountInString(s); n > 2000 {
-			c.add(join(path, "content"), "must be 2000 or fewer in length (got %d)", n)
-		}
-	}
 	if f, ok := m["flags"]; ok && f != nil {
 		n, isInt := asInt(f)
 		switch {
 		case !isInt:
 			c.add(join(path, "flags"), "must be an integer")
-		case n&FlagComponentsV2 != 0:
-			c.add(join(path, "flags"), "the components v2 flag (%d) is not supported here", FlagComponentsV2)
 		case n&^flags != 0:
 			c.add(join(path, "flags"), "flags %d not allowed (a bot may set %d)", n&^flags, flags)
+		case n&FlagComponentsV2 != 0:
+			c.v2Message(path, m)
+			return
+		}
+	}
+	if s, ok := c.optString(join(path, "content"), m["content"]); ok {
+		if n := utf8.RuneCountInString(s); n > 2000 {
+			c.add(join(path, "content"), "must be 2000 or fewer in length (got %d)", n)
 		}
 	}
 	ids := map[string]bool{}
@@ -217,7 +221,7 @@ func (c *checker) row(path string, v any, ids map[string]bool) {
 	switch t, _ := asInt(m["type"]); {
 	case t == 1:
 	case t >= 9:
-		c.add(join(path, "type"), "component type %d needs the components v2 flag, which is not supported", t)
+		c.add(join(path, "type"), "component type %d needs the components v2 flag (%d)", t, FlagComponentsV2)
 		return
 	default:
 		c.add(join(path, "type"), "top-level components must be action rows (type 1), got %v", m["type"])

@@ -38,10 +38,11 @@ type Message struct {
 	deleted   bool
 }
 
-// Component is a message component: an action row, a button or a select
-// menu.
+// Component is a message component: an action row, a button, a select
+// menu, or one of components V2's.
 type Component struct {
 	Type       discordgo.ComponentType   `json:"type"`
+	ID         int                       `json:"id,omitempty"`
 	Style      discordgo.ButtonStyle     `json:"style,omitempty"`
 	Label      string                    `json:"label,omitempty"`
 	Emoji      *discordgo.ComponentEmoji `json:"emoji,omitempty"`
@@ -49,6 +50,79 @@ type Component struct {
 	URL        string                    `json:"url,omitempty"`
 	Disabled   bool                      `json:"disabled,omitempty"`
 	Components []Component               `json:"components,omitempty"`
+	// Content is a text display's.
+	Content string `json:"content,omitempty"`
+	// AccentColor is a container's.
+	AccentColor *int `json:"accent_color,omitempty"`
+	// Accessory is a section's.
+	Accessory *Component `json:"accessory,omitempty"`
+	// Items are a media gallery's.
+	Items []MediaItem `json:"items,omitempty"`
+	// Media is a thumbnail's, File a file component's.
+	Media *Media `json:"media,omitempty"`
+	File  *Media `json:"file,omitempty"`
+}
+
+// MediaItem is an item of a media gallery.
+type MediaItem struct {
+	Media       Media  `json:"media"`
+	Description string `json:"description,omitempty"`
+}
+
+// Media is an unfurled media item: a URL, or attachment://name.
+type Media struct {
+	URL string `json:"url"`
+}
+
+// V2 reports whether the message has the components V2 flag.
+func (m *Message) V2() bool { return m.Flags&FlagComponentsV2 != 0 }
+
+// Text is what the message says: its content, or, with components V2, its
+// text displays (in containers and sections too), one a line.
+func (m *Message) Text() string {
+	if !m.V2() {
+		return m.Content
+	}
+	var lines []string
+	var walk func([]Component)
+	walk = func(cs []Component) {
+		for _, c := range cs {
+			if c.Type == discordgo.TextDisplayComponent {
+				lines = append(lines, c.Content)
+			}
+			walk(c.Components)
+		}
+	}
+	walk(m.Components)
+	return strings.Join(lines, "\n")
+}
+
+// Container is the message's first container, or nil.
+func (m *Message) Container() *Component {
+	for i := range m.Components {
+		if m.Components[i].Type == discordgo.ContainerComponent {
+			return &m.Components[i]
+		}
+	}
+	return nil
+}
+
+// rows lists the message's action rows: at the top, and in containers.
+func (m *Message) rows() []Component {
+	var rows []Component
+	for _, c := range m.Components {
+		switch c.Type {
+		case discordgo.ActionsRowComponent:
+			rows = append(rows, c)
+		case discordgo.ContainerComponent:
+			for _, in := range c.Components {
+				if in.Type == discordgo.ActionsRowComponent {
+					rows = append(rows, in)
+				}
+			}
+		}
+	}
+	return rows
 }
 
 // Button is a button of a message with its place: row and column from 0.
@@ -74,10 +148,11 @@ func (m *Message) Buttons() []Button {
 	return out
 }
 
-// Grid is the message's buttons by action row: Grid()[row][col].
+// Grid is the message's buttons by action row, those in containers
+// included: Grid()[row][col].
 func (m *Message) Grid() [][]Button {
 	var grid [][]Button
-	for r, row := range m.Components {
+	for r, row := range m.rows() {
 		var bs []Button
 		for c, comp := range row.Components {
 			if comp.Type != discordgo.ButtonComponent {
@@ -133,7 +208,7 @@ func (m *Message) ButtonWithID(tb testing.TB, prefix string) Button {
 // buttons row by row as [label] (disabled ones as (label)).
 func (m *Message) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "message %s (flags %d): %q", m.ID, m.Flags, m.Content)
+	fmt.Fprintf(&b, "message %s (flags %d): %q", m.ID, m.Flags, m.Text())
 	for _, row := range m.Grid() {
 		b.WriteString("\n ")
 		for _, bt := range row {

@@ -235,7 +235,9 @@ func (s *Server) callback(req *request) reply {
 			Flags int `json:"flags"`
 		}
 		json.Unmarshal(body.Data, &data)
-		if f := data.Flags &^ responseFlags; f != 0 {
+		// The message the deferral makes becomes V2 only through an edit
+		// of @original.
+		if f := data.Flags&^responseFlags | data.Flags&FlagComponentsV2; f != 0 {
 			return s.invalid(req, "data.flags", []Violation{{Message: fmt.Sprintf("flags %d not allowed", f)}})
 		}
 		m := s.newMessage(in.ChannelID, in)
@@ -304,11 +306,18 @@ func (s *Server) post(req *request, prefix string, raw []byte, flags int, channe
 // edit checks an edit payload and applies it to m; edited is false when it
 // was refused with rep.
 func (s *Server) edit(req *request, prefix string, raw []byte, m *Message) (rep reply, edited bool) {
+	var body map[string]json.RawMessage
+	json.Unmarshal(raw, &body)
+	var flags *int
+	if f, ok := body["flags"]; ok {
+		json.Unmarshal(f, &flags)
+	}
+	if vs := checkV2Edit(m.Flags, flags); len(vs) > 0 {
+		return s.invalid(req, prefix, vs), false
+	}
 	if vs := append(checkMessage(raw, editFlags), s.checkEmojis(raw)...); len(vs) > 0 {
 		return s.invalid(req, prefix, vs), false
 	}
-	var body map[string]json.RawMessage
-	json.Unmarshal(raw, &body)
 	c := m.copy()
 	if err := c.apply(body); err != nil {
 		return s.invalid(req, prefix, []Violation{{Message: err.Error()}}), false
@@ -316,10 +325,12 @@ func (s *Server) edit(req *request, prefix string, raw []byte, m *Message) (rep 
 	if vs := s.attach(c, body, req.Files, true); len(vs) > 0 {
 		return s.invalid(req, prefix, vs), false
 	}
-	if raw, ok := body["flags"]; ok {
-		var f int
-		json.Unmarshal(raw, &f)
-		c.Flags = c.Flags&^FlagSuppressEmbeds | f&FlagSuppressEmbeds
+	if flags != nil {
+		c.Flags = c.Flags&^FlagSuppressEmbeds | *flags&(FlagSuppressEmbeds|FlagComponentsV2)
+	}
+	if c.Flags&FlagComponentsV2 != 0 && (c.Content != "" || len(c.Embeds) > 0) {
+		return s.invalid(req, prefix, []Violation{{Path: "content", Message: fmt.Sprintf(
+			"an edit that sets the components v2 flag (%d) must clear the message's content and embeds (null, [])", FlagComponentsV2)}}), false
 	}
 	if c.empty() {
 		return s.emptyMessage(req), false
@@ -417,6 +428,12 @@ func (s *Server) followup(req *request) reply {
 	if orig := s.messages[in.original]; orig != nil && orig.Flags&FlagLoading != 0 && len(in.followups) == 0 {
 		if vs := checkMessage(req.Body, responseFlags); len(vs) > 0 {
 			return s.invalid(req, "", vs)
+		}
+		var data struct {
+			Flags int `json:"flags"`
+		}
+		if json.Unmarshal(req.Body, &data); data.Flags&FlagComponentsV2 != 0 {
+			return s.invalid(req, "flags", []Violation{{Message: "a deferred message becomes a components v2 one through an edit of @original, not a follow-up"}})
 		}
 		if rep, edited := s.edit(req, "", stripFlags(req.Body), orig); !edited {
 			return rep
