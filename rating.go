@@ -102,7 +102,16 @@ type Stats struct {
 	Player  string
 	Ratings []Standing  // one per shape played in the scope, most games first
 	VsBot   []BotRecord // everywhere, one per difficulty played
+	// History is, for each of Ratings' shapes in the same order, the
+	// ratings the player's last RatingHistoryLimit rated games there left,
+	// oldest first. A shape last rated before the stores kept the history
+	// has none.
+	History []RatingHistory
 }
+
+// RatingHistoryLimit is how many ratings of one shape Stats returns: a
+// chart of more would not show them apart.
+const RatingHistoryLimit = 500
 
 // HistoryEntry is one finished game from a player's side.
 type HistoryEntry struct {

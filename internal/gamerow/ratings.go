@@ -44,6 +44,25 @@ const (
 		WHERE r.scope = $1 AND r.player_id = $2
 		ORDER BY r.games DESC, r.board_rows, r.board_cols, r.k`
 
+	// QueryAddRatingHistory records the two ratings game $6, finishing
+	// at $9, left in scope $1 and shape $3×$4, K $5: player $2's rating
+	// and deviation $7 and $8, and player $10's, $11 and $12. (SQLite
+	// numbers parameters in the order they first appear.)
+	QueryAddRatingHistory = `INSERT INTO rating_history (scope, player_id, board_rows, board_cols, k, game_id, rating, rd, at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9), ($1, $10, $3, $4, $5, $6, $11, $12, $9)`
+
+	// A player's last ratings in scope $1, $3 per shape, by shape and
+	// then oldest first.
+	QueryRatingHistory = `SELECT board_rows, board_cols, k, rating, rd, at FROM (
+			SELECT board_rows, board_cols, k, rating, rd, at, game_id,
+				row_number() OVER (PARTITION BY board_rows, board_cols, k ORDER BY at DESC, game_id DESC) AS n
+			FROM rating_history WHERE scope = $1 AND player_id = $2) h
+		WHERE n <= $3 ORDER BY board_rows, board_cols, k, at, game_id`
+
+	// The erasure of player $2's history in scope $1, and a guild's reset.
+	QueryEraseRatingHistory = `DELETE FROM rating_history WHERE scope = $1 AND player_id = $2`
+	QueryResetRatingHistory = `DELETE FROM rating_history WHERE scope = $1`
+
 	QueryBotRecords = `SELECT bot_level, wins, losses, draws FROM bot_records WHERE player_id = $1 ORDER BY bot_level`
 
 	// A player's history in a guild, and in DMs: two queries, since
@@ -122,6 +141,13 @@ func RatingArgs(scope string, s tttbot.Standing) []any {
 		s.Games, s.Wins, s.Losses, s.Draws, s.Streak, s.Best, s.UpdatedAt.UnixMilli()}
 }
 
+// RatingHistoryArgs are the values of QueryAddRatingHistory for the
+// ratings rated that game g left in scope.
+func RatingHistoryArgs(scope string, g *tttbot.Game, rated [2]tttbot.Standing) []any {
+	return []any{scope, rated[0].Player, g.Rows, g.Cols, g.K, g.ID, rated[0].R, rated[0].RD, g.FinishedAt.UnixMilli(),
+		rated[1].Player, rated[1].R, rated[1].RD}
+}
+
 // BotRecordArgs are the values of QueryBotRecord for finished game g
 // against the bot.
 func BotRecordArgs(g *tttbot.Game) []any {
@@ -151,6 +177,30 @@ func Ratings(rows Rows) ([]tttbot.Standing, error) {
 		s.Rank = rank
 		return s, err
 	})
+}
+
+// RatingHistories reads the rows of QueryRatingHistory, in the order of
+// the shapes of ratings, one for each: as Stats.History lists them.
+func RatingHistories(rows Rows, ratings []tttbot.Standing) ([]tttbot.RatingHistory, error) {
+	byShape := map[tttbot.Shape][]tttbot.RatingPoint{}
+	for rows.Next() {
+		var s tttbot.Shape
+		var p tttbot.RatingPoint
+		var at int64
+		if err := rows.Scan(&s.Rows, &s.Cols, &s.K, &p.R, &p.RD, &at); err != nil {
+			return nil, err
+		}
+		p.At = FromMS(at)
+		byShape[s] = append(byShape[s], p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []tttbot.RatingHistory
+	for _, r := range ratings {
+		out = append(out, tttbot.RatingHistory{Shape: r.Shape, Points: byShape[r.Shape]})
+	}
+	return out, nil
 }
 
 // BotRecords reads the rows of QueryBotRecords.

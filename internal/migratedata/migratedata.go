@@ -57,6 +57,7 @@ var tables = []table{
 	{name: "results"},
 	{name: "ratings"},
 	{name: "rating_counts", derived: "the target's trigger counts each copied rating"},
+	{name: "rating_history"},
 	{name: "bot_records"},
 	{name: "interactions"},
 }

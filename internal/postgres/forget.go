@@ -84,6 +84,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 				e.Ratings += int(ct.RowsAffected())
 				return nil
 			})
+			w.Queue(gamerow.QueryEraseRatingHistory, scope, user)
 		}
 		w.Queue("DELETE FROM bot_records WHERE player_id = $1", user).Exec(func(ct pgconn.CommandTag) error {
 			e.Records = int(ct.RowsAffected())

@@ -80,9 +80,11 @@ func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 		return fmt.Errorf("read ratings: %w", err)
 	}
 	for i, scope := range scopes {
-		for _, s := range g.Rate(recs[i]) {
+		rated := g.Rate(recs[i])
+		for _, s := range rated {
 			w.Queue(queryRatingUpdate, gamerow.RatingArgs(scope, s)...)
 		}
+		w.Queue(gamerow.QueryAddRatingHistory, gamerow.RatingHistoryArgs(scope, g, rated)...)
 	}
 	return nil
 }
@@ -150,6 +152,10 @@ func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, e
 	})
 	b.Queue(gamerow.QueryBotRecords, player).Query(func(rows pgx.Rows) (err error) {
 		st.VsBot, err = gamerow.BotRecords(rows)
+		return err
+	})
+	b.Queue(gamerow.QueryRatingHistory, scope, player, tttbot.RatingHistoryLimit).Query(func(rows pgx.Rows) (err error) {
+		st.History, err = gamerow.RatingHistories(rows, st.Ratings)
 		return err
 	})
 	if err := db.snapshot(ctx, b); err != nil {

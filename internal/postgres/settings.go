@@ -157,6 +157,7 @@ func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
 		})
 		// The triggers left the guild's bands at 0 players.
 		b.Queue("DELETE FROM rating_counts WHERE scope = $1", guildID)
+		b.Queue(gamerow.QueryResetRatingHistory, guildID)
 		// The results stay, for history, replays and the global ratings,
 		// but no longer count in the guild's.
 		b.Queue("UPDATE results SET guild_rated = false WHERE guild_id = $1 AND guild_rated", guildID)

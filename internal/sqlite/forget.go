@@ -126,8 +126,8 @@ func anonymize(ctx context.Context, tx *sql.Conn, g *tttbot.Game, user string, a
 	return nil
 }
 
-// erase deletes e.Player's ratings in scopes, records against the bot and
-// name, and counts them in e.
+// erase deletes e.Player's ratings and their history in scopes, records
+// against the bot and name, and counts them in e.
 func erase(ctx context.Context, tx *sql.Conn, e *tttbot.Erasure, scopes []string) error {
 	var name string
 	err := tx.QueryRowContext(ctx, "SELECT name FROM players WHERE id = ?", e.Player).Scan(&name)
@@ -151,6 +151,9 @@ func erase(ctx context.Context, tx *sql.Conn, e *tttbot.Erasure, scopes []string
 			return err
 		}
 		e.Ratings += n
+		if _, err := count(tx.ExecContext(ctx, gamerow.QueryEraseRatingHistory, scope, e.Player)); err != nil {
+			return err
+		}
 	}
 	if e.Records, err = count(tx.ExecContext(ctx, "DELETE FROM bot_records WHERE player_id = ?", e.Player)); err != nil {
 		return err

@@ -72,8 +72,9 @@ func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) e
 	if err != nil {
 		return err
 	}
+	rated := g.Rate(before)
 	var args []any
-	for _, s := range g.Rate(before) {
+	for _, s := range rated {
 		args = append(args, gamerow.RatingArgs(scope, s)...)
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO ratings (scope, player_id, board_rows, board_cols, k,
@@ -83,6 +84,10 @@ func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) e
 		rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, games = excluded.games,
 		wins = excluded.wins, losses = excluded.losses, draws = excluded.draws,
 		streak = excluded.streak, best_streak = excluded.best_streak, updated_at = excluded.updated_at`, args...)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, gamerow.QueryAddRatingHistory, gamerow.RatingHistoryArgs(scope, g, rated)...)
 	return err
 }
 
@@ -150,6 +155,14 @@ func (db *DB) Stats(ctx context.Context, scope, player string) (*tttbot.Stats, e
 	defer rows.Close()
 	if st.VsBot, err = gamerow.BotRecords(rows); err != nil {
 		return nil, fmt.Errorf("read bot records: %w", err)
+	}
+	rows, err = tx.QueryContext(ctx, gamerow.QueryRatingHistory, scope, player, tttbot.RatingHistoryLimit)
+	if err != nil {
+		return nil, fmt.Errorf("read rating history: %w", err)
+	}
+	defer rows.Close()
+	if st.History, err = gamerow.RatingHistories(rows, st.Ratings); err != nil {
+		return nil, fmt.Errorf("read rating history: %w", err)
 	}
 	return st, nil
 }

@@ -111,6 +111,9 @@ func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM rating_counts WHERE scope = ?", guildID); err != nil {
 			return fmt.Errorf("delete leaderboard bands: %w", err)
 		}
+		if _, err := tx.ExecContext(ctx, gamerow.QueryResetRatingHistory, guildID); err != nil {
+			return fmt.Errorf("delete rating history: %w", err)
+		}
 		// The results stay, for history, replays and the global ratings,
 		// but no longer count in the guild's.
 		if _, err := tx.ExecContext(ctx, "UPDATE results SET guild_rated = 0 WHERE guild_id = ? AND guild_rated = 1", guildID); err != nil {

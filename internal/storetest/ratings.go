@@ -123,12 +123,20 @@ func testRatedGame(t *testing.T, newDB Opener) {
 func testRatingsAccumulate(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	a, b := rating.Default(), rating.Default()
+	var history []tttbot.RatingPoint
 	for i, tc := range []struct {
 		cells  []int
 		scoreA float64
 	}{{xWins, 1}, {xWins, 1}, {oWins, 0}, {draw, 0.5}, {xWins, 1}, {xWins, 1}, {xWins, 1}} {
-		finishGame(t, db, fmt.Sprint("c", i), "alice", "bob", tc.cells)
+		g := finishGame(t, db, fmt.Sprint("c", i), "alice", "bob", tc.cells)
 		a, b = rating.UpdatePair(a, b, tc.scoreA, rating.DefaultTau)
+		history = append(history, tttbot.RatingPoint{At: g.FinishedAt, R: a.R, RD: a.RD})
+	}
+	for _, scope := range []string{"guild", ""} {
+		want := []tttbot.RatingHistory{{Shape: shape3, Points: history}}
+		if diff := gocmp.Diff(want, Must[*tttbot.Stats](t)(db.Stats(t.Context(), scope, "alice")).History); diff != "" {
+			t.Errorf("alice's rating history in scope %q (-want +got):\n%s", scope, diff)
+		}
 	}
 	got := standing(t, db, "guild", "alice")
 	if r := (rating.Rating{R: got.R, RD: got.RD, Sigma: got.Sigma}); r != a {

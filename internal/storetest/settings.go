@@ -104,10 +104,18 @@ func testResetRatings(t *testing.T, newDB Opener) {
 	if h := Must[[]tttbot.HistoryEntry](t)(db.History(t.Context(), "alice", "901", 20)); len(h) != tttbot.MinRatedGames {
 		t.Errorf("history after the reset: %d games, want %d", len(h), tttbot.MinRatedGames)
 	}
+	// Two players' ratings after each game, globally and in its guild,
+	// less the guild's.
+	if got, want := countRows(t, db, "rating_history"), 2*2*2*tttbot.MinRatedGames-2*tttbot.MinRatedGames; got != want {
+		t.Errorf("rating history after the reset: %d rows, want %d", got, want)
+	}
 	checkSound(t, db)
 	guildGame(t, db, "901", "c1", "alice", "bob", draw)
 	if s := standing(t, db, "901", "alice"); s.Games != 1 || s.Draws != 1 {
 		t.Errorf("after a game past the reset: %d games, %d draws; want 1, 1", s.Games, s.Draws)
+	}
+	if h := Must[*tttbot.Stats](t)(db.Stats(t.Context(), "901", "alice")).History; len(h) != 1 || len(h[0].Points) != 1 {
+		t.Errorf("rating history past the reset: %+v, want the one game's", h)
 	}
 	if s := standing(t, db, "", "alice"); s.Games != 2*tttbot.MinRatedGames+1 {
 		t.Errorf("global games %d, want %d", s.Games, 2*tttbot.MinRatedGames+1)
@@ -146,7 +154,7 @@ func testForgetPlayer(t *testing.T, newDB Opener) {
 	if p := Must[*tttbot.Game](t)(db.Game(ctx, pending.ID)); p.Status != tttbot.StatusDeclined {
 		t.Errorf("the challenge to alice: %s, want declined", p.Status)
 	}
-	for _, table := range []string{"ratings", "bot_records"} {
+	for _, table := range []string{"ratings", "rating_history", "bot_records"} {
 		var n int
 		OK(t, db.SQL.QueryRow("SELECT count(*) FROM "+table+" WHERE player_id = 'alice'").Scan(&n))
 		if n != 0 {
