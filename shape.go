@@ -23,3 +23,19 @@ func (s Shape) Validate() error {
 	}
 	return nil
 }
+
+// Code names the shape in one word, as flags and puzzle IDs do: "5x5k4".
+func (s Shape) Code() string { return fmt.Sprintf("%dx%dk%d", s.Rows, s.Cols, s.K) }
+
+// ParseShape reads a shape's Code, refusing one no game can have.
+func ParseShape(code string) (Shape, error) {
+	var s Shape
+	var rest string
+	if n, _ := fmt.Sscanf(code, "%dx%dk%d%s", &s.Rows, &s.Cols, &s.K, &rest); n != 3 {
+		return Shape{}, Errorf(EINVALID, "shape %q: want ROWSxCOLSkK, such as 5x5k4", code)
+	}
+	if err := s.Validate(); err != nil {
+		return Shape{}, Errorf(EINVALID, "shape %q: no board has this shape", code)
+	}
+	return s, nil
+}

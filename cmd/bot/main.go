@@ -52,6 +52,7 @@ func subcommands() []command {
 		{"healthcheck", "ask the running bot's /healthz; exit 0 if healthy, else 1", healthcheckCmd},
 		{"analyze", "analyze boards with the solver", analyzeCmd},
 		{"arena", "play AI levels against each other", arenaCmd},
+		{"puzzles", "generate puzzles from random and self-play games", puzzlesCmd},
 		{"version", "print the version, commit, Go and SQLite versions", versionCmd},
 	}
 }

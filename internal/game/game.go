@@ -83,6 +83,7 @@ type Geometry struct {
 	full          Mask
 	lines         []Mask   // every K-cell segment of a row, column or diagonal
 	cellLines     [][]Mask // the segments through each cell
+	syms          [][]int  // the symmetries as cell permutations, identity first
 }
 
 // DefaultK is the win length used when none is given: 3×3 → 3, 4×4 → 4,
@@ -128,7 +129,7 @@ var geometries = func() (t [MaxSize - MinSize + 1][MaxSize - MinSize + 1][MaxSiz
 // buildGeometry builds a valid board shape: its winning lines, and those
 // through each cell.
 func buildGeometry(rows, cols, k int) *Geometry {
-	g := &Geometry{Rows: rows, Cols: cols, K: k, full: Mask(1)<<(rows*cols) - 1}
+	g := &Geometry{Rows: rows, Cols: cols, K: k, full: Mask(1)<<(rows*cols) - 1, syms: symmetries(rows, cols)}
 	g.cellLines = make([][]Mask, rows*cols)
 	dirs := [4][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}}
 	for r := range rows {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package puzzle_test
+
+const raceEnabled = false

@@ -1,0 +1,140 @@
+package puzzle_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/cli"
+	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/puzzle"
+)
+
+// TestStarter proves every puzzle of the starter set with the solver (see
+// Check), 15 s to 30 s; with -short or the race detector, which slows the
+// solver tenfold, all of 3×3 and every 50th puzzle of the other shapes.
+func TestStarter(t *testing.T) {
+	ps, err := puzzle.Starter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[tttbot.Shape]int{}
+	ids := map[string]bool{}
+	e := newEngine()
+	sample := testing.Short() || raceEnabled
+	for _, p := range ps {
+		count[p.Shape]++
+		if ids[p.ID] {
+			t.Errorf("puzzle %s twice", p.ID)
+		}
+		ids[p.ID] = true
+		if sample && p.Shape.Rows > 3 && count[p.Shape]%50 != 1 {
+			continue
+		}
+		if err := puzzle.Check(t.Context(), e, p); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, code := range []string{"3x3k3", "4x4k3", "4x4k4", "5x5k4"} {
+		s, _ := tttbot.ParseShape(code)
+		if count[s] < 50 {
+			t.Errorf("%s: %d starter puzzles, want 50 or more", s.Code(), count[s])
+		}
+	}
+}
+
+// TestStarterReproducible runs again the command at the head of each file
+// of the starter set, for the first puzzles: the same seed makes the same
+// puzzles, and a smaller count a prefix of them. The first 10; with -short
+// or the race detector, the first 2 and not 5×5's.
+func TestStarterReproducible(t *testing.T) {
+	files, err := filepath.Glob("starter/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("got %v, %v; want the starter files", files, err)
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(name), func(t *testing.T) { reproduce(t, name) })
+	}
+}
+
+// reproduce runs the command of a starter file (see TestStarterReproducible).
+func reproduce(t *testing.T, name string) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	o := parseHeader(t, lines[0])
+	o.Count = min(o.Count, 10)
+	if testing.Short() || raceEnabled {
+		if o.Geometry.Cells() == 25 {
+			t.Skip("5×5 games from a cold table take 10 s under -race: run without -race and -short")
+		}
+		o.Count = 2
+	}
+	ps, _, err := puzzle.Generate(t.Context(), newEngine(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		if got := puzzle.Format(p); got != lines[i+1] {
+			t.Errorf("%s line %d: got %q, want %q", name, i+2, got, lines[i+1])
+		}
+	}
+	if len(ps) != o.Count {
+		t.Errorf("%s: got %d puzzles, want %d", name, len(ps), o.Count)
+	}
+}
+
+// parseHeader reads a starter file's first line, the command that wrote it.
+func parseHeader(t *testing.T, line string) puzzle.GenerateOptions {
+	t.Helper()
+	const prefix = "# bot puzzles generate "
+	if !strings.HasPrefix(line, prefix) {
+		t.Fatalf("header %q: want %q first", line, prefix)
+	}
+	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
+	shape := fs.String("shape", "", "")
+	var o puzzle.GenerateOptions
+	fs.IntVar(&o.Count, "count", 0, "")
+	fs.IntVar(&o.MinPlies, "min-plies", 0, "")
+	fs.Uint64Var(&o.Seed, "seed", 0, "")
+	fs.IntVar(&o.Games, "games", 0, "")
+	if _, err := cli.Parse(fs, nil, nil, strings.Fields(strings.TrimPrefix(line, prefix))); err != nil {
+		t.Fatalf("header %q: %v", line, err)
+	}
+	s, err := tttbot.ParseShape(*shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Geometry = game.MustGeometry(s.Rows, s.Cols, s.K)
+	return o
+}
+
+// Check refuses a puzzle whose line the solver disagrees with.
+func TestCheckRefuses(t *testing.T) {
+	e := newEngine()
+	good, err := puzzle.Parse("3x3k3-1nxkbk .O./X../X.. found 0 2 4 5 7+8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := puzzle.Check(t.Context(), e, good); err != nil {
+		t.Fatalf("the good puzzle: %v", err)
+	}
+	for _, bad := range []string{
+		"3x3k3-1nxkbk .O./X../X.. found 0 2 4 5 7",     // a winning move left out
+		"3x3k3-1nxkbk .O./X../X.. found 0+4 2 4 5 7+8", // a drawing move called winning
+		"3x3k3-1nxkbk .O./X../X.. found 0 5 2",         // a defence that is not the longest
+	} {
+		p, err := puzzle.Parse(bad) // each keeps the rules
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := puzzle.Check(t.Context(), e, p); err == nil {
+			t.Errorf("%q: got no error", bad)
+		}
+	}
+}
