@@ -53,6 +53,7 @@ func subcommands() []command {
 		{"analyze", "analyze boards with the solver", analyzeCmd},
 		{"arena", "play AI levels against each other", arenaCmd},
 		{"puzzles", "generate puzzles from random and self-play games", puzzlesCmd},
+		{"render", "write sample pictures: a rating chart, a replay, a judged position", renderCmd},
 		{"version", "print the version, commit, Go and SQLite versions", versionCmd},
 	}
 }
