@@ -140,7 +140,14 @@ func cpuTime(pid int) time.Duration {
 
 // peakRSS is the process's peak resident memory in bytes (VmHWM), or 0 where
 // /proc does not tell.
-func (c *child) peakRSS() int64 {
+func (c *child) peakRSS() int64 { return c.status("VmHWM:") }
+
+// rss is the process's resident memory in bytes now (VmRSS), or 0 where
+// /proc does not tell.
+func (c *child) rss() int64 { return c.status("VmRSS:") }
+
+// status is the field of /proc/PID/status, in kB, in bytes.
+func (c *child) status(field string) int64 {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
 	if err != nil {
 		return 0
@@ -148,7 +155,7 @@ func (c *child) peakRSS() int64 {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10
 		}

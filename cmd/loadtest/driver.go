@@ -32,11 +32,21 @@ type driver struct {
 	start time.Time      // when the load began
 	from  time.Time      // when the warm-up ended and measuring began
 	secs  []atomic.Int64 // answers per second since from
+
+	answers   *webhookAnswers // the answers of deferred interactions, from the REST stub
+	internal  string          // the bot's words for a failure on its side, in soak mode
+	late      atomic.Int64    // answers that took longer than lateAfter, warm-up included
+	deferred  atomic.Int64    // deferrals: answers that came through the webhook
+	abandoned atomic.Int64    // answers that told of a failure on the bot's side
+	lost      atomic.Int64    // requests lost with a killed bot
 }
 
-func newDriver(o loadOptions, ids runIDs, key ed25519.PrivateKey, urls []string) *driver {
+// lateAfter is how long Discord waits for an interaction's first answer.
+const lateAfter = 3 * time.Second
+
+func newDriver(o loadOptions, ids runIDs, key ed25519.PrivateKey, urls []string, answers *webhookAnswers) *driver {
 	now := time.Now()
-	d := &driver{o: o, ids: ids, key: key, pace: newPacer(o.rate), start: now, from: now.Add(o.warmup),
+	d := &driver{o: o, ids: ids, key: key, answers: answers, pace: newPacer(o.rate), start: now, from: now.Add(o.warmup),
 		secs: make([]atomic.Int64, int(o.duration/time.Second)+600)}
 	for _, u := range urls {
 		d.bots = append(d.bots, &instance{url: u})

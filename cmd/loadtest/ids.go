@@ -15,11 +15,14 @@ const (
 	tokenPrefix = "loadtest_" // + n: the interaction's token
 )
 
-// runIDs is the first snowflake of a run's interactions and messages, made
-// of the time as Discord's are, so that a database that outlives a run
-// (-db, -database-url) never sees an interaction ID again: the bot would
-// refuse it as a replay. Interaction n is base+2n, the message its answer
-// creates base+2n+1, and the messages the REST stub creates start at
+// runIDs is the first snowflake of a run's messages, made of the time as
+// Discord's are, so that a database that outlives a run (-db,
+// -database-url) never sees an ID again. Interactions carry the time they
+// are made, as Discord's do: the bot plays a move at its interaction's time
+// and refuses one older than tttbot.TokenLife, which a long run outlasts.
+// Interaction n is made at t with the even ID of t's millisecond and n;
+// message IDs are odd: the message interaction n's answer creates is
+// base+2n+1, and the messages the REST stub creates start at
 // base+stubMessages.
 type runIDs int64
 
@@ -27,12 +30,22 @@ type runIDs int64
 // REST stub's messages.
 const stubMessages = 1 << 31
 
-func newRunIDs(now time.Time) runIDs {
-	const discordEpoch = 1420070400000 // 2015-01-01, in Unix milliseconds
-	return runIDs((now.UnixMilli() - discordEpoch) << 22)
+// discordEpoch is 2015-01-01, where snowflakes count from, in Unix
+// milliseconds.
+const discordEpoch = 1420070400000
+
+func newRunIDs(now time.Time) runIDs { return runIDs(snowflakeAt(now)) }
+
+// snowflakeAt is the first snowflake of t's millisecond.
+func snowflakeAt(t time.Time) int64 { return (t.UnixMilli() - discordEpoch) << 22 }
+
+// interaction is the ID of interaction n, made at t: the 22 bits below
+// the time are the worker, increment and process of Discord's, here
+// interaction n's own, so that IDs made in one millisecond differ.
+func (b runIDs) interaction(n int64, t time.Time) int64 {
+	return snowflakeAt(t) | 2*n&(1<<22-1)
 }
 
-func (b runIDs) interaction(n int64) int64 { return int64(b) + 2*n }
-func (b runIDs) message(n int64) int64     { return int64(b) + 2*n + 1 }
+func (b runIDs) message(n int64) int64 { return int64(b) + 2*n + 1 }
 
 func snowflake(base int64, n int) string { return strconv.FormatInt(base+int64(n), 10) }

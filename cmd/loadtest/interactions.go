@@ -3,16 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
 
 // command sends /ttt sub by user in the session's channel; a challenge
 // names its opponent in the resolved users, as Discord does.
-func (w *worker) command(ctx context.Context, k kind, s *session, user, sub string, opts []jsonOption) (int64, *response, error) {
+func (w *worker) command(ctx context.Context, k kind, s *session, user, sub string, opts []jsonOption) (*response, error) {
 	data := commandData{ID: "1100000000000000002", Name: "ttt", Type: discordgo.ChatApplicationCommand,
 		Options: []jsonOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
 	for _, o := range opts {
@@ -26,7 +28,7 @@ func (w *worker) command(ctx context.Context, k kind, s *session, user, sub stri
 }
 
 // click sends a button click on the message showing b.
-func (w *worker) click(ctx context.Context, k kind, s *session, user, customID string, b *board) (int64, *response, error) {
+func (w *worker) click(ctx context.Context, k kind, s *session, user, customID string, b *board) (*response, error) {
 	return w.interact(ctx, k, s, user, discordgo.InteractionMessageComponent, componentData{CustomID: customID, ComponentType: discordgo.ButtonComponent}, w.message(s, b))
 }
 
@@ -40,17 +42,39 @@ func (w *worker) clickBody(s *session, user, customID string, b *board) []byte {
 	return body
 }
 
-func (w *worker) interact(ctx context.Context, k kind, s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) (int64, *response, error) {
+func (w *worker) interact(ctx context.Context, k kind, s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) (*response, error) {
 	body, n := w.body(s, user, typ, data, m)
 	var r response
 	code, err := w.send(ctx, k, body, false, &r)
 	if err != nil {
-		return n, nil, err
+		return nil, err
 	}
 	if code != http.StatusOK {
-		return n, nil, w.fail(k, "got status %d, want 200", code)
+		return nil, w.fail(k, "got status %d, want 200", code)
 	}
-	return n, &r, nil
+	out := &r
+	switch r.Type {
+	case discordgo.InteractionResponseDeferredChannelMessageWithSource, discordgo.InteractionResponseDeferredMessageUpdate:
+		w.d.deferred.Add(1)
+		in, epoch := w.d.bots[w.sentTo], w.sentEpoch
+		out, err = w.resolveDeferred(ctx, &r, interactionToken(n, m.id()), m != nil, func() bool { return in.epoch.Load() != epoch })
+		switch {
+		case errors.Is(err, errLost):
+			w.d.lost.Add(1)
+			return nil, err
+		case errors.Is(err, errStopped):
+			return nil, err
+		case err != nil:
+			return nil, w.fail(k, "%v", err)
+		}
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		out.msgID = strconv.FormatInt(w.d.ids.message(n), 10)
+	}
+	if w.d.internal != "" && out.ephemeral() && out.Data.Content == w.d.internal {
+		w.d.abandoned.Add(1)
+		return nil, errAbandoned
+	}
+	return out, nil
 }
 
 // body is a new interaction from user in the session's channel, and its
@@ -58,8 +82,8 @@ func (w *worker) interact(ctx context.Context, k kind, s *session, user string, 
 func (w *worker) body(s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) ([]byte, int64) {
 	n := w.d.seq.Add(1)
 	i := interactionJSON{
-		ID: strconv.FormatInt(w.d.ids.interaction(n), 10), ApplicationID: appID, Type: typ,
-		Token: tokenPrefix + strconv.FormatInt(n, 10), Version: 1,
+		ID: strconv.FormatInt(w.d.ids.interaction(n, time.Now()), 10), ApplicationID: appID, Type: typ,
+		Token: interactionToken(n, m.id()), Version: 1,
 		GuildID: s.guild, ChannelID: s.channel, Channel: channelJSON{ID: s.channel, Type: discordgo.ChannelTypeGuildText, GuildID: s.guild},
 		Member: memberJSON{User: ptr(userJSON(user)), Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00",
 			Permissions: "2248473465835073"},
@@ -146,6 +170,15 @@ type (
 	}
 )
 
+// id is the message's ID, or "" for none: a command's interaction has no
+// message.
+func (m *messageJSON) id() string {
+	if m == nil {
+		return ""
+	}
+	return m.ID
+}
+
 var botJSON = jsonUser{ID: botUserID, Username: "tttbot", Discriminator: "0", Bot: true}
 
 func userJSON(id string) jsonUser {
@@ -158,6 +191,9 @@ func userJSON(id string) jsonUser {
 type response struct {
 	Type discordgo.InteractionResponseType `json:"type"`
 	Data *responseData                     `json:"data"`
+	// msgID is the message a new message's answer made: @original of an
+	// answer in time, or a follow-up after a deferral.
+	msgID string
 }
 
 type responseData struct {

@@ -16,17 +16,30 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/commands"
 )
 
-// loadtest runs the load and the check. The report is nil when the bots
-// never started.
-func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) (*report, error) {
+// loadtest runs the load and the check. A soak prints a line to progress
+// per fault as it happens. The report is nil when the bots never started.
+func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, dir string) (*report, error) {
 	// The bots' logs go to stderr, each copied by a goroutine of its own
 	// unless stderr is a file.
 	stderr = &syncWriter{w: stderr}
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		return nil, fmt.Errorf("generate a key: %w", err)
+	}
+	var cluster *pgCluster
+	if o.ownPostgres {
+		if cluster, err = startCluster(ctx, dir); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err := cluster.remove(); err != nil {
+				fmt.Fprintf(stderr, "loadtest: remove the postgresql cluster: %v\n", err)
+			}
+		}()
+		o.databaseURL = cluster.url()
 	}
 	db := databaseOf(o)
 	speed := machineSpeed()
@@ -94,7 +107,14 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 		watch(b)
 	}
 
-	d := newDriver(o, ids, priv, urls)
+	d := newDriver(o, ids, priv, urls, &stub.answers)
+	if o.soak > 0 {
+		// A failure on the bot's side is the answer a fault may cost, as
+		// long as nothing is stored: it is counted, and its game settled.
+		if d.internal, err = commands.Text("en-US", "error_internal"); err != nil {
+			return nil, err
+		}
+	}
 
 	loadCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -114,48 +134,33 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 	case <-anyDone:
 	}
 	end := d.from.Add(o.duration)
-	cpu0 := make([]time.Duration, o.instances)
+	f := &fleet{d: d, rep: rep, starts: starts, bots: bots, cpu0: make([]time.Duration, o.instances), watch: watch}
 	for i, b := range bots {
-		cpu0[i] = b.cpuTime()
+		f.cpu0[i] = b.cpuTime()
 	}
 	self0 := cpuTime(os.Getpid())
-	if o.kill {
+	switch {
+	case o.kill:
 		select {
 		case <-time.After(o.duration / 2):
 		case <-ctx.Done():
 		case <-anyDone:
 		}
 		if ctx.Err() == nil && bots[0].exited() == nil {
-			// Kill the first bot with requests in flight, so that some die
-			// mid-transaction. Alone, it holds the load meanwhile; with
-			// others, they take its share, as behind a load balancer.
-			in := d.bots[0]
-			for t := time.Now(); in.inflight.Load() == 0 && time.Since(t) < time.Second; {
-				time.Sleep(50 * time.Microsecond)
-			}
-			alone := o.instances == 1
-			if alone {
-				d.pace.down()
-			}
-			in.down()
-			rep.rss[0] = max(rep.rss[0], bots[0].peakRSS())
-			rep.cpu += bots[0].cpuTime() - cpu0[0]
-			bots[0].kill()
-			downAt := time.Now()
-			if bots[0], err = starts[0](); err != nil {
+			var paused time.Duration
+			if rep.downtime, paused, err = f.restart(0); err != nil {
 				stop()
 				wg.Wait()
 				return nil, err
 			}
-			watch(bots[0])
-			cpu0[0] = bots[0].cpuTime()
-			rep.downtime = time.Since(downAt)
-			in.up()
-			if alone {
-				d.pace.up()
-				end = end.Add(rep.downtime)
-				rep.paused = rep.downtime
-			}
+			end = end.Add(paused)
+			rep.paused += paused
+		}
+	case o.soak > 0:
+		if end, err = f.soak(ctx, progress, soakFaulter(o, cluster), end, anyDone); err != nil {
+			stop()
+			wg.Wait()
+			return nil, err
 		}
 	}
 	select {
@@ -174,7 +179,7 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 			return nil, fmt.Errorf("bot %d died: %w", i+1, err)
 		}
 		rep.rss[i] = max(rep.rss[i], b.peakRSS())
-		rep.cpu += b.cpuTime() - cpu0[i]
+		rep.cpu += b.cpuTime() - f.cpu0[i]
 	}
 	rep.driverCPU = cpuTime(os.Getpid()) - self0
 	if o.abandon > 0 {
@@ -208,9 +213,53 @@ func loadtest(ctx context.Context, stderr io.Writer, o loadOptions, dir string) 
 		return rep, fmt.Errorf("check the deadlines: %w", err)
 	}
 	var problems []string
-	rep.fired, rep.unedited, problems = checkDeadlines(games, stub.editCounts(), time.Now(), o.kill)
+	rep.fired, rep.unedited, problems = checkDeadlines(games, stub.editCounts(), time.Now(), o.kill || o.soak > 0)
 	rep.problems = append(rep.problems, problems...)
+	rep.timeLosses = lostOnTime(games, rep.letGo)
 	return rep, nil
+}
+
+// fleet is the bots under load, which kills restart.
+type fleet struct {
+	d      *driver
+	rep    *report
+	starts []func() (*child, error)
+	bots   []*child
+	cpu0   []time.Duration // each bot's CPU time when measuring began, or it last started
+	watch  func(*child)
+}
+
+// restart kills bot i with requests in flight, so that some die
+// mid-transaction, and starts it again on the same database. Alone, it
+// holds the load meanwhile; with others, they take its share, as behind a
+// load balancer. It returns how long the bot was down, and how long the
+// load was held.
+func (f *fleet) restart(i int) (down, paused time.Duration, err error) {
+	in := f.d.bots[i]
+	for t := time.Now(); in.inflight.Load() == 0 && time.Since(t) < time.Second; {
+		time.Sleep(50 * time.Microsecond)
+	}
+	alone := len(f.bots) == 1
+	if alone {
+		f.d.pace.down()
+	}
+	in.down()
+	f.rep.rss[i] = max(f.rep.rss[i], f.bots[i].peakRSS())
+	f.rep.cpu += f.bots[i].cpuTime() - f.cpu0[i]
+	f.bots[i].kill()
+	downAt := time.Now()
+	if f.bots[i], err = f.starts[i](); err != nil {
+		return 0, 0, err
+	}
+	f.watch(f.bots[i])
+	f.cpu0[i] = f.bots[i].cpuTime()
+	down = time.Since(downAt)
+	in.up()
+	if alone {
+		f.d.pace.up()
+		paused = down
+	}
+	return down, paused, nil
 }
 
 // syncWriter writes to w one Write at a time.

@@ -284,7 +284,7 @@ func TestRESTStubEditCounts(t *testing.T) {
 // The seconds after the load, when the report checks the database, are not
 // seconds in which the bots answered nothing.
 func TestPerSecondStopsWithTheLoad(t *testing.T) {
-	d := newDriver(loadOptions{duration: 3 * time.Second}, 0, nil, nil)
+	d := newDriver(loadOptions{duration: 3 * time.Second}, 0, nil, nil, nil)
 	d.from = time.Now().Add(-10 * time.Second)
 	for i := range 3 {
 		d.secs[i].Store(int64(100 + i))
@@ -299,7 +299,7 @@ func TestPerSecondStopsWithTheLoad(t *testing.T) {
 // sent in the warm-up: under overload the first measured seconds answer
 // the warm-up's queue, and are not seconds without answers.
 func TestCountAnswerBySecondReceived(t *testing.T) {
-	d := newDriver(loadOptions{duration: 3 * time.Second}, 0, nil, nil)
+	d := newDriver(loadOptions{duration: 3 * time.Second}, 0, nil, nil, nil)
 	tests := []struct {
 		name  string
 		after time.Duration // from d.from

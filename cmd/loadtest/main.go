@@ -39,7 +39,20 @@ type loadOptions struct {
 	abandon     float64
 	turnTimeout time.Duration // the bots' challenge and turn timeouts, with abandon
 	bot         string
+	ownPostgres bool          // a PostgreSQL server of the test's own (pgcluster.go)
+	soak        time.Duration // the load's duration, with faults (soak.go)
+	faultEvery  time.Duration
+	stall       time.Duration // how long a fault stalls the database
 }
+
+// A soak's defaults, where they differ from a load test's: a modest load,
+// tables that walk away so that timers fire throughout, and turns longer
+// than a stall plus the bot's deferral, as real ones (minutes) are.
+const (
+	soakRate        = 150
+	soakAbandon     = 0.01
+	soakTurnTimeout = 30 * time.Second
+)
 
 // abandonOnPostgres is -abandon's default with -database-url. SQLite's runs
 // keep 0, so that a seed plays the games it played before the flag existed.
@@ -85,15 +98,30 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.IntVar(&o.instances, "instances", 1, "bots sharing the database, each on its own port; the driver sends each request to the next (needs -database-url beyond 1)")
 	fs.Float64Var(&o.abandon, "abandon", 0, fmt.Sprintf("chance that a table walks away from its game, leaving its deadline to fire (default %g with -database-url)", abandonOnPostgres))
 	fs.DurationVar(&o.turnTimeout, "turn-timeout", 5*time.Second, "the bots' challenge and turn timeouts when tables walk away (-abandon); the check waits for the last to fire")
+	fs.BoolVar(&o.ownPostgres, "postgres", false, "run the bots on a PostgreSQL server of the test's own: initdb in a temporary directory, on a free port (as the postgres user when root), removed at the end; TTTBOT_PG_BIN names its programs' directory (default "+pgBinDir+")")
+	fs.DurationVar(&o.soak, "soak", 0, fmt.Sprintf("run a soak this long instead of -duration: the load (default -rate %d, -abandon %g, -turn-timeout %s) with a fault every -fault-every, cycling through a kill -9 of the bot and, with -postgres, a restart of PostgreSQL, a lock on its games table and a SIGSTOP of its processes, or on SQLite a write lock held by another connection and a full disk; the report adds late, deferred and abandoned answers, games lost on time and the bots' memory each minute", soakRate, soakAbandon, soakTurnTimeout))
+	fs.DurationVar(&o.faultEvery, "fault-every", 3*time.Minute, "with -soak, the time between faults")
+	fs.DurationVar(&o.stall, "stall", 8*time.Second, "with -soak, how long a lock, SIGSTOP or full disk lasts")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
 	rest, err := cli.Parse(fs, stdout, stderr, args)
 	if err != nil {
 		return err
 	}
-	abandonSet := false
-	fs.Visit(func(f *flag.Flag) { abandonSet = abandonSet || f.Name == "abandon" })
-	if !abandonSet && o.databaseURL != "" {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["abandon"] && (o.databaseURL != "" || o.ownPostgres) {
 		o.abandon = abandonOnPostgres
+	}
+	if o.soak > 0 {
+		o.duration = o.soak
+		for name, apply := range map[string]func(){
+			"rate": func() { o.rate = soakRate }, "abandon": func() { o.abandon = soakAbandon },
+			"turn-timeout": func() { o.turnTimeout = soakTurnTimeout },
+		} {
+			if !set[name] {
+				apply()
+			}
+		}
 	}
 	switch {
 	case len(rest) > 0:
@@ -105,8 +133,16 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("-players must be at least 3 × -concurrency (%d)", 3*o.concurrency)
 	case o.db != "" && o.databaseURL != "":
 		return errors.New("-db names a SQLite file and -database-url a PostgreSQL database: give one")
-	case o.instances > 1 && o.databaseURL == "":
-		return errors.New("-instances beyond 1 share one PostgreSQL database: add -database-url")
+	case o.instances > 1 && o.databaseURL == "" && !o.ownPostgres:
+		return errors.New("-instances beyond 1 share one PostgreSQL database: add -database-url or -postgres")
+	case o.ownPostgres && (o.databaseURL != "" || o.db != ""):
+		return errors.New("-postgres runs a server of its own: leave out -database-url and -db")
+	case o.soak < 0 || o.soak > 0 && (o.faultEvery <= 0 || o.stall <= 0):
+		return errors.New("-soak, -fault-every and -stall must be positive")
+	case o.soak > 0 && o.kill:
+		return errors.New("-soak kills the bot on its schedule: leave out -kill")
+	case o.soak > 0 && o.databaseURL != "":
+		return errors.New("-soak restarts and stops its database, which may be shared: use -postgres for a server of its own, not -database-url")
 	}
 	if o.seed == 0 {
 		o.seed = rand.Uint64()
@@ -115,7 +151,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.db == "" && o.databaseURL == "" {
+	if o.db == "" && o.databaseURL == "" && !o.ownPostgres {
 		o.db = filepath.Join(dir, "loadtest.db")
 	}
 	if o.bot == "" {
@@ -125,9 +161,12 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	}
-	rep, err := loadtest(ctx, stderr, o, dir)
+	rep, err := loadtest(ctx, stdout, stderr, o, dir)
 	if rep != nil {
 		rep.print(stdout)
+		if o.soak > 0 {
+			rep.printSoak(stdout)
+		}
 	}
 	if err == nil && rep.failed() {
 		err = errReported

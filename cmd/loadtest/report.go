@@ -32,7 +32,7 @@ type report struct {
 	bySize    [2][]time.Duration // 3×3, bigger boards
 	perSec    []int64
 	sessions  map[string]int
-	lost      int
+	lost      int64
 	errs      []string
 	rest      map[string]int64
 	acked     []tttbot.Move
@@ -40,6 +40,16 @@ type report struct {
 	fired     int     // deadlines that ended a game
 	unedited  int     // of those, boards the timers never edited: lost with a killed bot
 	problems  []string
+
+	// A soak's (see soak.go).
+	faults     []faultRecord
+	rssCurve   []rssSample
+	late       int64         // answers later than lateAfter
+	slowest    time.Duration // of those
+	deferred   int64
+	abandoned  int64
+	letGo      []int64 // games the driver left to their deadlines
+	timeLosses []int64 // games lost on time that the driver played on
 }
 
 type kindStats struct {
@@ -60,7 +70,8 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 		for s, n := range w.sessions {
 			r.sessions[s] += n
 		}
-		r.lost += w.lost
+		r.slowest = max(r.slowest, w.slowest)
+		r.letGo = append(r.letGo, w.letGo...)
 		r.warm = append(r.warm, w.warm...)
 		r.acked = append(r.acked, w.acked...)
 		r.games = append(r.games, w.games...)
@@ -69,6 +80,7 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 	for _, in := range d.bots {
 		r.answered = append(r.answered, in.answered.Load())
 	}
+	r.lost, r.late, r.deferred, r.abandoned = d.lost.Load(), d.late.Load(), d.deferred.Load(), d.abandoned.Load()
 	for k := range r.kinds {
 		slices.Sort(r.kinds[k].lat)
 	}
@@ -96,8 +108,8 @@ func (r *report) unfetched() int64 {
 }
 
 func (r *report) failed() bool {
-	n := len(r.problems)
-	if !r.opts.kill && r.unfetched() > 0 {
+	n := len(r.problems) + len(r.timeLosses) + int(r.late)
+	if !r.opts.kill && r.opts.soak == 0 && r.unfetched() > 0 {
 		n++
 	}
 	for _, k := range r.kinds {

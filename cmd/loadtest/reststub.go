@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,6 +23,7 @@ type restStub struct {
 	latency time.Duration
 	nextID  atomic.Int64
 	calls   sync.Map // route → *atomic.Int64
+	answers webhookAnswers
 
 	mu     sync.Mutex
 	closed map[string]map[int]bool // message ID → the versions of its game edits showed closed
@@ -30,7 +31,7 @@ type restStub struct {
 
 func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 	s := &restStub{mux: http.NewServeMux(), ids: ids, latency: latency, closed: map[string]map[int]bool{}}
-	s.nextID.Store(int64(ids) + stubMessages)
+	s.nextID.Store(int64(ids) + stubMessages - 1)
 	user := map[string]any{"id": botUserID, "username": "tttbot", "discriminator": "0", "bot": true}
 	s.route("GET /api/v9/users/@me", func(w http.ResponseWriter, r *http.Request) { writeJSONBody(w, user) })
 	s.route("GET /api/v9/applications/@me", func(w http.ResponseWriter, r *http.Request) {
@@ -49,15 +50,39 @@ func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 	})
 	s.route(fetchRoute, func(w http.ResponseWriter, r *http.Request) {
 		// The token names the interaction, whose response made the message.
-		n, err := strconv.ParseInt(strings.TrimPrefix(r.PathValue("token"), tokenPrefix), 10, 64)
-		if err != nil {
+		n, _, ok := parseToken(r.PathValue("token"))
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
 		writeJSONBody(w, map[string]any{"id": strconv.FormatInt(s.ids.message(n), 10), "author": user, "type": discordgo.MessageTypeChatInputCommand})
 	})
+	// After a deferral, the answer comes as an edit of @original: the
+	// clicked message, which a click's token names, or the message the
+	// command's deferral made.
+	s.route("PATCH /api/v9/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
+		token := r.PathValue("token")
+		n, msg, ok := parseToken(token)
+		var d responseData
+		if err := json.NewDecoder(r.Body).Decode(&d); !ok || err != nil {
+			http.Error(w, fmt.Sprintf("bad token or body: %v", err), http.StatusBadRequest)
+			return
+		}
+		if msg == "" {
+			msg = strconv.FormatInt(s.ids.message(n), 10)
+		}
+		s.answers.put(token, webhookAnswer{edit: true, msgID: msg, data: d}, time.Now())
+		writeJSONBody(w, map[string]any{"id": msg, "channel_id": "", "author": user, "application_id": appID})
+	})
 	s.route("POST /api/v9/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
-		writeJSONBody(w, map[string]any{"id": s.id(), "author": user, "webhook_id": appID})
+		var d responseData
+		if err := json.NewDecoder(r.Body).Decode(&d); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		id := s.id()
+		s.answers.put(r.PathValue("token"), webhookAnswer{msgID: id, data: d}, time.Now())
+		writeJSONBody(w, map[string]any{"id": id, "author": user, "webhook_id": appID})
 	})
 	s.route("PATCH /api/v9/channels/{channel}/messages/{message}", func(w http.ResponseWriter, r *http.Request) {
 		// A stale click's refresh shows the game open; the timers' edit
@@ -108,7 +133,8 @@ func (s *restStub) route(pattern string, h http.HandlerFunc) {
 	})
 }
 
-func (s *restStub) id() string { return strconv.FormatInt(s.nextID.Add(1), 10) }
+// id is a new message's ID: odd, as every message's of the run is.
+func (s *restStub) id() string { return strconv.FormatInt(s.nextID.Add(2), 10) }
 
 // editCounts returns, for each message, how many versions of its game
 // edits showed closed: a refresh that redraws a version already shown is

@@ -59,6 +59,8 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	req.Header.Set("X-Signature-Timestamp", ts)
 	req.Header.Set("X-Signature-Ed25519", fmt.Sprintf("%x", sig))
 	in.inflight.Add(1)
+	w.sentTo, w.sentEpoch = bot, epoch
+	sent := time.Now()
 	resp, err := w.roundTrip(req, bot, epoch)
 	var b []byte
 	if err == nil {
@@ -71,13 +73,20 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	}
 	if in.epoch.Load() != epoch {
 		// The bot was killed meanwhile: nothing can be said of this one.
-		w.lost++
+		w.d.lost.Add(1)
 		return 0, errLost
 	}
 	if err != nil {
 		return 0, w.fail(k, "%v", err)
 	}
 	done := time.Now()
+	if took := done.Sub(sent); took > lateAfter {
+		// Discord's 3 s run from when it sent the request; a backlog of
+		// the driver's own, which the latencies count from the pacer's
+		// time, is not the bot's to answer for.
+		w.d.late.Add(1)
+		w.slowest = max(w.slowest, took)
+	}
 	if at.Before(w.d.from) {
 		w.warm = append(w.warm, done.Sub(at))
 	} else {

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -27,6 +26,7 @@ var (
 	errWalkedAway = errors.New("the players walked away from their game")
 	errLost       = errors.New("request lost with the killed bot")
 	errUnexpected = errors.New("unexpected answer")
+	errAbandoned  = errors.New("the bot answered that it failed")
 )
 
 type worker struct {
@@ -34,8 +34,10 @@ type worker struct {
 	rng     *rand.Rand
 	players []string
 
-	conns []botConn // one per bot
-	next  int       // the bot the next request goes to, round robin
+	conns     []botConn // one per bot
+	next      int       // the bot the next request goes to, round robin
+	sentTo    int       // the bot the last request went to
+	sentEpoch int64     // and its epoch then
 
 	lat      [numKinds][]time.Duration
 	bySize   [2][]time.Duration // all kinds, on 3×3 and on bigger boards
@@ -44,9 +46,12 @@ type worker struct {
 	errs     [numKinds]int
 	errMsgs  []string
 	sessions map[string]int
-	lost     int
 	acked    []tttbot.Move
-	games    []int64 // every game the bot answered with
+	games    []int64       // every game the bot answered with
+	slowest  time.Duration // the slowest answer past lateAfter
+	// Games the driver left to their deadlines: walked away from, open
+	// when the load stopped, or in a state it could not settle.
+	letGo []int64
 
 	// Players who walked away from a game, until its deadline has fired;
 	// they sit out meanwhile, since their open game would refuse another
@@ -86,23 +91,59 @@ func (w *worker) run(ctx context.Context) {
 		err = w.play(ctx, s)
 		switch {
 		case errors.Is(err, errStopped):
+			w.letGo = append(w.letGo, s.game)
 			return
 		case errors.Is(err, errWalkedAway):
-			until := time.Now().Add(w.d.o.turnTimeout + tttbot.DeadlineGrace + parkMargin)
-			for _, h := range s.humans {
-				w.parked[h] = until
-			}
+			w.leaveOpen(s)
 			w.sessions["walked away"]++
-		case err != nil:
-			// The game is in an unknown state: end it so its players can
-			// play again in this channel.
-			for _, h := range s.humans {
-				if _, r, err := w.command(ctx, kRecover, s, h, "resign", nil); err == nil && r.Type != discordgo.InteractionResponseChannelMessageWithSource {
-					w.fail(kRecover, "got %s, want a message", r)
-				}
+		case err != nil && !w.recover(ctx, s):
+			w.leaveOpen(s)
+		}
+	}
+}
+
+// leaveOpen leaves the session's game to its deadline. Its players sit out
+// until it is due, the deadline and tttbot.DeadlineGrace later, since until
+// the timers end it the game holds its channel and a new game there is
+// refused.
+func (w *worker) leaveOpen(s *session) {
+	until := time.Now().Add(w.d.o.turnTimeout + tttbot.DeadlineGrace + parkMargin)
+	for _, h := range s.humans {
+		w.parked[h] = until
+	}
+	w.letGo = append(w.letGo, s.game)
+}
+
+// recoverTries is how many times recover asks each player to resign: a
+// database down or stalled fails the first tries, and a game left open
+// ties its players up until its deadline.
+const recoverTries = 5
+
+// recover ends a session's game whose state is unknown, so that its
+// players can play again in its channel: each player resigns. It reports
+// whether every resignation was answered, a game ended or none to end.
+func (w *worker) recover(ctx context.Context, s *session) bool {
+	for _, h := range s.humans {
+		for try := 1; ; try++ {
+			r, err := w.command(ctx, kRecover, s, h, "resign", nil)
+			if err == nil && r.Type != discordgo.InteractionResponseChannelMessageWithSource {
+				w.fail(kRecover, "got %s, want a message", r)
+				return false
+			}
+			if err == nil {
+				break
+			}
+			if errors.Is(err, errStopped) || try == recoverTries || !errors.Is(err, errAbandoned) && !errors.Is(err, errLost) {
+				return false
+			}
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+				return false
 			}
 		}
 	}
+	return true
 }
 
 // parkMargin is how long after a walked-away game becomes due (its deadline
@@ -198,7 +239,7 @@ func (s *session) mark(user string) byte {
 
 // play plays a table until it ends without a rematch.
 func (w *worker) play(ctx context.Context, s *session) error {
-	k, n, r, err := w.create(ctx, s)
+	k, r, err := w.create(ctx, s)
 	for {
 		if err != nil {
 			return err
@@ -207,7 +248,7 @@ func (w *worker) play(ctx context.Context, s *session) error {
 		if berr != nil || r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.ephemeral() || b.game == 0 {
 			return w.fail(k, "got %s (%v), want a new game", r, berr)
 		}
-		s.game, s.msg, s.cur, s.prev = b.game, strconv.FormatInt(w.d.ids.message(n), 10), b, nil
+		s.game, s.msg, s.cur, s.prev = b.game, r.msgID, b, nil
 		w.games = append(w.games, b.game)
 		if s.vsBot {
 			w.sessions["bot games"]++
@@ -239,12 +280,12 @@ func (w *worker) play(ctx context.Context, s *session) error {
 		}
 		w.sessions["rematches"]++
 		k = kRematch
-		n, r, err = w.click(ctx, k, s, clicker, s.cur.rematch, &s.cur)
+		r, err = w.click(ctx, k, s, clicker, s.cur.rematch, &s.cur)
 	}
 }
 
 // create starts the table's first game with /ttt challenge.
-func (w *worker) create(ctx context.Context, s *session) (kind, int64, *response, error) {
+func (w *worker) create(ctx context.Context, s *session) (kind, *response, error) {
 	first := "me"
 	if s.x != s.humans[0] {
 		first = "them"
@@ -264,8 +305,8 @@ func (w *worker) create(ctx context.Context, s *session) (kind, int64, *response
 	} else {
 		opts = append([]jsonOption{{Name: "opponent", Type: discordgo.ApplicationCommandOptionUser, Value: s.humans[1]}}, opts...)
 	}
-	n, r, err := w.command(ctx, k, s, s.humans[0], "challenge", opts)
-	return k, n, r, err
+	r, err := w.command(ctx, k, s, s.humans[0], "challenge", opts)
+	return k, r, err
 }
 
 // challenge answers a pending challenge: mostly accepted, sometimes
@@ -280,7 +321,7 @@ func (w *worker) challenge(ctx context.Context, s *session) (done bool, err erro
 	challenger, opponent := s.humans[0], s.humans[1]
 	switch p := w.rng.IntN(100); {
 	case p < 4:
-		_, r, err := w.click(ctx, kDecline, s, opponent, s.cur.decline, &s.cur)
+		r, err := w.click(ctx, kDecline, s, opponent, s.cur.decline, &s.cur)
 		if err != nil {
 			return true, err
 		}
@@ -290,7 +331,7 @@ func (w *worker) challenge(ctx context.Context, s *session) (done bool, err erro
 		w.sessions["declined"]++
 		return true, nil
 	case p < 7:
-		_, r, err := w.command(ctx, kWithdraw, s, challenger, "resign", nil)
+		r, err := w.command(ctx, kWithdraw, s, challenger, "resign", nil)
 		if err != nil {
 			return true, err
 		}
@@ -300,7 +341,7 @@ func (w *worker) challenge(ctx context.Context, s *session) (done bool, err erro
 		w.sessions["withdrawn"]++
 		return true, nil
 	}
-	_, r, err := w.click(ctx, kAccept, s, opponent, s.cur.accept, &s.cur)
+	r, err := w.click(ctx, kAccept, s, opponent, s.cur.accept, &s.cur)
 	if err != nil {
 		return true, err
 	}
@@ -317,7 +358,7 @@ func (w *worker) moves(ctx context.Context, s *session) error {
 	for len(s.cur.free) > 0 {
 		if w.rng.IntN(50) == 0 {
 			h := s.humans[w.rng.IntN(len(s.humans))]
-			_, r, err := w.command(ctx, kResign, s, h, "resign", nil)
+			r, err := w.command(ctx, kResign, s, h, "resign", nil)
 			if err != nil {
 				return err
 			}
@@ -351,7 +392,7 @@ func (w *worker) move(ctx context.Context, s *session) error {
 	if s.vsBot {
 		k = kBotMove
 	}
-	_, r, err := w.click(ctx, k, s, me, s.cur.ids[cell], &s.cur)
+	r, err := w.click(ctx, k, s, me, s.cur.ids[cell], &s.cur)
 	if err != nil {
 		return err
 	}
@@ -414,20 +455,20 @@ func (w *worker) bad(ctx context.Context, s *session) error {
 		return err
 	case choice == 1 && active && s.prev != nil && s.prev.game == s.game && len(s.prev.free) > 0:
 		k = kStale
-		_, r, err = w.click(ctx, k, s, mover, s.prev.ids[s.prev.free[w.rng.IntN(len(s.prev.free))]], s.prev)
+		r, err = w.click(ctx, k, s, mover, s.prev.ids[s.prev.free[w.rng.IntN(len(s.prev.free))]], s.prev)
 	case choice == 2 && active && !s.vsBot:
 		k = kOutOfTurn
-		_, r, err = w.click(ctx, k, s, s.other(mover), button, &s.cur)
+		r, err = w.click(ctx, k, s, s.other(mover), button, &s.cur)
 	case choice == 3:
 		k = kConflict
-		_, r, err = w.command(ctx, k, s, s.humans[w.rng.IntN(len(s.humans))], "challenge", nil)
+		r, err = w.command(ctx, k, s, s.humans[w.rng.IntN(len(s.humans))], "challenge", nil)
 	default:
 		stranger := w.players[w.rng.IntN(len(w.players))]
 		for slices.Contains(s.humans, stranger) {
 			stranger = w.players[w.rng.IntN(len(w.players))]
 		}
 		k = kStranger
-		_, r, err = w.click(ctx, k, s, stranger, button, &s.cur)
+		r, err = w.click(ctx, k, s, stranger, button, &s.cur)
 	}
 	if err != nil {
 		return err

@@ -37,6 +37,16 @@ func catalog() (*i18n.Catalog, error) {
 	return c, nil
 }
 
+// Text is the message id of the catalog of locale, without values: for a
+// tool that tells the bot's answers apart (cmd/loadtest's soak).
+func Text(locale, id string) (string, error) {
+	c, err := catalog()
+	if err != nil {
+		return "", err
+	}
+	return c.For(locale).T(id, nil), nil
+}
+
 // userLang is the language of whoever sent i, for what only they see.
 func (h *Handler) userLang(i *discordgo.Interaction) *i18n.Language {
 	return h.cat.For(string(i.Locale))
