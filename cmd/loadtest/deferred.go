@@ -141,7 +141,7 @@ func (w *worker) resolveDeferred(ctx context.Context, r *response, token string,
 		}
 		return nil, err
 	}
-	out := &response{Data: &a.data, msgID: a.msgID}
+	out := &response{Data: &a.data, msgID: a.msgID, late: true}
 	switch {
 	case a.edit && click:
 		out.Type = discordgo.InteractionResponseUpdateMessage

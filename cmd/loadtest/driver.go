@@ -35,6 +35,8 @@ type driver struct {
 
 	answers   *webhookAnswers // the answers of deferred interactions, from the REST stub
 	internal  string          // the bot's words for a failure on its side, in soak mode
+	tooLate   []string        // and its refusals of a click as made too late
+	refused   atomic.Int64    // clicks refused as too late although made at once
 	late      atomic.Int64    // answers that took longer than lateAfter, warm-up included
 	deferred  atomic.Int64    // deferrals: answers that came through the webhook
 	abandoned atomic.Int64    // answers that told of a failure on the bot's side

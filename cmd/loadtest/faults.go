@@ -37,7 +37,7 @@ type plannedFault struct {
 // faultRoom is how long before the load's end a fault must start: its
 // stall, and the time for what it held up to finish, so that the report
 // counts its consequences.
-func faultRoom(stall time.Duration) time.Duration { return stall + 10*time.Second }
+func faultRoom(stall time.Duration) time.Duration { return stall + 5*time.Second }
 
 // schedule is a soak's faults: one every period from its start, cycling
 // through names, the last starting room before total.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -70,9 +71,15 @@ func (w *worker) interact(ctx context.Context, k kind, s *session, user string, 
 	case discordgo.InteractionResponseChannelMessageWithSource:
 		out.msgID = strconv.FormatInt(w.d.ids.message(n), 10)
 	}
-	if w.d.internal != "" && out.ephemeral() && out.Data.Content == w.d.internal {
+	switch {
+	case !out.ephemeral():
+	case w.d.internal != "" && out.Data.Content == w.d.internal:
 		w.d.abandoned.Add(1)
 		return nil, errAbandoned
+	case k < kBadSignature && slices.Contains(w.d.tooLate, out.Data.Content):
+		// The driver clicks as soon as it has the board: the bot's delay
+		// used up the player's time. The caller fails the answer.
+		w.d.refused.Add(1)
 	}
 	return out, nil
 }
@@ -194,6 +201,7 @@ type response struct {
 	// msgID is the message a new message's answer made: @original of an
 	// answer in time, or a follow-up after a deferral.
 	msgID string
+	late  bool // it came through the webhook, after a deferral
 }
 
 type responseData struct {

@@ -114,6 +114,13 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		if d.internal, err = commands.Text("en-US", "error_internal"); err != nil {
 			return nil, err
 		}
+		for _, id := range []string{"error_time_up", "error_expired", "error_game_over"} {
+			text, err := commands.Text("en-US", id)
+			if err != nil {
+				return nil, err
+			}
+			d.tooLate = append(d.tooLate, text)
+		}
 	}
 
 	loadCtx, stop := context.WithCancel(ctx)

@@ -156,6 +156,12 @@ func TestLoadtestFlags(t *testing.T) {
 		{"-instances", "0"},
 		{"-instances", "2"},
 		{"-db", "x.db", "-database-url", "postgres://localhost/x"},
+		{"-postgres", "-db", "x.db"},
+		{"-soak", "-1s"},
+		{"-soak", "1m", "-fault-every", "0s"},
+		{"-soak", "1m", "-stall", "0s"},
+		{"-soak", "1m", "-kill"},
+		{"-soak", "1m", "-database-url", "postgres://localhost/x"},
 		{"extra"},
 	} {
 		var stderr bytes.Buffer

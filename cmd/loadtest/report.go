@@ -48,6 +48,7 @@ type report struct {
 	slowest    time.Duration // of those
 	deferred   int64
 	abandoned  int64
+	refused    int64   // clicks refused as too late
 	letGo      []int64 // games the driver left to their deadlines
 	timeLosses []int64 // games lost on time that the driver played on
 }
@@ -80,7 +81,7 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 	for _, in := range d.bots {
 		r.answered = append(r.answered, in.answered.Load())
 	}
-	r.lost, r.late, r.deferred, r.abandoned = d.lost.Load(), d.late.Load(), d.deferred.Load(), d.abandoned.Load()
+	r.lost, r.late, r.deferred, r.abandoned, r.refused = d.lost.Load(), d.late.Load(), d.deferred.Load(), d.abandoned.Load(), d.refused.Load()
 	for k := range r.kinds {
 		slices.Sort(r.kinds[k].lat)
 	}
@@ -108,7 +109,7 @@ func (r *report) unfetched() int64 {
 }
 
 func (r *report) failed() bool {
-	n := len(r.problems) + len(r.timeLosses) + int(r.late)
+	n := len(r.problems) + len(r.timeLosses) + int(r.late+r.refused)
 	if !r.opts.kill && r.opts.soak == 0 && r.unfetched() > 0 {
 		n++
 	}

@@ -228,6 +228,7 @@ func (r *report) printSoak(out io.Writer) {
 		fmt.Fprint(tw, ")")
 	}
 	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "clicks made at once refused as too late (must be 0)\t%d\n", r.refused)
 	fmt.Fprintf(tw, "games left to their deadlines (walked away, unsettled, open at the end)\t%d\n", len(r.letGo))
 	tw.Flush()
 

@@ -473,8 +473,10 @@ func (w *worker) bad(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || !r.ephemeral() {
-		return w.fail(k, "got %s, want an ephemeral refusal", r)
+	// A command's refusal after a deferral fills the message the deferral
+	// made, public when the command's answer in time would have been.
+	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || !r.ephemeral() && !(r.late && k == kConflict) {
+		return w.fail(k, "got %s, want a refusal, ephemeral unless deferred", r)
 	}
 	return nil
 }
