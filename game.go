@@ -160,8 +160,9 @@ type Move struct {
 
 // Player is a Discord user as last seen by the bot.
 type Player struct {
-	ID   string
-	Name string
+	ID     string
+	Name   string
+	Avatar string // the Discord avatar hash; "": the default avatar
 }
 
 // MoveRequest is a click on a cell: who, where, and which board version the

@@ -57,6 +57,10 @@ type Settings struct {
 	// Locales; "": Discord's server language.
 	Locale string
 
+	// Web is the opaque ID of the guild's web page (see ValidWebID); "":
+	// its admins have not turned the page on.
+	Web string
+
 	UpdatedAt time.Time
 }
 
@@ -107,6 +111,7 @@ const (
 	SettingFirst            = "first"
 	SettingMark             = "mark"  // one mark, not an emoji
 	SettingMarks            = "marks" // X's and O's, the same
+	SettingWeb              = "web"
 )
 
 // SettingsError says which setting is out of bounds and why, for logs;
@@ -190,6 +195,8 @@ func (s *Settings) Validate() error {
 		return bad(SettingTurnTimeout, "whole seconds from %s to %s", MinTurnTimeout, MaxTurnTimeout)
 	case s.Locale != "" && !slices.Contains(Locales(), s.Locale):
 		return bad(SettingLanguage, "%q is not a language the bot speaks", s.Locale)
+	case s.Web != "" && !ValidWebID(s.Web):
+		return bad(SettingWeb, "%q is not a web page's ID", s.Web)
 	}
 	for i, c := range s.Channels {
 		if !Snowflake(c) {

@@ -136,4 +136,5 @@ type Store interface {
 	InteractionStore
 	SettingsStore
 	ForgetStore
+	WebStore
 }

@@ -320,7 +320,7 @@ func RoundTimes(g *tttbot.Game) {
 }
 
 // Players are g's two players in ID order, as new games lock their rows,
-// each with the name that names gives them, "" for none.
+// each with the name and avatar that names gives them, "" for none.
 func Players(g *tttbot.Game, names []tttbot.Player) []tttbot.Player {
 	ids := []string{g.Challenger, g.Opponent}
 	slices.Sort(ids)
@@ -329,7 +329,7 @@ func Players(g *tttbot.Game, names []tttbot.Player) []tttbot.Player {
 		out[i].ID = id
 		for _, q := range names {
 			if q.ID == id {
-				out[i].Name = q.Name
+				out[i] = q
 			}
 		}
 	}

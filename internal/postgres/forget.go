@@ -73,7 +73,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 				e.Closed = append(e.Closed, g)
 			}
 			p := g.Forget(user)
-			w.Queue(querySavePlayer, p, "", at.UnixMilli())
+			w.Queue(gamerow.QuerySavePlayer, p, "", "", tttbot.NewWebID(), at.UnixMilli())
 			for _, q := range []string{gamerow.QueryAnonymizeGame, gamerow.QueryAnonymizeMoves, gamerow.QueryAnonymizeResults} {
 				w.Queue(q, user, p, g.ID)
 			}

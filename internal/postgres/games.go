@@ -32,13 +32,7 @@ const (
 	// two of them would each find the channel free and both insert.
 	lockChannel = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 
-	// A player is added, then renamed only when the name is known and
-	// differs: ON CONFLICT DO UPDATE would lock the player's row to the
-	// commit even when it changes nothing, and the bot's own row is in
-	// every game against it, on every instance.
-	querySavePlayer   = "INSERT INTO players (id, name, updated_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
-	queryRenamePlayer = "UPDATE players SET name = $2, updated_at = $3 WHERE id = $1 AND $2 <> '' AND name <> $2"
-	querySaveGuild    = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+	querySaveGuild = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
 	// Any change ends a timer's claim (see Due).
 	queryUpdateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
@@ -115,8 +109,8 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		// In ID order, so that two games of the same players lock their
 		// rows in the same order.
 		for _, p := range gamerow.Players(&n, players) {
-			b.Queue(querySavePlayer, p.ID, p.Name, n.CreatedAt.UnixMilli())
-			b.Queue(queryRenamePlayer, p.ID, p.Name, n.CreatedAt.UnixMilli())
+			b.Queue(gamerow.QuerySavePlayer, p.ID, p.Name, p.Avatar, tttbot.NewWebID(), n.CreatedAt.UnixMilli())
+			b.Queue(gamerow.QueryRenamePlayer, p.Name, p.Avatar, n.CreatedAt.UnixMilli(), p.ID)
 		}
 		if n.GuildID != "" {
 			b.Queue(querySaveGuild, n.GuildID, n.CreatedAt.UnixMilli())

@@ -470,14 +470,14 @@ func (db *DB) SetToken(ctx context.Context, id int64, t tttbot.Token) error {
 	})
 }
 
-// savePlayer adds a player and, when p has a name that differs from the one
-// stored, records it. An unchanged player costs no write.
+// savePlayer adds a player and, when p has a name, records it and the
+// avatar if either differs from those stored. An unchanged player costs no
+// write.
 func savePlayer(ctx context.Context, tx *sql.Conn, p tttbot.Player, at time.Time) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO players (id, name, updated_at) VALUES (?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
-		WHERE excluded.name <> '' AND excluded.name <> players.name`,
-		p.ID, p.Name, at.UnixMilli())
-	if err != nil {
+	if _, err := tx.ExecContext(ctx, gamerow.QuerySavePlayer, p.ID, p.Name, p.Avatar, tttbot.NewWebID(), at.UnixMilli()); err != nil {
+		return fmt.Errorf("save player: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, gamerow.QueryRenamePlayer, p.Name, p.Avatar, at.UnixMilli(), p.ID); err != nil {
 		return fmt.Errorf("save player: %w", err)
 	}
 	return nil

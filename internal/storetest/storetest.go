@@ -128,6 +128,10 @@ func Run(t *testing.T, open Opener) {
 		{"ResetRatings", testResetRatings},
 		{"ResetWhileRating", testResetWhileRating},
 		{"ForgetPlayer", testForgetPlayer},
+		{"WebProfiles", testWebProfiles},
+		{"WebGuild", testWebGuild},
+		{"Trends", testTrends},
+		{"ForgetWeb", testForgetWeb},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {
