@@ -111,6 +111,12 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		}
 		h.logger(ctx).Info("guild ratings reset", "admin", user(i).ID, "ratings", n)
 		return ephemeral(l.N("admin_reset_done", n, nil)), nil
+	case "web on", "web off":
+		st, err := h.play.SetWeb(ctx, i.GuildID, name == "web on")
+		if err != nil {
+			return interaction.Reply{}, err
+		}
+		return h.changed(ctx, i, settingWeb, st), nil
 	case "language":
 		locale := str("locale")
 		if locale == serverLanguage {

@@ -21,11 +21,21 @@ func (h *Handler) change(ctx context.Context, i *discordgo.Interaction, setting 
 	if err != nil {
 		return interaction.Reply{}, err
 	}
+	return h.changed(ctx, i, setting, st), nil
+}
+
+// changed logs a change of the server's settings, now st, with the
+// admin's ID, and answers with the new value of setting.
+func (h *Handler) changed(ctx context.Context, i *discordgo.Interaction, setting string, st *tttbot.Settings) interaction.Reply {
 	h.cacheLook(st, h.opts.Now())
 	l := h.userLang(i)
 	line := h.settingLine(l, st, setting)
 	h.logger(ctx).Info("guild settings changed", "admin", user(i).ID, "setting", setting)
-	return post(message{content: "✅ " + line.text(l)}, true), nil
+	m := message{content: "✅ " + line.text(l)}
+	if u := h.guildPage(st); u != "" {
+		m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{h.linkButton(l, "button_web_leaderboard", u)}}}
+	}
+	return post(m, true)
 }
 
 func (h *Handler) changeDefaults(ctx context.Context, i *discordgo.Interaction, o options) (interaction.Reply, error) {

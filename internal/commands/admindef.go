@@ -112,6 +112,7 @@ func adminDefinition(loc localizer) *discordgo.ApplicationCommand {
 			sub("marks", "admin_marks", mark("x", "opt_mark_x"), mark("o", "opt_mark_o"),
 				option(discordgo.ApplicationCommandOptionBoolean, "reset", "opt_reset_marks")),
 			sub("reset-ratings", "admin_reset_ratings", required(option(discordgo.ApplicationCommandOptionBoolean, "confirm", "opt_reset_confirm"))),
+			group("web", "admin_web", sub("on", "admin_web_on"), sub("off", "admin_web_off")),
 			sub("language", "admin_language", choices(required(option(discordgo.ApplicationCommandOptionString, "locale", "opt_locale")), languages(loc)...)),
 		},
 	}

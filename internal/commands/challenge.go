@@ -79,12 +79,12 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 		Rows: c.size, Cols: c.size, K: c.k,
 		First: c.first, Level: c.difficulty,
 		// The names go into the transaction that creates the game.
-		Players: []tttbot.Player{{ID: me.ID, Name: displayName(me)}},
+		Players: []tttbot.Player{{ID: me.ID, Name: displayName(me), Avatar: me.Avatar}},
 	}
 	if !vsBot {
 		req.Opponent = c.opponent.ID
 		if c.opponent.Username != "" {
-			req.Players = append(req.Players, tttbot.Player{ID: c.opponent.ID, Name: displayName(c.opponent)})
+			req.Players = append(req.Players, tttbot.Player{ID: c.opponent.ID, Name: displayName(c.opponent), Avatar: c.opponent.Avatar})
 		}
 	}
 	r, err := h.play.Challenge(ctx, req)

@@ -34,6 +34,7 @@ type Reader interface {
 	Games
 	Records
 	GuildSettings
+	Profiles
 }
 
 // Games reads games and their moves: the boards of clicks, reviews,
@@ -88,6 +89,7 @@ type Handler struct {
 	opts  play.Options // p's: the timeouts, the clock and the logger
 	log   *slog.Logger
 	looks looks
+	web   string // the web pages' base URL, without a final "/"; "": no pages
 }
 
 // New returns a Handler that makes every change through p, playing as p's

@@ -48,6 +48,8 @@ func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
 	simultaneous.Required = true
 	confirm := option(discordgo.ApplicationCommandOptionBoolean, "confirm", "opt_forget_confirm")
 	confirm.Required = true
+	public := option(discordgo.ApplicationCommandOptionBoolean, "public", "opt_public")
+	public.Required = true
 	description, descriptions := loc.text("cmd_ttt", nil)
 	return []*discordgo.ApplicationCommand{{
 		Name:                     "ttt",
@@ -87,6 +89,7 @@ func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
 			sub("hint", "cmd_hint"),
 			sub("settings", "cmd_settings_moved", simultaneous),
 			sub("forget-me", "cmd_forget_me", confirm),
+			sub("profile", "cmd_profile", public),
 		},
 	}, adminDefinition(loc)}
 }

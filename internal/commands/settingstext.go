@@ -20,6 +20,7 @@ const (
 	settingSimultaneous = "simultaneous"
 	settingMarks        = "marks"
 	settingLanguage     = "language"
+	settingWeb          = "web"
 )
 
 // settingLine is one setting with its value and default, each in the
@@ -84,6 +85,15 @@ func (h *Handler) settingLine(l *i18n.Language, st *tttbot.Settings, setting str
 			}
 		}
 		return settingLine{l.T("setting_language", nil), v, l.T("choice_server_language", nil)}
+	case settingWeb:
+		v := l.T("value_web_off", nil)
+		switch {
+		case st.Web != "" && h.web == "":
+			v = l.T("value_web_unserved", nil)
+		case st.Web != "":
+			v = h.guildPage(st)
+		}
+		return settingLine{l.T("setting_web", nil), v, l.T("value_web_off", nil)}
 	}
 	return settingLine{setting, "?", "?"}
 }
@@ -93,7 +103,7 @@ func (h *Handler) showSettings(l *i18n.Language, st *tttbot.Settings) string {
 	var b strings.Builder
 	b.WriteString(l.T("settings_title", nil) + "\n")
 	for _, s := range []string{settingChannels, settingRole, settingCooldown, settingDefaults, settingTimeouts,
-		settingSimultaneous, settingMarks, settingLanguage} {
+		settingSimultaneous, settingMarks, settingLanguage, settingWeb} {
 		fmt.Fprintf(&b, "• %s\n", h.settingLine(l, st, s).text(l))
 	}
 	b.WriteString(l.T("settings_footer", nil))

@@ -40,6 +40,8 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (intera
 		return interaction.Reply{}, refuse(tttbot.EINVALID, "settings_moved", nil)
 	case "forget-me":
 		return h.forgetMe(ctx, i, opts)
+	case "profile":
+		return h.profile(ctx, i, opts)
 	case "leaderboard":
 		return h.leaderboard(ctx, i, opts)
 	case "stats":
@@ -66,7 +68,7 @@ func (h *Handler) Private(i *discordgo.Interaction) bool {
 		return true
 	}
 	switch sub := data.Options[0]; sub.Name {
-	case "help", "forget-me", "history", "review", "hint":
+	case "help", "forget-me", "history", "review", "hint", "profile":
 		return true
 	case "stats":
 		who, err := targetUser(i, options(sub.Options))
