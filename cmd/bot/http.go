@@ -16,6 +16,7 @@ import (
 	"github.com/tttbot/tttbot/internal/discord"
 	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/metrics"
+	pages "github.com/tttbot/tttbot/internal/web"
 )
 
 // maxHeaderBytes bounds a request's headers, which the server reads before
@@ -41,7 +42,7 @@ type listeners struct {
 func listen(cfg config.Config) (listeners, error) {
 	var l listeners
 	httpMode := cfg.Discord.Mode == config.ModeHTTP
-	if cfg.HTTP.Listen != "" && (httpMode || cfg.HTTP.AdminListen == "") {
+	if cfg.HTTP.Listen != "" && (httpMode || cfg.Web.Enabled || cfg.HTTP.AdminListen == "") {
 		ln, err := net.Listen("tcp", cfg.HTTP.Listen)
 		switch {
 		case err != nil && httpMode:
@@ -72,7 +73,8 @@ func (l listeners) close() {
 }
 
 // webServer is the bot's HTTP servers: on the public listener the
-// interactions endpoint in http mode, and /healthz and /metrics on the
+// interactions endpoint in http mode and the web pages when [web] is
+// enabled, and /healthz and /metrics on the
 // admin listener if there is one, else on the public one. They serve from
 // the start, while the bot opens its database and connects: /healthz then
 // answers 503 with what the bot is waiting for (see starting), until ready
@@ -83,8 +85,9 @@ type webServer struct {
 	health   atomic.Pointer[http.Handler]
 	endpoint *discord.HTTPHandler // nil but in http mode
 	served   chan error
-	limit    time.Duration          // of each health check: [http] health_timeout
-	status   atomic.Pointer[string] // what /healthz says until ready
+	limit    time.Duration                // of each health check: [http] health_timeout
+	status   atomic.Pointer[string]       // what /healthz says until ready
+	pages    atomic.Pointer[http.Handler] // the web pages, once the store is open
 }
 
 // startWeb serves on l until close. In http mode endpoint, the
@@ -112,6 +115,19 @@ func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *
 	if httpMode {
 		public.Handle(cfg.HTTP.Path, m.InteractionEndpoint(endpoint))
 	}
+	if cfg.Web.Enabled {
+		serve := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if h := w.pages.Load(); h != nil {
+				(*h).ServeHTTP(rw, r)
+				return
+			}
+			rw.Header().Set("Retry-After", "5")
+			http.Error(rw, "starting", http.StatusServiceUnavailable)
+		})
+		for _, route := range pages.Routes(cfg.Web.PublicURL) {
+			public.Handle(route, serve)
+		}
+	}
 	serve := func(ln net.Listener, h http.Handler, name string) {
 		srv := &http.Server{
 			Handler:           h,
@@ -125,7 +141,7 @@ func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *
 		w.servers = append(w.servers, srv)
 		go func() { w.served <- srv.Serve(ln) }()
 		log.Info("http server listening", "server", name, "addr", ln.Addr().String(),
-			"interactions", httpMode && h == public, "health", h == admin)
+			"interactions", httpMode && h == public, "health", h == admin, "web", cfg.Web.Enabled && h == public)
 	}
 	if l.public != nil {
 		serve(l.public, public, "public")
@@ -135,6 +151,9 @@ func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *
 	}
 	return w
 }
+
+// servePages hands the web pages their handler, once the store is open.
+func (w *webServer) servePages(h http.Handler) { w.pages.Store(&h) }
 
 // starting sets what /healthz says, with 503, until ready.
 func (w *webServer) starting(status string) { w.status.Store(&status) }

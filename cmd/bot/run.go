@@ -21,6 +21,7 @@ import (
 	"github.com/tttbot/tttbot/internal/metrics"
 	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/postgres"
+	pages "github.com/tttbot/tttbot/internal/web"
 )
 
 func runCmd(ctx context.Context, e env, args []string) error {
@@ -280,6 +281,19 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	h, err := commands.New(service, store, engine, discord.Messenger{S: s, AppID: appID})
 	if err != nil {
 		return err
+	}
+	if cfg.Web.Enabled {
+		cat, err := commands.Catalog()
+		if err != nil {
+			return err
+		}
+		site, err := pages.New(store, engine, cat, pages.Options{PublicURL: cfg.Web.PublicURL, TrustForwarded: cfg.Web.TrustForwarded,
+			RateLimit: cfg.Web.RateLimit, BotID: bot.ID, Logger: log, Now: o.now})
+		if err != nil {
+			return err
+		}
+		web.servePages(site)
+		h.ServeWeb(cfg.Web.PublicURL)
 	}
 	handler := m.Interactions(h)
 	if gw != nil {

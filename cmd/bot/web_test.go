@@ -153,6 +153,32 @@ func TestAdminListen(t *testing.T) {
 			t.Errorf("admin /healthz: got %d %s, want 200", code, body)
 		}
 	})
+	t.Run("gateway mode with web pages", func(t *testing.T) {
+		cfg := botConfigFor(t, discordtest.NewServer(t))
+		cfg.HTTP.AdminListen = "127.0.0.1:0"
+		cfg.Web.Enabled, cfg.Web.PublicURL = true, "https://ttt.example"
+		public, admin := runBot(t, cfg, serveOptions{})
+		if public == "" || admin == "" {
+			t.Fatalf("got public %q and admin %q, want both servers", public, admin)
+		}
+		for _, tt := range []struct {
+			name string
+			code int
+			want int
+		}{
+			{"public, a page not there", status(get(t, "http://"+public+"/s/0123456789abcdef")), http.StatusNotFound},
+			{"public /healthz", status(get(t, "http://"+public+"/healthz")), http.StatusNotFound},
+			{"admin, a page", status(get(t, "http://"+admin+"/s/0123456789abcdef")), http.StatusNotFound},
+			{"admin /healthz", status(get(t, "http://"+admin+"/healthz")), http.StatusOK},
+		} {
+			if tt.code != tt.want {
+				t.Errorf("%s: got %d, want %d", tt.name, tt.code, tt.want)
+			}
+		}
+		if _, body := get(t, "http://"+public+"/s/0123456789abcdef"); !strings.Contains(body, "There is nothing here.") {
+			t.Errorf("the public 404 is not the pages': %.200s", body)
+		}
+	})
 }
 
 // status keeps the status of get's answer.
