@@ -70,10 +70,10 @@ func TestAbandonedWhileDatabaseStalls(t *testing.T) {
 			release()
 
 			const wrong = "Something went wrong"
-			if !strings.Contains(failed.Content, wrong) || len(failed.Grid()) != 0 {
+			if !strings.Contains(failed.Text(), wrong) || len(failed.Grid()) != 0 {
 				t.Errorf("challenge's deferred message: got %v, want the failure", failed)
 			}
-			if f := click.Followups(); len(f) != 1 || !f[0].Ephemeral() || !strings.Contains(f[0].Content, wrong) {
+			if f := click.Followups(); len(f) != 1 || !f[0].Ephemeral() || !strings.Contains(f[0].Text(), wrong) {
 				t.Errorf("click's follow-ups: got %v, want the failure, privately", f)
 			}
 			if m := h.srv.Message(board.ChannelID, board.ID); m.Edits != board.Edits {
@@ -113,13 +113,13 @@ func TestMoveInTimeWhileDatabaseStalls(t *testing.T) {
 			h.clock.Advance(20 * time.Second)
 			release()
 			moved := click.Result(t)
-			if len(freeCells(moved)) != len(freeCells(board))-1 || strings.Contains(moved.Content, "ran out of time") {
+			if len(freeCells(moved)) != len(freeCells(board))-1 || strings.Contains(moved.Text(), "ran out of time") {
 				t.Errorf("board after the stall: got %s, want alice's move played and bob to move", moved)
 			}
 			// The timers tick on: the game stays on, bob's turn running.
 			since := dueListings(t, h.addr)
 			waitFor(t, 10*time.Second, "the timers to tick twice", func() bool { return dueListings(t, h.addr) >= since+2 })
-			if m := h.srv.Message(board.ChannelID, board.ID); strings.Contains(m.Content, "ran out of time") {
+			if m := h.srv.Message(board.ChannelID, board.ID); strings.Contains(m.Text(), "ran out of time") {
 				t.Errorf("board once the timers ticked on:\n%s", m)
 			}
 		})

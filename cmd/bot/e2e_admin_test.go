@@ -143,7 +143,7 @@ func TestAdminControls(t *testing.T) {
 		h.show(t, admin, lobby, "**A bare /ttt challenge plays**: 4×4, 4 in a row, the challenger moves first, me at easy")
 		ch = srv.NewChannel()
 		board = srv.Slash(t, carol, ch, "ttt challenge").Result(t)
-		if len(cells(board)) != 16 || len(freeCells(board)) != 16 || !strings.Contains(board.Content, "(easy)") {
+		if len(cells(board)) != 16 || len(freeCells(board)) != 16 || !strings.Contains(board.Text(), "(easy)") {
 			t.Errorf("a bare challenge with the defaults 4×4, easy, me first:\n%s", board)
 		}
 		srv.Slash(t, carol, ch, "ttt resign").Wait(t)
@@ -165,7 +165,7 @@ func TestAdminControls(t *testing.T) {
 		board, _ = h.play(board, alice, bob, 0)
 		h.clock.Advance(30*time.Second + tttbot.DeadlineGrace)
 		srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool {
-			return strings.Contains(m.Content, bob.Mention()+" ran out of time")
+			return strings.Contains(m.Text(), bob.Mention()+" ran out of time")
 		})
 
 		// Simultaneous games replace /ttt settings, which points there.
@@ -275,7 +275,7 @@ func TestForgetMe(t *testing.T) {
 		wantSays(t, r.Message, "Your name is erased", "2 ratings", "1 open game", "In 2 stored games")
 
 		// The open game is resigned, and its board says so.
-		got := srv.WaitMessage(t, ch2, open.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "resigned") })
+		got := srv.WaitMessage(t, ch2, open.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "resigned") })
 		wantSays(t, got, "a forgotten player* resigned", carol.Mention()+" wins")
 		wantSays(t, srv.Slash(t, carol, ch2, "ttt stats").Result(t), "1 won, 0 lost")
 
@@ -283,7 +283,7 @@ func TestForgetMe(t *testing.T) {
 		wantSays(t, srv.Slash(t, bob, ch, "ttt stats", discordtest.UserOption("user", alice)).Result(t), "No rated games yet")
 		hist := srv.Slash(t, bob, ch, "ttt history").Result(t)
 		wantSays(t, hist, "lost to *a forgotten player*")
-		if strings.Contains(hist.Content, alice.Mention()) {
+		if strings.Contains(hist.Text(), alice.Mention()) {
 			t.Errorf("bob's history still names alice:\n%s", hist)
 		}
 		replay := srv.Click(t, bob, hist, hist.Button(t, "Replay 1").CustomID).Result(t)
@@ -360,7 +360,7 @@ func TestForgetCmd(t *testing.T) {
 	h.start()
 	h.srv.WaitReady(t)
 	wantEphemeral(t, h.srv.Click(t, carol, open, freeCells(open)[0].CustomID).Wait(t), "over")
-	got := h.srv.WaitMessage(t, ch2, open.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "resigned") })
+	got := h.srv.WaitMessage(t, ch2, open.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "resigned") })
 	wantSays(t, got, "*a forgotten player* resigned", carol.Mention()+" wins")
 	for _, args := range [][]string{{"-config", cfg, "alice"}, {"-config", cfg}} {
 		if _, _, err := runSub(t, forgetCmd, "", args...); err == nil {

@@ -55,10 +55,10 @@ func TestBotDMGame(t *testing.T) {
 		// Only the two of them see the DM: a person cannot be challenged there.
 		wantEphemeral(t, h.srv.Slash(t, alice, dm, "ttt challenge", discordtest.UserOption("opponent", bob)).Wait(t), "only play me")
 
-		for _, size := range []int{3, 5} { // 5×5 posts its Rematch as a follow-up
+		for _, size := range []int{3, 5} {
 			board := h.srv.Slash(t, alice, dm, "ttt challenge", discordtest.IntOption("size", size), discordtest.StringOption("first", "me")).Result(t)
 			end := h.playBot(alice, board)
-			if strings.Contains(end.Content, alice.Mention()+" wins") || !strings.Contains(end.Content, h.srv.Bot().Mention()) {
+			if strings.Contains(end.Text(), alice.Mention()+" wins") || !strings.Contains(end.Text(), h.srv.Bot().Mention()) {
 				t.Errorf("%d×%d: the bot lost, or is not named:\n%s", size, size, end)
 			}
 		}
@@ -103,13 +103,13 @@ func TestGroupDMTurnTimeout(t *testing.T) {
 		// An unanswered challenge expires, its message edited through the webhook.
 		msg := h.srv.Slash(t, alice, group, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
 		h.clock.Advance(2*time.Minute + tttbot.DeadlineGrace)
-		h.srv.WaitMessage(t, group, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "expired") })
+		h.srv.WaitMessage(t, group, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "expired") })
 
 		board := h.startGame(group, alice, bob)
 		board, _ = h.play(board, alice, bob, 4)
 		edits := h.webhookEdits()
 		h.clock.Advance(5*time.Minute + tttbot.DeadlineGrace)
-		got := h.srv.WaitMessage(t, group, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "ran out of time") })
+		got := h.srv.WaitMessage(t, group, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "ran out of time") })
 		wantSays(t, got, bob.Mention()+" ran out of time", alice.Mention()+" wins")
 		if h.webhookEdits() <= edits {
 			t.Errorf("the board changed without a webhook edit")
@@ -154,7 +154,7 @@ func TestGuestServer(t *testing.T) {
 			t.Errorf("got a public board where Discord keeps the app's answers private:\n%s", board)
 		}
 		end := h.playBot(alice, board)
-		if !strings.Contains(end.Content, "🤝") && !strings.Contains(end.Content, h.srv.Bot().Mention()+" (perfect) wins") {
+		if !strings.Contains(end.Text(), "🤝") && !strings.Contains(end.Text(), h.srv.Bot().Mention()+" (perfect) wins") {
 			t.Errorf("the game against the bot did not end:\n%s", end)
 		}
 		h.noChannelREST(ch, ch2)

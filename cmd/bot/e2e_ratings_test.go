@@ -38,7 +38,7 @@ func (h *harness) startGame(ch string, x, o discordtest.User, opts ...discordtes
 func wantSays(t *testing.T, m *discordtest.Message, want ...string) {
 	t.Helper()
 	for _, w := range want {
-		if !strings.Contains(m.Content, w) {
+		if !strings.Contains(m.Text(), w) {
 			t.Errorf("message lacks %q:\n%s", w, m)
 		}
 	}
@@ -71,10 +71,10 @@ func TestRatedGameEndToEnd(t *testing.T) {
 	r := review.Message
 	wantSays(t, r, "Review of game #", "**1.** ❌ A1 — ✅ best", "**2.** ⭕ B1 — ❗ mistake: gives away the draw; B2 holds it",
 		"**5.** ❌ A3 — ✅ best: wins by force", "Page 1 of 1", "```")
-	if strings.Count(r.Content, "**") < 2*6 {
+	if strings.Count(r.Text(), "**") < 2*6 {
 		t.Errorf("want a line for each of the 5 moves:\n%s", r)
 	}
-	id := gameNumber.FindStringSubmatch(r.Content)[1]
+	id := gameNumber.FindStringSubmatch(r.Text())[1]
 
 	// Ratings: a win for alice, a loss for bob, nobody ranked yet.
 	stats := h.srv.Slash(t, alice, ch, "ttt stats").Result(t)
@@ -116,7 +116,7 @@ func TestRatedGameEndToEnd(t *testing.T) {
 
 	// Anyone on the server may review a game played there.
 	byCommand := h.srv.Slash(t, carol, ch, "ttt review", discordtest.IntOption("game", atoi(t, id))).Result(t)
-	if byCommand.Content != r.Content {
+	if byCommand.Text() != r.Text() {
 		t.Errorf("/ttt review and the Review button differ:\n%s\n%s", byCommand, r)
 	}
 
@@ -199,7 +199,7 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 	seen := map[string]int{}
 	line := regexp.MustCompile(`\*\*(\d+)\.\*\* <@(\d+)>`)
 	collect := func(m *discordtest.Message) {
-		for _, l := range line.FindAllStringSubmatch(m.Content, -1) {
+		for _, l := range line.FindAllStringSubmatch(m.Text(), -1) {
 			seen[l[2]] = atoi(t, l[1])
 		}
 	}
@@ -237,7 +237,7 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 }
 
 // TestReviewPagesEndToEnd reviews a drawn 4×4 game, 16 moves on two pages,
-// and a 5×5 game, whose Review button comes in the follow-up message.
+// and a 5×5 game, whose Review button is on its board below the five rows.
 func TestReviewPagesEndToEnd(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
@@ -248,7 +248,7 @@ func TestReviewPagesEndToEnd(t *testing.T) {
 	wantSays(t, board, "Draw")
 	r := h.srv.Click(t, alice, board, board.Button(t, "Review").CustomID).Result(t)
 	wantSays(t, r, "Page 1 of 2", "**9.** ", "4×4, 4 in a row")
-	if strings.Contains(r.Content, "**10.**") {
+	if strings.Contains(r.Text(), "**10.**") {
 		t.Errorf("page 1 goes past move 9:\n%s", r)
 	}
 	r = h.srv.Click(t, alice, r, r.Button(t, "Next ▶").CustomID).Result(t)
@@ -256,24 +256,13 @@ func TestReviewPagesEndToEnd(t *testing.T) {
 	r = h.srv.Click(t, alice, r, r.Button(t, "◀ Previous").CustomID).Result(t)
 	wantSays(t, r, "Page 1 of 2", "**1.** ")
 
-	// 5×5 against the bot: the board fills five rows, so Rematch and Review
-	// follow in a message of their own.
+	// 5×5 against the bot: Rematch and Review below the board's five rows.
 	ch := h.srv.NewChannel()
 	board = h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.IntOption("size", 5), discordtest.StringOption("first", "me")).Result(t)
-	var last *discordtest.Interaction
-	for len(freeCells(board)) > 0 {
-		free := freeCells(board)
-		last = h.srv.Click(t, alice, board, free[len(free)/2].CustomID)
-		board = last.Result(t)
-	}
-	h.srv.WaitCall(t, discordtest.RouteFollowup)
-	follow := last.Followups()
-	if len(follow) != 1 {
-		t.Fatalf("got %d follow-ups after the last move, want 1", len(follow))
-	}
-	r = h.srv.Click(t, alice, follow[0], follow[0].Button(t, "Review").CustomID).Result(t)
+	board = h.playBot(alice, board)
+	r = h.srv.Click(t, alice, board, board.Button(t, "Review").CustomID).Result(t)
 	wantSays(t, r, "Review of game #", "5×5, 4 in a row", "**1.** ❌ ")
-	if len(r.Content) > 2000 {
-		t.Errorf("review page of %d bytes", len(r.Content))
+	if len(r.Text()) > 2000 {
+		t.Errorf("review page of %d bytes", len(r.Text()))
 	}
 }

@@ -159,7 +159,7 @@ func (h *harness) restart() {
 	h.start()
 }
 
-// cells returns the board's cell buttons row by row (the Rematch row excluded).
+// cells returns the board's cell buttons row by row (the controls excluded).
 func cells(m *discordtest.Message) []discordtest.Button {
 	var out []discordtest.Button
 	for _, row := range m.Grid() {
@@ -188,8 +188,8 @@ func wantEphemeral(t *testing.T, r *discordtest.Response, contains string) {
 	if !r.Ephemeral() {
 		t.Fatalf("got a public response %s, want an ephemeral one", r.Data)
 	}
-	if !strings.Contains(r.Message.Content, contains) {
-		t.Errorf("got %q, want it to say %q", r.Message.Content, contains)
+	if !strings.Contains(r.Message.Text(), contains) {
+		t.Errorf("got %q, want it to say %q", r.Message.Text(), contains)
 	}
 }
 
@@ -228,13 +228,13 @@ func TestGameAgainstBot(t *testing.T) {
 				t.Fatalf("got %d cells, want %d:\n%s", got, tt.cells, board)
 			}
 			end := h.playBot(alice, board)
-			if strings.Contains(end.Content, alice.Mention()+" wins") {
+			if strings.Contains(end.Text(), alice.Mention()+" wins") {
 				t.Errorf("the bot lost at perfect:\n%s", end)
 			}
-			if !strings.Contains(end.Content, h.srv.Bot().Mention()) {
+			if !strings.Contains(end.Text(), h.srv.Bot().Mention()) {
 				t.Errorf("board does not name the bot:\n%s", end)
 			}
-			if _, ok := end.FindButton(func(b discordtest.Button) bool { return b.Label == "Rematch" }); !ok && len(board.Grid()) < 5 {
+			if _, ok := end.FindButton(func(b discordtest.Button) bool { return b.Label == "Rematch" }); !ok {
 				t.Errorf("no Rematch button on a finished board:\n%s", end)
 			}
 		})
@@ -246,7 +246,7 @@ func TestChallengeAcceptWin(t *testing.T) {
 	alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
 	ch := h.srv.NewChannel()
 	msg := h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.UserOption("opponent", bob), discordtest.StringOption("first", "me")).Result(t)
-	if !strings.Contains(msg.Content, bob.Mention()) || !strings.Contains(msg.Content, alice.Mention()+" challenges") {
+	if !strings.Contains(msg.Text(), bob.Mention()) || !strings.Contains(msg.Text(), alice.Mention()+" challenges") {
 		t.Fatalf("challenge message:\n%s", msg)
 	}
 	// Only bob may answer.
@@ -261,12 +261,12 @@ func TestChallengeAcceptWin(t *testing.T) {
 		cell int
 	}{{alice, 0}, {bob, 1}, {alice, 3}, {bob, 4}, {alice, 6}} {
 		board = h.srv.Click(t, mv.who, board, cells(board)[mv.cell].CustomID).Result(t)
-		if i < 4 && !strings.Contains(board.Content, "your turn") {
+		if i < 4 && !strings.Contains(board.Text(), "your turn") {
 			t.Fatalf("after move %d:\n%s", i+1, board)
 		}
 	}
-	if !strings.Contains(board.Content, alice.Mention()+" wins") {
-		t.Fatalf("got %q, want alice to win", board.Content)
+	if !strings.Contains(board.Text(), alice.Mention()+" wins") {
+		t.Fatalf("got %q, want alice to win", board.Text())
 	}
 	for _, c := range []int{0, 3, 6} {
 		if b := cells(board)[c]; b.Style != discordgo.SuccessButton || b.Label != "X" {
@@ -279,11 +279,11 @@ func TestChallengeAcceptWin(t *testing.T) {
 
 	// Rematch: bob asks, sides swap, alice must accept.
 	re := h.srv.Click(t, bob, board, board.Button(t, "Rematch").CustomID).Result(t)
-	if re.ID == board.ID || !strings.Contains(re.Content, bob.Mention()+" challenges") || !strings.Contains(re.Content, bob.Mention()+" plays ❌") {
+	if re.ID == board.ID || !strings.Contains(re.Text(), bob.Mention()+" challenges") || !strings.Contains(re.Text(), bob.Mention()+" plays ❌") {
 		t.Fatalf("rematch message:\n%s", re)
 	}
 	next := h.srv.Click(t, alice, re, re.Button(t, "Accept").CustomID).Result(t)
-	if !strings.Contains(next.Content, bob.Mention()+", your turn") {
+	if !strings.Contains(next.Text(), bob.Mention()+", your turn") {
 		t.Errorf("after rematch accept:\n%s", next)
 	}
 }
@@ -294,13 +294,13 @@ func TestDeclineAndWithdraw(t *testing.T) {
 	ch := h.srv.NewChannel()
 	msg := h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
 	got := h.srv.Click(t, bob, msg, msg.Button(t, "Decline").CustomID).Result(t)
-	if !strings.Contains(got.Content, "declined") || len(got.Buttons()) != 0 {
+	if !strings.Contains(got.Text(), "declined") || len(got.Buttons()) != 0 {
 		t.Errorf("after decline:\n%s", got)
 	}
 	// The channel is free again; alice withdraws her next challenge.
 	h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
 	r := h.srv.Slash(t, alice, ch, "ttt resign").Wait(t)
-	if r.Ephemeral() || !strings.Contains(r.Message.Content, "withdrew") {
+	if r.Ephemeral() || !strings.Contains(r.Message.Text(), "withdrew") {
 		t.Errorf("withdraw reply: %s", r.Data)
 	}
 }
@@ -316,7 +316,7 @@ func TestTimers(t *testing.T) {
 	// posting it — sooner than a test clock could run out.
 	wantEphemeral(t, h.srv.Click(t, alice, msg, msg.Button(t, "Accept").CustomID).Wait(t), "")
 	h.clock.Advance(2*time.Minute + tttbot.DeadlineGrace)
-	got := h.srv.WaitMessage(t, ch1, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "expired") })
+	got := h.srv.WaitMessage(t, ch1, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "expired") })
 	if len(got.Buttons()) != 0 {
 		t.Errorf("expired challenge still has buttons:\n%s", got)
 	}
@@ -328,8 +328,8 @@ func TestTimers(t *testing.T) {
 	board := h.srv.Click(t, bob, msg, msg.Button(t, "Accept").CustomID).Result(t)
 	board = h.srv.Click(t, alice, board, cells(board)[4].CustomID).Result(t)
 	h.clock.Advance(5*time.Minute + tttbot.DeadlineGrace)
-	got = h.srv.WaitMessage(t, ch2, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "ran out of time") })
-	if !strings.Contains(got.Content, bob.Mention()+" ran out of time") || !strings.Contains(got.Content, alice.Mention()+" wins") {
+	got = h.srv.WaitMessage(t, ch2, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "ran out of time") })
+	if !strings.Contains(got.Text(), bob.Mention()+" ran out of time") || !strings.Contains(got.Text(), alice.Mention()+" wins") {
 		t.Errorf("after turn timeout:\n%s", got)
 	}
 }
@@ -364,12 +364,12 @@ func TestBadClicks(t *testing.T) {
 		})
 	}
 	after := h.srv.Message(ch, board.ID)
-	if after.Content != before.Content || after.Edits != before.Edits {
+	if after.Text() != before.Text() || after.Edits != before.Edits {
 		t.Errorf("a refused click changed the board:\nbefore %s\nafter %s", before, after)
 	}
 	// The game goes on.
 	board = h.srv.Click(t, bob, board, cells(board)[1].CustomID).Result(t)
-	if !strings.Contains(board.Content, alice.Mention()+", your turn") {
+	if !strings.Contains(board.Text(), alice.Mention()+", your turn") {
 		t.Errorf("after bob's move:\n%s", board)
 	}
 }
@@ -413,10 +413,10 @@ func TestResign(t *testing.T) {
 			board := h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.StringOption("first", "me")).Result(t)
 			board = h.srv.Click(t, alice, board, cells(board)[4].CustomID).Result(t)
 			r := h.srv.Slash(t, alice, ch, "ttt resign").Wait(t)
-			if r.Ephemeral() || !strings.Contains(r.Message.Content, "resigned") {
+			if r.Ephemeral() || !strings.Contains(r.Message.Text(), "resigned") {
 				t.Fatalf("resign reply: %s", r.Data)
 			}
-			got := h.srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "resigned") })
+			got := h.srv.WaitMessage(t, ch, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "resigned") })
 			if len(freeCells(got)) != 0 {
 				t.Errorf("resigned board still playable:\n%s", got)
 			}
@@ -437,7 +437,7 @@ func TestRestartMidGame(t *testing.T) {
 	h.srv.WaitReady(t)
 
 	board = h.srv.Click(t, bob, board, cells(board)[0].CustomID).Result(t)
-	if got := cells(board); got[4].Label != "X" || got[0].Label != "O" || !strings.Contains(board.Content, alice.Mention()+", your turn") {
+	if got := cells(board); got[4].Label != "X" || got[0].Label != "O" || !strings.Contains(board.Text(), alice.Mention()+", your turn") {
 		t.Errorf("after restart:\n%s", board)
 	}
 }
@@ -462,7 +462,7 @@ func TestRESTFaults(t *testing.T) {
 	wantEphemeral(t, h.srv.ClickStale(t, alice, board, freeCells(board)[1].CustomID).Wait(t), "out of date")
 	board = h.srv.WaitMessage(t, board.ChannelID, board.ID, func(m *discordtest.Message) bool { return len(freeCells(m)) == 7 })
 	board = h.srv.Click(t, alice, board, freeCells(board)[0].CustomID).Result(t)
-	if got := len(freeCells(board)); got != 5 && !strings.Contains(board.Content, "wins") {
+	if got := len(freeCells(board)); got != 5 && !strings.Contains(board.Text(), "wins") {
 		t.Errorf("got %d free cells after the next move, want 5:\n%s", got, board)
 	}
 }
@@ -480,7 +480,7 @@ func TestSettingsSimultaneousGames(t *testing.T) {
 	wantEphemeral(t, h.srv.Slash(t, admin, ch, "ttt-admin simultaneous", discordtest.BoolOption("allow", true)).Wait(t), "allowed")
 
 	msg := h.srv.Slash(t, carol, ch, "ttt challenge", discordtest.UserOption("opponent", dave)).Result(t)
-	if msg.Ephemeral() || !strings.Contains(msg.Content, carol.Mention()+" challenges") {
+	if msg.Ephemeral() || !strings.Contains(msg.Text(), carol.Mention()+" challenges") {
 		t.Errorf("second game in the channel after allowing it:\n%s", msg)
 	}
 	// One game per player per channel still holds.

@@ -200,8 +200,8 @@ func TestSeveralInstances(t *testing.T) {
 		use([]*instance{a, b}[i%2])
 		board = srv.Click(t, mv.who, board, cells(board)[mv.cell].CustomID).Result(t)
 	}
-	if !strings.Contains(board.Content, alice.Mention()+" wins") {
-		t.Fatalf("got %q, want alice to win", board.Content)
+	if !strings.Contains(board.Text(), alice.Mention()+" wins") {
+		t.Fatalf("got %q, want alice to win", board.Text())
 	}
 
 	// A challenge nobody answers expires once, on one of the two.
@@ -212,7 +212,7 @@ func TestSeveralInstances(t *testing.T) {
 	// It is due tttbot.DeadlineGrace after its deadline, on the instances' real clocks.
 	waitFor(t, time.Minute, "the challenge to expire", func() bool {
 		m := srv.Message(ch2, msg.ID)
-		return m != nil && strings.Contains(m.Content, "expired")
+		return m != nil && strings.Contains(m.Text(), "expired")
 	})
 	expired := latestGame(t, c, ch2)
 	// Both instances' timers go on ticking: the deadline stays fired. A
@@ -266,8 +266,8 @@ func TestSeveralInstances(t *testing.T) {
 		t.Fatalf("game %d after a was killed: got %q, %v; want it still active", id, status, err)
 	}
 	b = startInstance(t, "b2", srv, key, url)
-	got := srv.WaitMessage(t, ch3, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "ran out of time") })
-	if !strings.Contains(got.Content, alice.Mention()+" ran out of time") {
+	got := srv.WaitMessage(t, ch3, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "ran out of time") })
+	if !strings.Contains(got.Text(), alice.Mention()+" ran out of time") {
 		t.Errorf("after the turn ran out:\n%s", got)
 	}
 	if at := time.UnixMilli(claimed); time.Now().Before(at) {

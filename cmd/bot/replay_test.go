@@ -36,7 +36,7 @@ func TestReplaysChangeNothing(t *testing.T) {
 	move1.Wait(t)
 	resign1 := h.srv.Slash(t, alice, ch, "ttt resign")
 	resign1.Wait(t)
-	board1 = h.srv.WaitMessage(t, ch, board1.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Content, "resigned") })
+	board1 = h.srv.WaitMessage(t, ch, board1.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "resigned") })
 	// The channel is free: the challenge, run again, would start a game.
 	wantReplayRefused(t, "/ttt challenge after a resign", challenge1)
 

@@ -59,7 +59,7 @@ func TestShardsOneProcess(t *testing.T) {
 	for i := range count {
 		ch := h.srv.NewChannelIn(h.srv.NewGuild(i, count))
 		end := h.playBot(alice, h.srv.Slash(t, alice, ch, "ttt challenge", discordtest.StringOption("first", "me")).Result(t))
-		if !strings.Contains(end.Content, "draw") && !strings.Contains(end.Content, "wins") {
+		if !strings.Contains(end.Text(), "draw") && !strings.Contains(end.Text(), "wins") {
 			t.Errorf("shard %d: the game did not end:\n%s", i, end)
 		}
 		board := h.startGame(ch, alice, bob)

@@ -54,6 +54,17 @@ func diff(a, b []byte) []int {
 	return out
 }
 
+// component is a message component as parseBoard reads it.
+type component struct {
+	Type       int         `json:"type"`
+	Label      string      `json:"label"`
+	CustomID   string      `json:"custom_id"`
+	Disabled   bool        `json:"disabled"`
+	Components []component `json:"components"`
+}
+
+const buttonType = 2
+
 // parseBoard reads the buttons of an answer: a board's cells, a challenge's
 // Accept and Decline, a finished game's Rematch.
 func parseBoard(r *response) (board, error) {
@@ -65,46 +76,51 @@ func parseBoard(r *response) (board, error) {
 	if len(b.components) == 0 {
 		b.components = json.RawMessage("[]")
 	}
-	var rows []struct {
-		Components []struct {
-			Label    string `json:"label"`
-			CustomID string `json:"custom_id"`
-			Disabled bool   `json:"disabled"`
-		} `json:"components"`
-	}
-	if err := json127.Unmarshal(b.components, &rows); err != nil {
+	var top []component
+	if err := json127.Unmarshal(b.components, &top); err != nil {
 		return b, fmt.Errorf("components: %w", err)
 	}
-	for _, row := range rows {
-		for _, btn := range row.Components {
-			c, err := commands.ParseCustomID(btn.CustomID)
-			if err != nil {
-				return b, err
+	// A board is a components V2 container: its buttons are in the rows
+	// it holds. Other answers have their rows at the top.
+	var buttons []component
+	var collect func([]component)
+	collect = func(cs []component) {
+		for _, c := range cs {
+			if c.Type == buttonType {
+				buttons = append(buttons, c)
 			}
-			b.game = c.GameID
-			if c.Version > 0 {
-				b.version = c.Version
+			collect(c.Components)
+		}
+	}
+	collect(top)
+	for _, btn := range buttons {
+		c, err := commands.ParseCustomID(btn.CustomID)
+		if err != nil {
+			return b, err
+		}
+		b.game = c.GameID
+		if c.Version > 0 {
+			b.version = c.Version
+		}
+		switch c.Action {
+		case commands.ActAccept:
+			b.accept = btn.CustomID
+		case commands.ActDecline:
+			b.decline = btn.CustomID
+		case commands.ActRematch:
+			b.rematch = btn.CustomID
+		case commands.ActMove:
+			if c.Cell != len(b.marks) {
+				return b, fmt.Errorf("custom_id %q out of order", btn.CustomID)
 			}
-			switch c.Action {
-			case commands.ActAccept:
-				b.accept = btn.CustomID
-			case commands.ActDecline:
-				b.decline = btn.CustomID
-			case commands.ActRematch:
-				b.rematch = btn.CustomID
-			case commands.ActMove:
-				if c.Cell != len(b.marks) {
-					return b, fmt.Errorf("custom_id %q out of order", btn.CustomID)
-				}
-				var m byte
-				if btn.Label == "X" || btn.Label == "O" {
-					m = btn.Label[0]
-				}
-				b.marks = append(b.marks, m)
-				b.ids = append(b.ids, btn.CustomID)
-				if !btn.Disabled {
-					b.free = append(b.free, c.Cell)
-				}
+			var m byte
+			if btn.Label == "X" || btn.Label == "O" {
+				m = btn.Label[0]
+			}
+			b.marks = append(b.marks, m)
+			b.ids = append(b.ids, btn.CustomID)
+			if !btn.Disabled {
+				b.free = append(b.free, c.Cell)
 			}
 		}
 	}

@@ -27,8 +27,8 @@ func TestAdminPermission(t *testing.T) {
 		i.Member.Permissions = tt.perms
 		r := h.Handle(t.Context(), i)
 		if tt.ok {
-			if r.Code != "" || !strings.Contains(r.Response.Data.Content, "Cooldown**: 1 minute") {
-				t.Errorf("permissions %b: got %q (code %q), want the change", tt.perms, r.Response.Data.Content, r.Code)
+			if r.Code != "" || !strings.Contains(shown(r.Response.Data), "Cooldown**: 1 minute") {
+				t.Errorf("permissions %b: got %q (code %q), want the change", tt.perms, shown(r.Response.Data), r.Code)
 			}
 			continue
 		}

@@ -233,7 +233,7 @@ func TestLanguageChoice(t *testing.T) {
 			c := slash(t, alice, tt.i.GuildID, tt.i.ChannelID, `{"name":"ttt","options":[{"name":"challenge","type":1}]}`)
 			c.Locale, c.GuildLocale = tt.i.Locale, tt.i.GuildLocale
 			r := h.Handle(context.Background(), c)
-			if got := r.Response.Data.Content; !strings.HasPrefix(got, tt.board) {
+			if got := shown(r.Response.Data); !strings.HasPrefix(got, tt.board) {
 				t.Fatalf("board: got %.60q, want it to start %q", got, tt.board)
 			}
 			// Timers redraw it with no interaction to tell the language.

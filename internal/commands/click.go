@@ -82,7 +82,7 @@ func (h *Handler) keepToken(ctx context.Context, g *tttbot.Game, i *discordgo.In
 // them in any channel, and lookBack decides who may see them.
 func playsGame(action string) bool {
 	switch action {
-	case ActMove, ActAccept, ActDecline, ActRematch:
+	case ActMove, ActAccept, ActDecline, ActRematch, ActResign:
 		return true
 	}
 	return false
@@ -97,9 +97,16 @@ func inPlace(i *discordgo.Interaction, g *tttbot.Game) bool {
 		(i.Message == nil || i.Message.ChannelID == g.ChannelID)
 }
 
-// shownVersion is the game version a message's buttons carry, or 0.
+// shownVersion is the game version a message's buttons carry, or 0: in
+// rows at the top (a board from before components V2) or in a container.
 func shownVersion(m *discordgo.Message) int {
-	for _, row := range m.Components {
+	rows := m.Components
+	for _, c := range m.Components {
+		if box, ok := c.(*discordgo.Container); ok {
+			rows = box.Components
+		}
+	}
+	for _, row := range rows {
 		r, ok := row.(*discordgo.ActionsRow)
 		if !ok {
 			continue
@@ -164,6 +171,12 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 	case ActDecline:
 		g, err = h.play.Decline(ctx, g, me, c.Version)
+		if err != nil {
+			return interaction.Reply{}, err
+		}
+		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
+	case ActResign:
+		g, err = h.play.ResignGame(ctx, g, me)
 		if err != nil {
 			return interaction.Reply{}, err
 		}

@@ -101,3 +101,30 @@ func TestClickElsewhere(t *testing.T) {
 		t.Errorf("review from another channel: got code %q, response %+v; want a private review", r.Code, r.Response)
 	}
 }
+
+// shownVersion reads the version a board's cells carry, in rows at the top
+// (a board from before components V2) or in a container, as the gateway's
+// decoder and the endpoint's give them.
+func TestShownVersion(t *testing.T) {
+	cell := func(version int) *discordgo.ActionsRow {
+		return &discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			&discordgo.Button{CustomID: CustomID{Action: ActMove, GameID: 7, Version: version, Cell: 0}.String()}}}
+	}
+	resign := &discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.Button{CustomID: CustomID{Action: ActResign, GameID: 7}.String()}}}
+	tests := []struct {
+		name string
+		cs   []discordgo.MessageComponent
+		want int
+	}{
+		{"classic rows", []discordgo.MessageComponent{cell(3)}, 3},
+		{"container", []discordgo.MessageComponent{&discordgo.Container{Components: []discordgo.MessageComponent{
+			discordgo.TextDisplay{Content: "t"}, cell(5), discordgo.Separator{}, resign}}}, 5},
+		{"controls alone", []discordgo.MessageComponent{&discordgo.Container{Components: []discordgo.MessageComponent{resign}}}, 0},
+		{"nothing", nil, 0},
+	}
+	for _, tt := range tests {
+		if got := shownVersion(&discordgo.Message{Components: tt.cs}); got != tt.want {
+			t.Errorf("%s: got %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}

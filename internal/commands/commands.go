@@ -60,21 +60,17 @@ type GuildSettings interface {
 }
 
 // Messenger reaches Discord outside of an interaction's answer: it edits
-// and posts messages, for the timers (an expired challenge, a turn that ran
+// board messages, for the timers (an expired challenge, a turn that ran
 // out) and for the games a player's erasure ended, and lists a guild's
 // custom emojis, for the marks its admins choose. A game that may use
 // channel REST is reached through its channel; any other, through the
 // webhook of the token of its latest interaction.
 type Messenger interface {
 	EditMessage(ctx context.Context, channelID, messageID string, data *discordgo.InteractionResponseData) error
-	SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) error
 	GuildEmojis(ctx context.Context, guildID string) ([]*discordgo.Emoji, error)
 	// EditResponse replaces the message that answered the interaction
 	// whose token is given.
 	EditResponse(ctx context.Context, token string, data *discordgo.InteractionResponseData) error
-	// Followup posts a message after the answer of the interaction whose
-	// token is given.
-	Followup(ctx context.Context, token string, data *discordgo.InteractionResponseData) error
 }
 
 // Handler answers interactions. It is safe for concurrent use.

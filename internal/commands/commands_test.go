@@ -118,6 +118,35 @@ func click(user, guild, channel, msg, msgChannel, customID string) *discordgo.In
 	return i
 }
 
+// walk calls f on each component of cs and each nested in rows and
+// containers, parents first.
+func walk(cs []discordgo.MessageComponent, f func(discordgo.MessageComponent)) {
+	for _, c := range cs {
+		f(c)
+		switch c := c.(type) {
+		case discordgo.ActionsRow:
+			walk(c.Components, f)
+		case *discordgo.Container:
+			walk(c.Components, f)
+		}
+	}
+}
+
+// shown is the text a message shows: its content, or, in a components V2
+// message, its text displays, one a line.
+func shown(d *discordgo.InteractionResponseData) string {
+	if d.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+		return d.Content
+	}
+	var lines []string
+	walk(d.Components, func(c discordgo.MessageComponent) {
+		if t, ok := c.(discordgo.TextDisplay); ok {
+			lines = append(lines, t.Content)
+		}
+	})
+	return strings.Join(lines, "\n")
+}
+
 // wantRefused fails unless r refuses privately with code, saying want, and
 // asks for no edit or tracking.
 func wantRefused(t *testing.T, r interaction.Reply, code, want string) {

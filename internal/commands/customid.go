@@ -14,6 +14,7 @@ const (
 	ActAccept  = "a" // ttt:a:GAME:VERSION
 	ActDecline = "d" // ttt:d:GAME:VERSION
 	ActRematch = "r" // ttt:r:GAME
+	ActResign  = "s" // ttt:s:GAME
 )
 
 // The actions of the other buttons.
@@ -45,7 +46,7 @@ func fields(action string) ([]string, bool) {
 		return []string{"version", "cell"}, true
 	case ActAccept, ActDecline:
 		return []string{"version"}, true
-	case ActRematch, actReview, actReplay:
+	case ActRematch, ActResign, actReview, actReplay:
 		return nil, true
 	case actReviewPage:
 		return []string{"page"}, true

@@ -51,7 +51,7 @@ func TestHint(t *testing.T) {
 	hint := func(user, channel string) (string, string) {
 		t.Helper()
 		r := h.Handle(ctx, slash(t, user, "g1", channel, subcommand("hint", "")))
-		return r.Code, r.Response.Data.Content
+		return r.Code, shown(r.Response.Data)
 	}
 	r := h.Handle(ctx, slash(t, alice, "g1", "c1", subcommand("challenge", `{"name":"first","type":3,"value":"me"}`)))
 	g, err := db.Game(ctx, r.TrackGame)
@@ -79,7 +79,7 @@ func TestHint(t *testing.T) {
 	}
 
 	if r := h.Handle(ctx, slash(t, alice, "g1", "c2", challenge(`{"name":"opponent","type":6,"value":"`+bob+`"}`))); r.Code != "" {
-		t.Fatalf("challenge refused: %s", r.Response.Data.Content)
+		t.Fatalf("challenge refused: %s", shown(r.Response.Data))
 	}
 	if code, text := hint(alice, "c2"); code != tttbot.EINVALID || !strings.Contains(text, "only for games against me") {
 		t.Errorf("a hint in a challenge between people: got %q (code %q), want it refused", text, code)

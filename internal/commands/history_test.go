@@ -14,10 +14,10 @@ func TestHistoryOfTheBot(t *testing.T) {
 	h, _ := newTestHandler(t)
 	ctx := context.Background()
 	if r := h.Handle(ctx, slash(t, alice, "g1", "c1", `{"name":"ttt","options":[{"name":"challenge","type":1,"options":[{"name":"first","type":3,"value":"me"}]}]}`)); r.Code != "" {
-		t.Fatalf("challenge: %s", r.Response.Data.Content)
+		t.Fatalf("challenge: %s", shown(r.Response.Data))
 	}
 	if r := h.Handle(ctx, slash(t, alice, "g1", "c1", `{"name":"ttt","options":[{"name":"resign","type":1}]}`)); r.Code != "" {
-		t.Fatalf("resign: %s", r.Response.Data.Content)
+		t.Fatalf("resign: %s", shown(r.Response.Data))
 	}
 	history := func(who string) string {
 		return `{"name":"ttt","options":[{"name":"history","type":1,"options":[{"name":"user","type":6,"value":"` + who + `"}]}],` +
@@ -33,9 +33,9 @@ func TestHistoryOfTheBot(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := h.Handle(ctx, slash(t, bob, "g1", "c1", history(tt.who)))
 			if r.Code != "" {
-				t.Fatalf("got code %q: %s", r.Code, r.Response.Data.Content)
+				t.Fatalf("got code %q: %s", r.Code, shown(r.Response.Data))
 			}
-			got := r.Response.Data.Content
+			got := shown(r.Response.Data)
 			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.notWant) {
 				t.Errorf("got %q, want it to say %q and not %q", got, tt.want, tt.notWant)
 			}
@@ -51,9 +51,9 @@ func TestStatsOfTheBot(t *testing.T) {
 		`{"name":"ttt","options":[{"name":"stats","type":1,"options":[{"name":"user","type":6,"value":"`+botUser+`"}]}],`+
 			`"resolved":{"users":{"`+botUser+`":{"id":"`+botUser+`","bot":true}}}}`))
 	if r.Code != "" {
-		t.Fatalf("got code %q: %s", r.Code, r.Response.Data.Content)
+		t.Fatalf("got code %q: %s", r.Code, shown(r.Response.Data))
 	}
-	if got, want := r.Response.Data.Content, "I'm not rated"; !strings.HasPrefix(got, want) {
+	if got, want := shown(r.Response.Data), "I'm not rated"; !strings.HasPrefix(got, want) {
 		t.Errorf("got %q, want it to start %q", got, want)
 	}
 	if r.Response.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {

@@ -62,7 +62,7 @@ func TestLogsNameTheInteraction(t *testing.T) {
 	}
 	move := click(alice, "g1", "c1", "m1", "c1", CustomID{Action: ActMove, GameID: g.ID, Version: g.Version, Cell: cell}.String())
 	if r := h.Handle(ctx, move); r.Code != "" {
-		t.Fatalf("move: got code %q (%s)", r.Code, r.Response.Data.Content)
+		t.Fatalf("move: got code %q (%s)", r.Code, shown(r.Response.Data))
 	}
 
 	want := map[string][]string{"read guild settings": {start.ID, move.ID}, "click": {move.ID}}

@@ -11,10 +11,9 @@ import (
 // Messenger boundary: a board's message ID for channel REST, "token:" and
 // the token for an interaction's webhook.
 type edits struct {
-	mu        sync.Mutex
-	msgs      []string
-	emojis    []*discordgo.Emoji // the guild's custom emojis
-	followups []string           // the tokens follow-ups went to
+	mu     sync.Mutex
+	msgs   []string
+	emojis []*discordgo.Emoji // the guild's custom emojis
 }
 
 func (e *edits) EditResponse(_ context.Context, token string, _ *discordgo.InteractionResponseData) error {
@@ -24,21 +23,10 @@ func (e *edits) EditResponse(_ context.Context, token string, _ *discordgo.Inter
 	return nil
 }
 
-func (e *edits) Followup(_ context.Context, token string, _ *discordgo.InteractionResponseData) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.followups = append(e.followups, token)
-	return nil
-}
-
 func (e *edits) EditMessage(_ context.Context, _, messageID string, _ *discordgo.InteractionResponseData) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.msgs = append(e.msgs, messageID)
-	return nil
-}
-
-func (e *edits) SendMessage(context.Context, string, *discordgo.InteractionResponseData) error {
 	return nil
 }
 

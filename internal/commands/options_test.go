@@ -77,7 +77,7 @@ func TestChallengeWellFormed(t *testing.T) {
 	ctx := context.Background()
 	r := h.Handle(ctx, slash(t, alice, "g1", "c1", challenge(`{"name":"opponent","type":6,"value":"20"},{"name":"size","type":4,"value":4},{"name":"first","type":3,"value":"me"}`)))
 	if r.Code != "" {
-		t.Fatalf("got code %q (%s), want a challenge", r.Code, r.Response.Data.Content)
+		t.Fatalf("got code %q (%s), want a challenge", r.Code, shown(r.Response.Data))
 	}
 	g, err := db.OpenGame(ctx, "c1", alice)
 	if err != nil {

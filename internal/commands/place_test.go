@@ -127,8 +127,8 @@ func TestCommandsByPlace(t *testing.T) {
 				wantRefused(t, r, tttbot.EINVALID, tt.refuse)
 				return
 			}
-			if r.Code != "" || !strings.Contains(r.Response.Data.Content, tt.want) {
-				t.Errorf("got code %q, %q; want it to say %q", r.Code, r.Response.Data.Content, tt.want)
+			if r.Code != "" || !strings.Contains(shown(r.Response.Data), tt.want) {
+				t.Errorf("got code %q, %q; want it to say %q", r.Code, shown(r.Response.Data), tt.want)
 			}
 		})
 	}
@@ -184,7 +184,7 @@ func TestWebhookClicks(t *testing.T) {
 	i := from(click(bob, "", "d1", "m1", "d1", CustomID{Action: ActAccept, GameID: g.ID, Version: old.Version}.String()), inGroupDM)
 	i.Message.Components = h.render(ctx, h.gameLang(&old), &old, nil).components
 	r = h.Handle(ctx, i)
-	if r.Response.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(r.Response.Data.Content, "your turn") || r.Edit != nil {
+	if r.Response.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(shown(r.Response.Data), "your turn") || r.Edit != nil {
 		t.Errorf("stale click: got %+v with edit %+v, want the board redrawn in the answer", r.Response, r.Edit)
 	}
 	if token() != i.Token {

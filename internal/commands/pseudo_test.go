@@ -72,21 +72,18 @@ func pseudoCatalog(t testing.TB) *i18n.Catalog {
 	return c
 }
 
-// texts are what a player reads of a message: its content and its
-// buttons' labels.
+// texts are what a player reads of a message: its content, or its text
+// displays, and its buttons' labels.
 func texts(d *discordgo.InteractionResponseData) []string {
 	out := []string{d.Content}
-	for _, row := range d.Components {
-		r, ok := row.(discordgo.ActionsRow)
-		if !ok {
-			continue
+	walk(d.Components, func(c discordgo.MessageComponent) {
+		switch c := c.(type) {
+		case discordgo.TextDisplay:
+			out = append(out, c.Content)
+		case discordgo.Button:
+			out = append(out, c.Label)
 		}
-		for _, c := range r.Components {
-			if b, ok := c.(discordgo.Button); ok {
-				out = append(out, b.Label)
-			}
-		}
-	}
+	})
 	return out
 }
 

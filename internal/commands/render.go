@@ -13,29 +13,45 @@ import (
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/i18n"
+	"github.com/tttbot/tttbot/internal/palette"
 )
 
 // blank is the label of an empty cell: Discord needs a label or an emoji, and
 // a zero-width space keeps the button looking empty.
 const blank = "\u200b"
 
-// message is a rendered board or challenge: the text and the buttons.
+// message is a rendered board, challenge or page: the text and the buttons.
 type message struct {
 	content    string
 	components []discordgo.MessageComponent
-	// rematch is a separate message carrying the Rematch and Review buttons
-	// when the board fills all five rows, so the buttons have no room of
-	// their own.
-	rematch *message
+	// accent, when set, makes the message a components V2 one: a container
+	// with this accent colour holding the text, the components and, after a
+	// separator, the controls.
+	accent   *int
+	controls []discordgo.MessageComponent
 }
 
 func (m message) data() *discordgo.InteractionResponseData {
-	return &discordgo.InteractionResponseData{
+	d := &discordgo.InteractionResponseData{
 		Content:         m.content,
 		Components:      nonNil(m.components),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{discordgo.AllowedMentionTypeUsers}},
 	}
+	if m.accent != nil {
+		c := &discordgo.Container{AccentColor: m.accent, Components: append([]discordgo.MessageComponent{discordgo.TextDisplay{Content: m.content}}, m.components...)}
+		if len(m.controls) > 0 {
+			c.Components = append(c.Components, discordgo.Separator{}, discordgo.ActionsRow{Components: m.controls})
+		}
+		d.Content, d.Components, d.Flags = "", []discordgo.MessageComponent{c}, discordgo.MessageFlagsIsComponentsV2
+	}
+	return d
 }
+
+// card is a message of text alone in a container of the neutral colour: a
+// challenge that ended unplayed, a board that cannot be read.
+func card(text string) message { return message{content: text, accent: accent(palette.Neutral)} }
+
+func accent(c int) *int { return &c }
 
 // nonNil makes an empty component list explicit, so an edit removes old buttons.
 func nonNil(c []discordgo.MessageComponent) []discordgo.MessageComponent {
@@ -83,7 +99,10 @@ func (h *Handler) playerName(l *i18n.Language, g *tttbot.Game, id string) string
 }
 
 // render draws a game in any state in language l and its guild's look, with
-// last, when not nil, named as the move just played.
+// last, when not nil, named as the move just played: one components V2
+// message, whose container's accent is the side to move, the winner's
+// once won, neutral otherwise; the header, the board, and the controls —
+// Resign while the game is on, Rematch and Review once it is over.
 func (h *Handler) render(ctx context.Context, l *i18n.Language, g *tttbot.Game, last *tttbot.Move) message {
 	st := h.look(ctx, g.GuildID)
 	players := map[string]any{"Challenger": mention(l, g.Challenger), "Opponent": mention(l, g.Opponent)}
@@ -91,15 +110,15 @@ func (h *Handler) render(ctx context.Context, l *i18n.Language, g *tttbot.Game, 
 	case tttbot.StatusPending:
 		return h.renderChallenge(l, st, g)
 	case tttbot.StatusDeclined:
-		return message{content: l.T("challenge_declined", players)}
+		return card(l.T("challenge_declined", players))
 	case tttbot.StatusCancelled:
-		return message{content: l.T("challenge_withdrawn", players)}
+		return card(l.T("challenge_withdrawn", players))
 	case tttbot.StatusExpired:
-		return message{content: l.T("challenge_expired", players)}
+		return card(l.T("challenge_expired", players))
 	}
 	pos, err := g.Position()
 	if err != nil {
-		return message{content: l.T("board_unreadable", nil)}
+		return card(l.T("board_unreadable", nil))
 	}
 	geo := pos.Geometry()
 	var b strings.Builder
@@ -112,6 +131,7 @@ func (h *Handler) render(ctx context.Context, l *i18n.Language, g *tttbot.Game, 
 		b.WriteByte('\n')
 	}
 	var win game.Mask
+	m := message{accent: accent(palette.Neutral)}
 	if g.Status == tttbot.StatusActive {
 		turn := map[string]any{"Mark": mark(st, g, g.Turn), "Player": mention(l, g.Turn)}
 		if g.Deadline.IsZero() {
@@ -123,30 +143,39 @@ func (h *Handler) render(ctx context.Context, l *i18n.Language, g *tttbot.Game, 
 		if cutShort(g, h.opts.TurnTimeout, st.TurnTimeout) {
 			b.WriteString("\n" + webhookNote(l))
 		}
+		m.accent = sideColour(g, g.Turn)
+		m.controls = []discordgo.MessageComponent{discordgo.Button{
+			Label: l.T("button_resign", nil), Style: discordgo.DangerButton,
+			CustomID: CustomID{Action: ActResign, GameID: g.ID}.String(),
+		}}
 	} else {
 		for _, line := range pos.Result().Lines {
 			win |= line
 		}
 		b.WriteString(h.outcome(l, g))
+		if g.Winner != "" {
+			m.accent = sideColour(g, g.Winner)
+		}
 	}
-	m := message{content: b.String(), components: h.board(st, g, geo, pos, win)}
+	m.content, m.components = b.String(), h.board(st, g, geo, pos, win)
 	if g.Status == tttbot.StatusFinished {
-		after := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
+		m.controls = []discordgo.MessageComponent{discordgo.Button{
 			Label: l.T("button_rematch", nil), Style: discordgo.PrimaryButton,
 			CustomID: CustomID{Action: ActRematch, GameID: g.ID}.String(),
-		}}}
-		text := l.T("rematch_prompt", nil)
+		}}
 		if pos.Ply() > 0 {
-			after.Components = append(after.Components, reviewButton(l, g.ID))
-			text = l.T("rematch_prompt_review", nil)
-		}
-		if len(m.components) < 5 {
-			m.components = append(m.components, after)
-		} else {
-			m.rematch = &message{content: text, components: []discordgo.MessageComponent{after}}
+			m.controls = append(m.controls, reviewButton(l, g.ID))
 		}
 	}
 	return m
+}
+
+// sideColour is the colour of user's side in g.
+func sideColour(g *tttbot.Game, user string) *int {
+	if user == g.XPlayer {
+		return accent(palette.X)
+	}
+	return accent(palette.O)
 }
 
 // mark is the mark of user's side in g, in the look of st.
@@ -233,7 +262,7 @@ func (h *Handler) renderChallenge(l *i18n.Language, st *tttbot.Settings, g *tttb
 		discordgo.Button{Label: l.T("button_accept", nil), Style: discordgo.SuccessButton, CustomID: CustomID{Action: ActAccept, GameID: g.ID, Version: g.Version}.String()},
 		discordgo.Button{Label: l.T("button_decline", nil), Style: discordgo.DangerButton, CustomID: CustomID{Action: ActDecline, GameID: g.ID, Version: g.Version}.String()},
 	}}
-	return message{content: content, components: []discordgo.MessageComponent{row}}
+	return message{content: content, components: []discordgo.MessageComponent{row}, accent: accent(palette.Neutral)}
 }
 
 // buttonEmoji is m as a button's emoji, or nil when m is unset.

@@ -33,7 +33,6 @@ func newMessage(m message, gameID int64) interaction.Reply {
 	return interaction.Reply{
 		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.data()},
 		TrackGame: gameID,
-		Followup:  followup(m),
 	}
 }
 
@@ -41,17 +40,7 @@ func newMessage(m message, gameID int64) interaction.Reply {
 func updateMessage(m message) interaction.Reply {
 	return interaction.Reply{
 		Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: m.data()},
-		Followup: followup(m),
 	}
-}
-
-// followup is the message posted after m, if any: its Rematch and Review
-// buttons when its board has no room for them.
-func followup(m message) *discordgo.InteractionResponseData {
-	if m.rematch == nil {
-		return nil
-	}
-	return m.rematch.data()
 }
 
 // quiet is m's data with mentions shown but nobody pinged: the leaderboard,

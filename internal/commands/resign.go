@@ -31,8 +31,7 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (interac
 				Type: discordgo.InteractionResponseChannelMessageWithSource,
 				Data: message{content: text}.data(),
 			},
-			Followup: followup(m),
-			Edit:     e,
+			Edit: e,
 		}, nil
 	}
 	return newMessage(m, 0), nil

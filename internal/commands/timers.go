@@ -8,8 +8,7 @@ import (
 )
 
 // Fired brings the board of r's game, whose deadline just fired, up to
-// date, and posts its Rematch buttons when the board has no room for them:
-// it shows play's timers on Discord.
+// date: it shows play's timers on Discord.
 func (h *Handler) Fired(ctx context.Context, r play.Result) error {
 	g := r.Game
 	m := h.render(ctx, h.gameLang(g), g, r.Last)
@@ -22,13 +21,7 @@ func (h *Handler) Fired(ctx context.Context, r play.Result) error {
 		}
 		return nil
 	}
-	if err := h.sendEdit(ctx, e); err != nil || m.rematch == nil {
-		return err
-	}
-	if e.Token != "" {
-		return h.msg.Followup(ctx, e.Token, m.rematch.data())
-	}
-	return h.msg.SendMessage(ctx, g.ChannelID, m.rematch.data())
+	return h.sendEdit(ctx, e)
 }
 
 // sendEdit makes edit e outside of an interaction's answer: through the

@@ -42,7 +42,7 @@ func (c *tourClock) add(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// posts keeps what the timers post and edit.
+// posts keeps what the timers edit.
 type posts struct {
 	mu  sync.Mutex
 	got []*discordgo.InteractionResponseData
@@ -55,15 +55,7 @@ func (p *posts) EditMessage(_ context.Context, _, _ string, data *discordgo.Inte
 	return nil
 }
 
-func (p *posts) SendMessage(_ context.Context, _ string, data *discordgo.InteractionResponseData) error {
-	return p.EditMessage(context.Background(), "", "", data)
-}
-
 func (p *posts) EditResponse(_ context.Context, _ string, data *discordgo.InteractionResponseData) error {
-	return p.EditMessage(context.Background(), "", "", data)
-}
-
-func (p *posts) Followup(_ context.Context, _ string, data *discordgo.InteractionResponseData) error {
 	return p.EditMessage(context.Background(), "", "", data)
 }
 
@@ -104,9 +96,6 @@ func (tr *tourist) do(what string, i *discordgo.Interaction) interaction.Reply {
 		}
 	}
 	tr.out = append(tr.out, rendered{what, r.Response.Data})
-	if r.Followup != nil {
-		tr.out = append(tr.out, rendered{what + ", its follow-up", r.Followup})
-	}
 	if r.Edit != nil {
 		tr.out = append(tr.out, rendered{what + ", its edit", r.Edit.Data})
 	}
@@ -121,7 +110,7 @@ func (tr *tourist) ok(what string, i *discordgo.Interaction) interaction.Reply {
 	tr.t.Helper()
 	r := tr.do(what, i)
 	if r.Code != "" {
-		tr.t.Fatalf("%s: refused (%s): %s", what, r.Code, r.Response.Data.Content)
+		tr.t.Fatalf("%s: refused (%s): %s", what, r.Code, shown(r.Response.Data))
 	}
 	return r
 }
@@ -130,7 +119,7 @@ func (tr *tourist) ok(what string, i *discordgo.Interaction) interaction.Reply {
 func (tr *tourist) refused(what string, i *discordgo.Interaction) {
 	tr.t.Helper()
 	if r := tr.do(what, i); r.Code == "" {
-		tr.t.Fatalf("%s: not refused: %s", what, r.Response.Data.Content)
+		tr.t.Fatalf("%s: not refused: %s", what, shown(r.Response.Data))
 	}
 }
 
@@ -172,7 +161,7 @@ func (tr *tourist) move(what, user string, g int64, cell int) interaction.Reply 
 	tr.t.Helper()
 	r := tr.click(what, user, g, CustomID{Action: ActMove, GameID: g, Version: tr.game(g).Version, Cell: cell})
 	if r.Code != "" {
-		tr.t.Fatalf("%s: refused (%s): %s", what, r.Code, r.Response.Data.Content)
+		tr.t.Fatalf("%s: refused (%s): %s", what, r.Code, shown(r.Response.Data))
 	}
 	return r
 }
@@ -280,6 +269,10 @@ func tour(t testing.TB, cat *i18n.Catalog, locale string) []rendered {
 	tr.refused("hint in a game between people", slash(t, bob, "2000", "c1", subcommand("hint", "")))
 	tr.ok("resign", slash(t, bob, "2000", "c1", subcommand("resign", "")))
 	tr.refused("resign without a game", slash(t, bob, "2000", "c1", subcommand("resign", "")))
+	g = tr.challengeBob("a game to resign from its board", true)
+	tr.refused("resign by a stranger", click(carol, "2000", "c1", fmt.Sprint("m", g), "c1", CustomID{Action: ActResign, GameID: g}.String()))
+	tr.click("resign from the board", bob, g, CustomID{Action: ActResign, GameID: g})
+	tr.refused("resign of a game over", click(alice, "2000", "c1", fmt.Sprint("m", g), "c1", CustomID{Action: ActResign, GameID: g}.String()))
 	tr.refused("hint without a game", slash(t, bob, "2000", "c1", subcommand("hint", "")))
 
 	// A hint in a game against the bot, which then counts in no record.
@@ -289,7 +282,7 @@ func tour(t testing.TB, cat *i18n.Catalog, locale string) []rendered {
 	tr.ok("resign after a hint", slash(t, carol, "2000", "c3", subcommand("resign", "")))
 
 	// A long 5×5 game against the bot, resigned: its board fills five
-	// rows, so Rematch and Review follow in a message of their own.
+	// rows, with Resign, then Rematch and Review, below them.
 	r = tr.ok("game against the bot", slash(t, alice, "2000", "c2", subcommand("challenge",
 		`{"name":"size","type":4,"value":5},{"name":"win","type":4,"value":5},{"name":"first","type":3,"value":"me"},{"name":"difficulty","type":3,"value":"hard"}`)))
 	vsBot := r.TrackGame

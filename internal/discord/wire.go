@@ -19,9 +19,9 @@ import (
 // nested json.Unmarshal calls — the message, then each row, then each
 // button, each validating its bytes again — which under load cost a tenth
 // of the bot's CPU. The clicked message keeps every field but its
-// components, of which only the buttons in action rows are kept, the rows
-// of a container (a components V2 board) as top-level ones: the buttons are
-// all the handlers read.
+// components, of which only the buttons in action rows are kept, at the
+// top or in a container (a components V2 board): the buttons are all the
+// handlers read.
 func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 	return decodeWith(json127.Unmarshal, body)
 }
@@ -72,11 +72,13 @@ func decodeWith(unmarshal func([]byte, any) error, body []byte) (*discordgo.Inte
 				}
 				i.Message.Components = appendRow(i.Message.Components, top.ID, bs)
 			case discordgo.ContainerComponent:
+				box := &discordgo.Container{ID: top.ID}
 				for _, c := range top.Components {
 					if c.Type == discordgo.ActionsRowComponent {
-						i.Message.Components = appendRow(i.Message.Components, c.ID, c.Components)
+						box.Components = appendRow(box.Components, c.ID, c.Components)
 					}
 				}
+				i.Message.Components = append(i.Message.Components, box)
 			}
 		}
 	}

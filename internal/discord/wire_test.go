@@ -16,7 +16,7 @@ import (
 // body must decode to the same interaction, or fail with both.
 func FuzzDecodeInteraction(f *testing.F) {
 	// The endpoint tests' bodies, and shapes they lack: a component that is
-	// not an action row, a modal, null data, keys in another case or twice,
+	// not an action row, a components V2 board, a modal, null data, keys in another case or twice,
 	// null options at the top and inside a subcommand, an integer option
 	// with a fraction, a user option with null resolved data.
 	for _, s := range []string{
@@ -26,6 +26,7 @@ func FuzzDecodeInteraction(f *testing.F) {
 		`{"id":"8","type":2,"data":{"name":"ttt","options":[{"name":"challenge","type":1,"options":[{"name":"opponent","type":6,"value":"40"}]}],"resolved":{"users":{"40":null}}}}`,
 		`{"id":"8","type":2,"data":{"name":"ttt","options":[{"name":"stats","type":1,"options":[{"name":"user","type":6,"value":{"id":"1"},"options":null}]}],"resolved":null}}`,
 		`{"id":"7","type":3,"data":{"custom_id":"x","component_type":2},"message":{"id":"900","components":[{"type":10,"content":"text"}]}}`,
+		`{"id":"7","type":3,"data":{"custom_id":"x","component_type":2},"message":{"id":"900","flags":32768,"components":[{"type":17,"accent_color":1,"components":[{"type":10,"content":"t"},{"type":1,"id":4,"components":[{"type":2,"style":2,"label":"x","custom_id":"ttt:m:1:2:0"}]},{"type":14}]}]}}`,
 		`{"type":5,"data":{"custom_id":"m","components":[{"type":1,"components":[{"type":4,"custom_id":"a","value":"b"}]}]}}`,
 		`{"type":3,"data":null,"message":null}`,
 		`{"TYPE":3,"id":"1","id":"2","data":{"custom_id":"\u00e9\ud800"}}`,

@@ -25,8 +25,7 @@ type Reply struct {
 	// response creates; the adapter reports that message's ID back through
 	// TrackMessage so timers can edit it later.
 	TrackGame int64
-	// Followup, when set, is posted after the response (the Rematch button of
-	// a board that fills all five rows).
+	// Followup, when set, is a message posted after the response.
 	Followup *discordgo.InteractionResponseData
 	// Edit, when set, is a board message to bring up to date after the
 	// response, rather than before it, when REST would keep the player

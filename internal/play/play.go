@@ -432,6 +432,12 @@ func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.G
 	return s.store.Resign(ctx, g.ID, user, s.opts.Now())
 }
 
+// ResignGame ends g, an active game, as a loss for user, who clicked
+// Resign on its board.
+func (s *Service) ResignGame(ctx context.Context, g *tttbot.Game, user string) (*tttbot.Game, error) {
+	return s.store.Resign(ctx, g.ID, user, s.opts.Now())
+}
+
 // Assist marks game id, as user saw it at version, as played with a hint
 // (see tttbot.Game.Assist): it counts in no record against the bot.
 func (s *Service) Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error) {

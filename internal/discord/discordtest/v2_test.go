@@ -165,3 +165,39 @@ func TestV2Edits(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A deferred message becomes V2 only through an edit of @original: not by
+// its deferral (type 5 takes only the ephemeral flag) and not by the
+// follow-up that fills it.
+func TestV2AfterDeferral(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{TB: t}
+	srv := NewServerWith(rec, Options{})
+	alice := srv.NewUser("alice")
+	ch := srv.NewChannel()
+	v2 := v2Data(v2Board(1))
+	errs := make(chan error, 4)
+	open(t, srv, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		errs <- s.InteractionRespond(ic.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsIsComponentsV2}})
+		errs <- s.InteractionRespond(ic.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+		_, err := s.FollowupMessageCreate(ic.Interaction, true, &discordgo.WebhookParams{Components: v2.Components, Flags: v2.Flags})
+		errs <- err
+		body := fmt.Sprintf(`{"content":null,"embeds":[],"components":%s,"flags":%d}`, mustJSON(t, v2.Components), FlagComponentsV2)
+		_, err = s.RequestRaw(http.MethodPatch, discordgo.EndpointWebhookMessage(ic.AppID, ic.Token, "@original"), "application/json", []byte(body), "", 0)
+		errs <- err
+	})
+	in := srv.Slash(t, alice, ch, "ttt slow")
+	for _, what := range []string{"type 5 with the flag", "type 5", "follow-up with the flag", "edit of @original with the flag"} {
+		err := <-errs
+		if refused := what == "type 5 with the flag" || what == "follow-up with the flag"; refused != (err != nil) {
+			t.Errorf("%s: got %v, want refused %v", what, err, refused)
+		}
+	}
+	if m := in.Original(); m == nil || !m.V2() || m.Text() != "header" {
+		t.Errorf("deferred message: got %v, want the V2 board", m)
+	}
+	if got := rec.failures(); len(got) != 2 || !strings.Contains(got[0], "flags 32768 not allowed") || !strings.Contains(got[1], "through an edit of @original") {
+		t.Errorf("test failures: got %q, want the deferral's and the follow-up's", got)
+	}
+}
