@@ -76,3 +76,49 @@ func TestWebPages(t *testing.T) {
 		t.Errorf("the profile: got %d %.200s", code, body)
 	}
 }
+
+// links lists the URLs of m's link buttons.
+func links(m *discordtest.Message) []string {
+	var out []string
+	for _, b := range m.Buttons() {
+		if b.URL != "" {
+			out = append(out, b.URL)
+		}
+	}
+	return out
+}
+
+// TestWebLinks: the replies link to the pages that exist, and only to
+// them: the finished board, /ttt review, /ttt leaderboard, /ttt stats and
+// /ttt history, before and after the server's page is turned on.
+func TestWebLinks(t *testing.T) {
+	h := webHarness(t)
+	admin, alice, bob := h.srv.NewAdminUser("admin"), h.srv.NewUser("alice"), h.srv.NewUser("bob")
+	ch := h.srv.NewChannel()
+	replies := func() map[string]*discordtest.Message {
+		board, _ := h.play(h.startGame(ch, alice, bob), alice, bob, 0, 3, 1, 4, 2)
+		return map[string]*discordtest.Message{
+			"board":       board,
+			"review":      h.srv.Click(t, alice, board, board.Button(t, "Review").CustomID).Result(t),
+			"leaderboard": h.srv.Slash(t, alice, ch, "ttt leaderboard").Result(t),
+			"stats":       h.srv.Slash(t, alice, ch, "ttt stats").Result(t),
+			"history":     h.srv.Slash(t, alice, ch, "ttt history").Result(t),
+		}
+	}
+	for name, m := range replies() {
+		if l := links(m); len(l) > 0 {
+			t.Errorf("%s without a page: links to %v", name, l)
+		}
+	}
+	h.adminSays(t, admin, ch, "web on", nil, "https://ttt.example/s/")
+	for name, m := range replies() {
+		l := links(m)
+		if len(l) != 1 {
+			t.Errorf("%s: links to %v, want one", name, l)
+			continue
+		}
+		if code, body := h.page(t, l[0]); code != http.StatusOK {
+			t.Errorf("%s: %s answers %d %.200s", name, l[0], code, body)
+		}
+	}
+}

@@ -81,7 +81,8 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts op
 		rows[len(rows)-1] = row
 	}
 	b.WriteString(l.T("history_footer", nil))
-	return post(message{content: b.String(), components: rows}, true), nil
+	m := message{content: b.String(), components: rows}
+	return post(h.withLink(m, l, "button_web_profile", h.playerLink(ctx, who, i.GuildID)), true), nil
 }
 
 // lookBack refuses a review or replay of g unless the user may look back on

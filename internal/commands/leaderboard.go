@@ -101,6 +101,10 @@ func (h *Handler) renderLeaderboard(ctx context.Context, l *i18n.Language, guild
 		scope, header = "", "leaderboard_header_global"
 	}
 	shape := tttbot.Shape{Rows: b.Rows, Cols: b.Cols, K: b.K}
+	var web string
+	if !b.Global {
+		web = h.guildLink(ctx, guildID)
+	}
 	page, err := h.store.Leaderboard(ctx, scope, shape, b.Page*leaderboardSize, leaderboardSize)
 	if err != nil {
 		return message{}, err
@@ -117,7 +121,7 @@ func (h *Handler) renderLeaderboard(ctx context.Context, l *i18n.Language, guild
 	ranked := map[string]any{"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)}
 	if page.Total == 0 {
 		s.WriteString(l.T("leaderboard_empty", ranked))
-		return message{content: s.String()}, nil
+		return h.withLink(message{content: s.String()}, l, "button_web_leaderboard", web), nil
 	}
 	s.WriteString(l.T("leaderboard_ranked_by", ranked) + "\n")
 	for _, st := range page.Standings {
@@ -141,7 +145,7 @@ func (h *Handler) renderLeaderboard(ctx context.Context, l *i18n.Language, guild
 			discordgo.Button{Label: l.T("button_next", nil), Style: discordgo.SecondaryButton, CustomID: next.String(), Disabled: b.Page == pages-1},
 		}}}
 	}
-	return m, nil
+	return h.withLink(m, l, "button_web_leaderboard", web), nil
 }
 
 // rating writes a rating or deviation rounded to a whole number.

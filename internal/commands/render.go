@@ -166,6 +166,9 @@ func (h *Handler) render(ctx context.Context, l *i18n.Language, g *tttbot.Game, 
 		if pos.Ply() > 0 {
 			m.controls = append(m.controls, reviewButton(l, g.ID))
 		}
+		if u := h.gamePage(ctx, g); u != "" {
+			m.controls = append(m.controls, h.linkButton(l, "button_web_game", u))
+		}
 	}
 	return m
 }

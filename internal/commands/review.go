@@ -85,6 +85,9 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 	}
 	row.Components = append(row.Components, discordgo.Button{Label: l.T("button_replay", nil), Style: discordgo.SecondaryButton,
 		CustomID: CustomID{Action: actReplay, GameID: g.ID}.String()})
+	if u := h.gamePage(ctx, g); u != "" {
+		row.Components = append(row.Components, h.linkButton(l, "button_web_game", u))
+	}
 	m := message{content: b.String(), components: []discordgo.MessageComponent{row}}
 	if open {
 		return post(m, true), nil

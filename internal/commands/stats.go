@@ -66,7 +66,8 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts opti
 		}
 		b.WriteString(l.T("stats_vs_bot", map[string]any{"Records": strings.Join(parts, " · ")}) + "\n")
 	}
-	return post(message{content: strings.TrimSuffix(b.String(), "\n")}, false), nil
+	m := message{content: strings.TrimSuffix(b.String(), "\n")}
+	return post(h.withLink(m, l, "button_web_profile", h.playerLink(ctx, who, scope)), false), nil
 }
 
 func streak(l *i18n.Language, s tttbot.Standing) string {

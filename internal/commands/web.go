@@ -73,6 +73,38 @@ func (h *Handler) gamePage(ctx context.Context, g *tttbot.Game) string {
 	return h.web + "/g/" + strconv.FormatInt(g.ID, 10)
 }
 
+// guildLink is the URL of guildID's page, "" when it has none or the
+// settings cannot be read: a link is an extra, never a reason to fail.
+func (h *Handler) guildLink(ctx context.Context, guildID string) string {
+	if h.web == "" || guildID == "" {
+		return ""
+	}
+	st, err := h.store.Settings(ctx, guildID)
+	if err != nil {
+		return ""
+	}
+	return h.guildPage(st)
+}
+
+// playerLink is the URL of player's profile as seen from guildID ("": from
+// no server), "" when there is none.
+func (h *Handler) playerLink(ctx context.Context, player, guildID string) string {
+	if h.web == "" {
+		return ""
+	}
+	ps, err := h.store.Profiles(ctx, []string{player})
+	if err != nil {
+		return ""
+	}
+	st := &tttbot.Settings{}
+	if guildID != "" {
+		if st, err = h.store.Settings(ctx, guildID); err != nil {
+			return ""
+		}
+	}
+	return h.profilePage(ps[player], st)
+}
+
 // linkButton is a button, labelled by message id, that opens url.
 func (h *Handler) linkButton(l *i18n.Language, id, url string) discordgo.Button {
 	return discordgo.Button{Label: l.T(id, nil), Style: discordgo.LinkButton, URL: url}
