@@ -13,7 +13,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/palette"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -277,6 +279,7 @@ func TestForgetMe(t *testing.T) {
 		// The open game is resigned, and its board says so.
 		got := srv.WaitMessage(t, ch2, open.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "resigned") })
 		wantSays(t, got, "a forgotten player* resigned", carol.Mention()+" wins")
+		wantBoard(t, "closed by an erasure", got, palette.X, commands.ActRematch, "v")
 		wantSays(t, srv.Slash(t, carol, ch2, "ttt stats").Result(t), "1 won, 0 lost")
 
 		// Nothing of alice's ratings is left; bob's history replays.

@@ -10,6 +10,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/palette"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -106,11 +107,14 @@ func TestGroupDMTurnTimeout(t *testing.T) {
 		h.srv.WaitMessage(t, group, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "expired") })
 
 		board := h.startGame(group, alice, bob)
+		wantBoard(t, "accepted", board, palette.X, commands.ActResign)
 		board, _ = h.play(board, alice, bob, 4)
+		wantBoard(t, "O to move", board, palette.O, commands.ActResign)
 		edits := h.webhookEdits()
 		h.clock.Advance(5*time.Minute + tttbot.DeadlineGrace)
 		got := h.srv.WaitMessage(t, group, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "ran out of time") })
 		wantSays(t, got, bob.Mention()+" ran out of time", alice.Mention()+" wins")
+		wantBoard(t, "timed out through the webhook", got, palette.X, commands.ActRematch, "v")
 		if h.webhookEdits() <= edits {
 			t.Errorf("the board changed without a webhook edit")
 		}

@@ -17,8 +17,10 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/config"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/palette"
 )
 
 // The end-to-end tests run the whole bot — config, SQLite, AI, the real
@@ -420,6 +422,7 @@ func TestResign(t *testing.T) {
 			if len(freeCells(got)) != 0 {
 				t.Errorf("resigned board still playable:\n%s", got)
 			}
+			wantBoard(t, "resigned by command", got, palette.O, commands.ActRematch, "v")
 		}
 		h.noChannelREST(dm)
 	})

@@ -52,7 +52,7 @@ func wantBoard(t *testing.T, what string, m *discordtest.Message, accent int, co
 }
 
 // Every board is a components V2 message with its controls in it, in both
-// modes: a 3×3 game between people played to a win, its Review and its
+// modes (TestGroupDMTurnTimeout checks a webhook game's): a 3×3 game between people played to a win, its Review and its
 // Rematch clicked; a 5×5 game against the bot resigned from its board —
 // 35 components while played, 36 once over — then reviewed and rematched;
 // a turn that runs out, edited by the timers.
@@ -109,27 +109,6 @@ func TestBoardsV2(t *testing.T) {
 		if len(cells(re)) != 25 {
 			t.Errorf("5×5 rematch: got %d cells, want 25", len(cells(re)))
 		}
-	})
-}
-
-// A game in a group DM, reached only through its interactions' webhooks,
-// is drawn in V2 too: its answers, and a timer's edit through the webhook.
-func TestWebhookBoardsV2(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
-		alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
-		group := h.srv.NewGroupDM()
-		board := h.startGame(group, alice, bob)
-		wantBoard(t, "accepted", board, palette.X, commands.ActResign)
-		board, _ = h.play(board, alice, bob, 4)
-		wantBoard(t, "O to move", board, palette.O, commands.ActResign)
-		edits := h.webhookEdits()
-		h.clock.Advance(5*time.Minute + tttbot.DeadlineGrace)
-		got := h.srv.WaitMessage(t, group, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "ran out of time") })
-		wantBoard(t, "timed out", got, palette.X, commands.ActRematch, "v")
-		if h.webhookEdits() <= edits {
-			t.Errorf("the board changed without a webhook edit")
-		}
-		h.noChannelREST(group)
 	})
 }
 

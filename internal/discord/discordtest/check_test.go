@@ -65,16 +65,21 @@ func TestCheckMessage(t *testing.T) {
 		{"long embed title", discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{{Title: strings.Repeat("t", 257)}}}, "256 or fewer"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			payload := mustJSON(t, tc.data)
-			got := CheckMessage(payload)
-			switch {
-			case tc.want == "" && len(got) != 0:
-				t.Errorf("got %v, want no violation in %s", got, payload)
-			case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0].String(), tc.want)):
-				t.Errorf("got %v, want one violation saying %q", got, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantViolation(t, tc.data, tc.want) })
+	}
+}
+
+// wantViolation fails unless CheckMessage finds in data no violation,
+// when want is "", or one saying want.
+func wantViolation(t *testing.T, data discordgo.InteractionResponseData, want string) {
+	t.Helper()
+	payload := mustJSON(t, data)
+	got := CheckMessage(payload)
+	switch {
+	case want == "" && len(got) != 0:
+		t.Errorf("got %v, want no violation in %s", got, payload)
+	case want != "" && (len(got) != 1 || !strings.Contains(got[0].String(), want)):
+		t.Errorf("got %v, want one violation saying %q", got, want)
 	}
 }
 

@@ -97,16 +97,7 @@ func TestCheckMessageV2(t *testing.T) {
 		{"container without the flag", discordgo.InteractionResponseData{Components: []discordgo.MessageComponent{container(0, text("t"))}}, "needs the components v2 flag"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			payload := mustJSON(t, tc.data)
-			got := CheckMessage(payload)
-			switch {
-			case tc.want == "" && len(got) != 0:
-				t.Errorf("got %v, want no violation in %s", got, payload)
-			case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0].String(), tc.want)):
-				t.Errorf("got %v, want one violation saying %q", got, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantViolation(t, tc.data, tc.want) })
 	}
 }
 
