@@ -120,7 +120,7 @@ func TestTourWithinLimits(t *testing.T) {
 // — within it; and 40 components at most, nested ones counted. A 5×5 board
 // is the largest: 35 components while played (the container, the header,
 // 5 rows of 5 cells, the separator, the control row and Resign) and 36 once
-// over (Rematch and Review).
+// over (Rematch and Review), 37 where the web shows the game (its link).
 func TestBoardComponents(t *testing.T) {
 	cat := mustCatalog()
 	h := &Handler{botID: botUser, cat: cat}
