@@ -235,3 +235,28 @@ func RatePuzzle(before PuzzleStanding, puzzle rating.Rating, solved bool, at tim
 	}
 	return after, puzzle
 }
+
+// ErrNoPuzzle: no such puzzle, or none left that the player has not seen.
+var ErrNoPuzzle = &Error{Code: ENOTFOUND, Message: "no puzzle"}
+
+// Rate counts attempt a at a puzzle rated puzzle, by a player whose
+// standing is before: a first attempt (the player had not seen the
+// puzzle) is rated (see RatePuzzle); a replay changes nothing. It returns
+// the attempt with Rated set, and both ratings after.
+func (a PuzzleAttempt) Rate(before PuzzleStanding, puzzle rating.Rating, seen bool) (PuzzleAttempt, PuzzleStanding, rating.Rating) {
+	a.Rated = !seen
+	if seen {
+		return a, before, puzzle
+	}
+	after, puzzle := RatePuzzle(before, puzzle, a.Solved, a.At)
+	after.Player = a.Player
+	return a, after, puzzle
+}
+
+// CheckAttempt refuses an attempt no store can keep.
+func CheckAttempt(a PuzzleAttempt) error {
+	if a.Player == "" || a.PuzzleID == "" || a.Plies < 0 || a.Took < 0 || a.At.IsZero() {
+		return Errorf(EINVALID, "an attempt needs a player, a puzzle, a time and no negative plies or duration")
+	}
+	return nil
+}

@@ -129,10 +129,38 @@ type SettingsStore interface {
 	ResetRatings(ctx context.Context, guildID string) (int, error)
 }
 
+// PuzzleStore keeps the puzzles, the players' puzzle ratings and their
+// attempts.
+type PuzzleStore interface {
+	// AddPuzzles stores the puzzles whose IDs are not stored yet, at time
+	// at, and reports how many were new: a puzzle stored before keeps its
+	// rating and game.
+	AddPuzzles(ctx context.Context, ps []Puzzle, at time.Time) (int, error)
+
+	// Puzzle returns a puzzle by ID; ErrNoPuzzle for none.
+	Puzzle(ctx context.Context, id string) (*Puzzle, error)
+
+	// NextPuzzle returns, of the puzzles of shape (the zero Shape: of any
+	// shape) that player has not attempted, the one rated nearest r;
+	// ErrNoPuzzle when none is left.
+	NextPuzzle(ctx context.Context, player string, shape Shape, r float64) (*Puzzle, error)
+
+	// AttemptPuzzle records attempt a, of player, in one transaction with
+	// what it changes (see PuzzleAttempt.Rate): a first attempt at the
+	// puzzle moves the player's puzzle standing and the puzzle's rating.
+	// It returns the attempt as stored and the player's standing after.
+	AttemptPuzzle(ctx context.Context, a PuzzleAttempt, player Player) (PuzzleAttempt, PuzzleStanding, error)
+
+	// PuzzleStanding returns player's puzzle standing with its rank: a
+	// zero one, but for the player's ID, for a player who never tried one.
+	PuzzleStanding(ctx context.Context, player string) (PuzzleStanding, error)
+}
+
 // Store is all the bot keeps: the games and what they leave behind.
 type Store interface {
 	GameStore
 	RatingStore
+	PuzzleStore
 	InteractionStore
 	SettingsStore
 	ForgetStore

@@ -19,14 +19,18 @@ import (
 
 // puzzlesCmd runs the puzzle tools: for now, generate.
 func puzzlesCmd(ctx context.Context, e env, args []string) error {
-	if len(args) == 0 || args[0] != "generate" {
-		if len(args) > 0 && isHelpFlag(args[0]) {
-			fmt.Fprintln(e.stdout, "usage: bot puzzles generate [flags]\n\nRun 'bot puzzles generate -h' for its flags.")
-			return nil
-		}
-		return fmt.Errorf("puzzles: want a subcommand: generate")
+	if len(args) > 0 && args[0] == "generate" {
+		return puzzlesGenerate(ctx, e, args[1:])
 	}
-	return puzzlesGenerate(ctx, e, args[1:])
+	fs := cli.NewFlagSet("bot puzzles", "generate [flags]", "Tools for puzzles: 'bot puzzles generate -h' shows generate's flags.")
+	rest, err := cli.Parse(fs, e.stdout, e.stderr, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("puzzles: unknown subcommand %q (want generate)", rest[0])
+	}
+	return fmt.Errorf("puzzles: want a subcommand: generate")
 }
 
 // puzzlesGenerate plays and mines games (see puzzle.Generate) and writes

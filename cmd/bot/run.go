@@ -269,7 +269,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}()
 	defer func() { stopReg(); <-regDone }()
 
-	engine := m.AI(ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration}))
+	solver := ai.New(ai.Options{TimeBudget: cfg.Game.AITimeBudget.Duration})
+	engine := m.AI(solver)
 	store := m.Store(db, dbState)
 	service := play.New(store, engine, bot.ID, play.Options{
 		ChallengeTimeout: cfg.Game.ChallengeTimeout.Duration,
@@ -303,6 +304,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	timersDone := make(chan struct{})
 	go func() { service.RunTimers(timersCtx, o.timerInterval, h); close(timersDone) }()
 	defer func() { stopTimers(); <-timersDone }()
+	// The miner turns finished games into puzzles after their
+	// interactions are answered; the shutdown waits for the game at hand.
+	minerCtx, stopMiner := context.WithCancel(context.Background())
+	minerDone := make(chan struct{})
+	go func() { service.RunMiner(minerCtx, solver); close(minerDone) }()
+	defer func() { stopMiner(); <-minerDone }()
 
 	if endpoint != nil {
 		endpoint.Serve(handler, s)

@@ -22,7 +22,11 @@ func TestPlaceholders(t *testing.T) {
 		"QueryAnonymizeResults": QueryAnonymizeResults, "QueryPruneInteractions": QueryPruneInteractions,
 		"QueryRatingPair": QueryRatingPair, "QueryBotRecord": QueryBotRecord, "QueryLeaderboardTotal": QueryLeaderboardTotal,
 		"QueryStats": QueryStats, "QueryBotRecords": QueryBotRecords, "QueryHistory": QueryHistory, "QueryHistoryDM": QueryHistoryDM,
-		"QueryAssist": QueryAssist,
+		"QueryAssist": QueryAssist, "QueryAddPuzzle": QueryAddPuzzle, "QueryPuzzle": QueryPuzzle,
+		"QueryNextPuzzle": QueryNextPuzzle, "QueryNextPuzzleShape": QueryNextPuzzleShape,
+		"QueryPuzzleStandingOf": QueryPuzzleStandingOf, "QueryPuzzleSeen": QueryPuzzleSeen, "QueryPuzzleRating": QueryPuzzleRating,
+		"QuerySavePuzzleStanding": QuerySavePuzzleStanding, "QueryRatePuzzle": QueryRatePuzzle, "QueryAddAttempt": QueryAddAttempt,
+		"QueryPuzzleStanding": QueryPuzzleStanding,
 	} {
 		next := 1
 		for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(q, -1) {

@@ -59,6 +59,9 @@ var tables = []table{
 	{name: "rating_counts", derived: "the target's trigger counts each copied rating"},
 	{name: "rating_history"},
 	{name: "bot_records"},
+	{name: "puzzles"},
+	{name: "puzzle_ratings"},
+	{name: "puzzle_attempts"},
 	{name: "interactions"},
 }
 

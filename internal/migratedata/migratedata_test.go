@@ -17,6 +17,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/postgres"
 	"github.com/tttbot/tttbot/internal/postgres/pgtest"
+	"github.com/tttbot/tttbot/internal/puzzle"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
@@ -27,7 +28,7 @@ const botID = "900"
 // newSource makes a SQLite database through the store, with a row in every
 // table: finished and open games between people and against the bot, a
 // pending challenge, a guild's setting, ratings ranked on a leaderboard,
-// and recorded interactions. It returns its path and the ID of an active
+// puzzles with a player's attempts, and recorded interactions. It returns its path and the ID of an active
 // game with X to move.
 func newSource(t *testing.T) (string, int64) {
 	t.Helper()
@@ -100,6 +101,20 @@ func newSource(t *testing.T) (string, int64) {
 		t.Fatal(err)
 	}
 	active := play(start("c4", "alice", "carol"), 4, 0)
+	// Puzzles, and alice's rated attempt and replay.
+	ps, err := puzzle.Starter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddPuzzles(ctx, ps[:3], t0); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		a := tttbot.PuzzleAttempt{Player: "alice", PuzzleID: ps[0].ID, Solved: i == 0, Plies: 3, Took: time.Second, At: t0.Add(time.Duration(i) * time.Minute)}
+		if _, _, err := db.AttemptPuzzle(in(), a, tttbot.Player{}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return path, active.ID
 }
 

@@ -49,6 +49,8 @@ type Store interface {
 	SetPublic(ctx context.Context, p tttbot.Player, public bool, at time.Time) error
 	Remember(ctx context.Context) error
 	PruneInteractions(ctx context.Context, before time.Time, limit int) (int, error)
+	Moves(ctx context.Context, id int64) ([]tttbot.Move, error)
+	AddPuzzles(ctx context.Context, ps []tttbot.Puzzle, at time.Time) (int, error)
 }
 
 // The refusals of this package, each with the code a caller acts on;
@@ -81,6 +83,8 @@ type Service struct {
 
 	randMu sync.Mutex
 	rand   *rand.Rand
+
+	finished chan int64 // games to mine for puzzles (see RunMiner)
 }
 
 // New returns a Service playing as the bot user botID.
@@ -102,7 +106,8 @@ func New(store Store, engine AI, botID string, opts Options) *Service {
 	}
 	return &Service{
 		store: store, ai: engine, botID: botID, opts: opts, log: opts.Logger,
-		rand: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+		rand:     rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+		finished: make(chan int64, mineQueue),
 	}
 }
 
@@ -333,6 +338,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 			r = answered
 		}
 	}
+	s.mine(r.Game)
 	return r, nil
 }
 
@@ -429,7 +435,9 @@ func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.G
 	if g.Status == tttbot.StatusPending {
 		return s.store.Decline(ctx, g.ID, user, g.Version, s.opts.Now())
 	}
-	return s.store.Resign(ctx, g.ID, user, s.opts.Now())
+	g, err = s.store.Resign(ctx, g.ID, user, s.opts.Now())
+	s.mine(g)
+	return g, err
 }
 
 // ResignGame ends g, an active game, as a loss for user, who clicked
@@ -463,6 +471,7 @@ func (s *Service) Fire(ctx context.Context, g *tttbot.Game) (Result, error) {
 	}
 	switch tttbot.ErrorCode(err) {
 	case "":
+		s.mine(r.Game)
 		return r, nil
 	case tttbot.ESTALE, tttbot.EFINISHED, tttbot.ENOTYOURTURN:
 		return Result{}, nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/postgres/pgtest"
@@ -160,4 +161,17 @@ func fixtureSteps() []string {
 		`CREATE INDEX ratings_ranked ON ratings (scope, board_rows, board_cols, k, conservative, player_id) WHERE games >= 5`,
 		`VACUUM ANALYZE`,
 	}
+}
+
+// BenchmarkNextPuzzle measures choosing a puzzle among 100,000 (see
+// storetest.BenchmarkNextPuzzle).
+func BenchmarkNextPuzzle(b *testing.B) {
+	db, url := openBench(b, Options{})
+	cfg, err := parse(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := stdlib.OpenDB(*cfg)
+	b.Cleanup(func() { raw.Close() })
+	storetest.BenchmarkNextPuzzle(b, db, raw, "VACUUM ANALYZE puzzles", "VACUUM ANALYZE puzzle_attempts")
 }

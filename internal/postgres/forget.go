@@ -90,6 +90,8 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 			e.Records = int(ct.RowsAffected())
 			return nil
 		})
+		w.Queue(gamerow.QueryErasePuzzleAttempts, user)
+		w.Queue(gamerow.QueryErasePuzzleRating, user)
 		w.Queue("DELETE FROM players WHERE id = $1", user)
 		if err := t.commit(ctx, w); err != nil {
 			return fmt.Errorf("erase player: %w", err)

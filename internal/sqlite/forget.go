@@ -127,7 +127,8 @@ func anonymize(ctx context.Context, tx *sql.Conn, g *tttbot.Game, user string, a
 }
 
 // erase deletes e.Player's ratings and their history in scopes, records
-// against the bot and name, and counts them in e.
+// against the bot, puzzle rating and attempts and name, and counts the
+// ratings and records in e.
 func erase(ctx context.Context, tx *sql.Conn, e *tttbot.Erasure, scopes []string) error {
 	var name string
 	err := tx.QueryRowContext(ctx, "SELECT name FROM players WHERE id = ?", e.Player).Scan(&name)
@@ -157,6 +158,11 @@ func erase(ctx context.Context, tx *sql.Conn, e *tttbot.Erasure, scopes []string
 	}
 	if e.Records, err = count(tx.ExecContext(ctx, "DELETE FROM bot_records WHERE player_id = ?", e.Player)); err != nil {
 		return err
+	}
+	for _, q := range []string{gamerow.QueryErasePuzzleAttempts, gamerow.QueryErasePuzzleRating} {
+		if _, err := count(tx.ExecContext(ctx, q, e.Player)); err != nil {
+			return err
+		}
 	}
 	_, err = count(tx.ExecContext(ctx, "DELETE FROM players WHERE id = ?", e.Player))
 	return err

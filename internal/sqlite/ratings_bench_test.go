@@ -282,3 +282,15 @@ func BenchmarkFinishGame(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNextPuzzle measures choosing a puzzle among 100,000 (see
+// storetest.BenchmarkNextPuzzle).
+func BenchmarkNextPuzzle(b *testing.B) {
+	db, path := newDB(b, Options{})
+	raw, err := sql.Open("sqlite3", dsn(path, nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { raw.Close() })
+	storetest.BenchmarkNextPuzzle(b, db, raw, "ANALYZE")
+}

@@ -132,6 +132,10 @@ func Run(t *testing.T, open Opener) {
 		{"WebGuild", testWebGuild},
 		{"Trends", testTrends},
 		{"ForgetWeb", testForgetWeb},
+		{"Puzzles", testPuzzles},
+		{"NextPuzzle", testNextPuzzle},
+		{"PuzzleAttempts", testPuzzleAttempts},
+		{"PuzzleAttemptsAtOnce", testPuzzleAttemptsAtOnce},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {

@@ -1,0 +1,75 @@
+package play
+
+import (
+	"context"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/health"
+	"github.com/tttbot/tttbot/internal/puzzle"
+)
+
+// mineQueue is how many finished games wait for the miner; past it a
+// game goes unmined, which costs a few puzzles and no player anything.
+const mineQueue = 256
+
+// mine hands g to the miner (see RunMiner) when it has just finished,
+// without waiting: the interaction that finished it is answered first.
+func (s *Service) mine(g *tttbot.Game) {
+	if g == nil || g.Status != tttbot.StatusFinished {
+		return
+	}
+	select {
+	case s.finished <- g.ID:
+	default:
+		s.log.Debug("puzzle mining skipped: queue full", "game", g.ID)
+	}
+}
+
+// RunMiner stores the starter set's puzzles not stored yet, then mines
+// each finished game handed to it (see puzzle.MineGame) with the solver e
+// and stores the puzzles found, until ctx ends. It is the one goroutine
+// that mines: whoever starts it awaits it.
+func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
+	if starter, err := puzzle.Starter(); err != nil {
+		s.log.Error("read starter puzzles", "err", err)
+	} else if n, err := s.store.AddPuzzles(ctx, starter, s.opts.Now()); err != nil {
+		s.log.Log(ctx, health.Level(err), "store starter puzzles", "err", err)
+	} else if n > 0 {
+		s.log.Info("starter puzzles stored", "new", n, "shipped", len(starter))
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case id := <-s.finished:
+			if err := s.MineGame(ctx, id, e); err != nil && ctx.Err() == nil {
+				s.log.Log(ctx, health.Level(err), "mine game", "game", id, "err", err)
+			}
+		}
+	}
+}
+
+// MineGame mines finished game id for puzzles with the solver e and
+// stores those not stored yet.
+func (s *Service) MineGame(ctx context.Context, id int64, e puzzle.Analyzer) error {
+	g, err := s.store.Game(ctx, id)
+	if err != nil {
+		return err
+	}
+	moves, err := s.store.Moves(ctx, id)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	ps, err := puzzle.MineGame(ctx, e, g, moves)
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	n, err := s.store.AddPuzzles(ctx, ps, s.opts.Now())
+	if err != nil {
+		return err
+	}
+	s.log.Info("puzzles mined", "game", id, "found", len(ps), "new", n, "took", time.Since(start).Round(time.Microsecond))
+	return nil
+}

@@ -1,0 +1,107 @@
+package play_test
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/play"
+	"github.com/tttbot/tttbot/internal/puzzle"
+	"github.com/tttbot/tttbot/internal/sqlite"
+)
+
+// records is a slog handler that hands each record's message to a
+// channel, for a test to wait on what a goroutine did.
+type records chan slog.Record
+
+func (r records) Enabled(context.Context, slog.Level) bool { return true }
+func (r records) Handle(_ context.Context, rec slog.Record) error {
+	select {
+	case r <- rec:
+	default: // a test that stopped reading drops the rest
+	}
+	return nil
+}
+func (r records) WithAttrs([]slog.Attr) slog.Handler { return r }
+func (r records) WithGroup(string) slog.Handler      { return r }
+
+// next waits for the record with message msg, up to 10 s, and returns its
+// attributes.
+func (r records) next(t *testing.T, msg string) map[string]string {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case rec := <-r:
+			if rec.Message != msg {
+				continue
+			}
+			attrs := map[string]string{}
+			rec.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
+			return attrs
+		case <-timeout:
+			t.Fatalf("no %q within 10 s", msg)
+		}
+	}
+}
+
+// TestMiner: RunMiner stores the starter set, then mines a game that just
+// finished — alice missed a fork, then bob missed one — and stores the
+// puzzles not stored yet; it returns once its context ends.
+func TestMiner(t *testing.T) {
+	c := &clock{now: t0}
+	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: c.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	logs := make(records, 100)
+	s := play.New(db, scripted{0}, bot, play.Options{Now: c.Now, Seed: 1, Logger: slog.New(logs)})
+	starter, err := puzzle.Starter()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.RunMiner(ctx, ai.New(ai.Options{})) })
+	defer func() { cancel(); wg.Wait() }()
+	if got := logs.next(t, "starter puzzles stored"); got["new"] != strconv.Itoa(len(starter)) {
+		t.Errorf("starter set: %v, want %d new", got, len(starter))
+	}
+
+	g := started(t, s, 0, 1, 3, 6, 5, 8, 4) // X completes the middle row
+	// Both forks missed are in the starter set already: nothing new.
+	if got := logs.next(t, "puzzles mined"); got["game"] != strconv.FormatInt(g.ID, 10) || got["found"] != "2" || got["new"] != "0" {
+		t.Errorf("mined %v, want game %d with 2 found, 0 new", got, g.ID)
+	}
+	cancel()
+	wg.Wait()
+}
+
+// MineGame stores a finished game's puzzles once, each remembering the
+// game, and refuses a game that does not exist.
+func TestMineGame(t *testing.T) {
+	s, db, _ := newService(t, scripted{0})
+	e := ai.New(ai.Options{})
+	g := started(t, s, 0, 1, 3, 6, 5, 8, 4)
+	for range 2 {
+		if err := s.MineGame(t.Context(), g.ID, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"3x3k3-1nxkb0", "3x3k3-mr2pfm"} {
+		if p, err := db.Puzzle(t.Context(), id); err != nil || p.GameID != g.ID {
+			t.Errorf("puzzle %s: %+v, %v; want it from game %d", id, p, err, g.ID)
+		}
+	}
+	if err := s.MineGame(t.Context(), 999, e); tttbot.ErrorCode(err) != tttbot.ENOTFOUND {
+		t.Errorf("mining no game: got %v, want ENOTFOUND", err)
+	}
+}
