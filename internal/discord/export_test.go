@@ -9,10 +9,11 @@ import (
 	"github.com/tttbot/tttbot/internal/interaction"
 )
 
-// The decoder, for the tests in package discord_test.
+// The decoder and the encoder, for the tests in package discord_test.
 var (
 	DecodeInteraction = decodeInteraction
 	DecodeWith        = decodeWith
+	EncodeResponse    = encodeResponse
 )
 
 // Respond is how the gateway answers an interaction, with edits merged

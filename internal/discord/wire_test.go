@@ -2,6 +2,7 @@ package discord_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"testing"
 
@@ -76,6 +77,75 @@ func BenchmarkDecodeInteraction(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := discord.DecodeWith(dec.unmarshal, body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// v2Board is a 5×5 board as a components V2 message: a container of a
+// header, five rows of cells, a separator and a control row.
+func v2Board() *discordgo.InteractionResponse {
+	accent := 0x1E88E5
+	cs := []discordgo.MessageComponent{discordgo.TextDisplay{Content: "<@30> (X) vs <@5> (O)"}}
+	for r := range 5 {
+		row := discordgo.ActionsRow{}
+		for c := range 5 {
+			row.Components = append(row.Components, discordgo.Button{
+				Label: "\u200b", Style: discordgo.SecondaryButton, CustomID: fmt.Sprintf("ttt:m:1:3:%d", 5*r+c)})
+		}
+		cs = append(cs, row)
+	}
+	cs = append(cs, discordgo.Separator{}, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "ttt:s:1"}}})
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+		Flags: discordgo.MessageFlagsIsComponentsV2, Components: []discordgo.MessageComponent{&discordgo.Container{AccentColor: &accent, Components: cs}},
+	}}
+}
+
+// A components V2 board encodes as discordgo encodes it, but for content,
+// null, and embeds, [], which a V2 message must have cleared.
+func TestEncodeResponseV2(t *testing.T) {
+	r := v2Board()
+	got, err := discord.EncodeResponse(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g, w map[string]any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(want, &w)
+	gd, wd := g["data"].(map[string]any), w["data"].(map[string]any)
+	if gd["content"] != nil || fmt.Sprint(gd["embeds"]) != "[]" {
+		t.Errorf("got content %v, embeds %v; want null and []", gd["content"], gd["embeds"])
+	}
+	delete(gd, "content")
+	delete(gd, "embeds")
+	delete(wd, "content")
+	delete(wd, "embeds")
+	if diff := cmp.Diff(w, g); diff != "" {
+		t.Errorf("encoded otherwise than discordgo (-discordgo +got):\n%s", diff)
+	}
+}
+
+// BenchmarkEncodeResponseV2 encodes a 5×5 V2 board's update, with
+// encodeResponse and with discordgo's methods.
+func BenchmarkEncodeResponseV2(b *testing.B) {
+	r := v2Board()
+	for _, enc := range []struct {
+		name string
+		f    func(any) ([]byte, error)
+	}{{"encodeResponse", func(any) ([]byte, error) { return discord.EncodeResponse(r) }}, {"discordgo", json.Marshal}} {
+		b.Run(enc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := enc.f(r); err != nil {
 					b.Fatal(err)
 				}
 			}
