@@ -20,6 +20,7 @@ import (
 const judgeBudget = time.Second
 
 type gamePage struct {
+	Ply                                    int // the moves shown
 	Title, Shape, Date, ISO, Outcome, Step string
 	X, O                                   playerView
 	Cols                                   []string
@@ -128,6 +129,7 @@ func (s *Server) gamePage(l *i18n.Language, g *tttbot.Game, st *tttbot.Settings,
 	default:
 		p.Outcome = l.T("web_outcome_draw", nil)
 	}
+	p.Ply = ply
 	pos, last := positions[ply], -1
 	p.Step = l.T("web_start", nil)
 	if ply > 0 {

@@ -36,6 +36,7 @@ func (t *templates) execute(w io.Writer, name string, v view) error {
 type view struct {
 	Lang          string
 	Style, Script string
+	Icon          string
 	Page          any
 	l             *i18n.Language
 }
@@ -47,7 +48,7 @@ func (v view) T(id string) string { return v.l.T(id, nil) }
 type scripted interface{ script() bool }
 
 func (s *Server) view(l *i18n.Language, data any) view {
-	v := view{Lang: l.Code(), Style: s.assets.url("style.css"), Page: data, l: l}
+	v := view{Lang: l.Code(), Style: s.assets.url("style.css"), Icon: s.assets.url("favicon.svg"), Page: data, l: l}
 	if p, ok := data.(scripted); ok && p.script() {
 		v.Script = s.assets.url("replay.js")
 	}
