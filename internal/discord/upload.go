@@ -10,9 +10,9 @@ import (
 // for callbacks, follow-ups and edits alike. Under the components V2 flag
 // content is null and embeds are []: Discord refuses a V2 message with
 // either, and an edit that makes a message V2 must clear those it had
-// with these very values. Attachments list
-// the files uploaded with the body, so that an edit keeps them: Discord
-// keeps only the files an edit lists.
+// with these very values. Attachments list the files uploaded with the
+// body, so that an edit keeps them: Discord keeps only the files an edit
+// lists.
 type wireMessage struct {
 	Content     *string          `json:"content"`
 	Embeds      any              `json:"embeds,omitempty"`
