@@ -17,18 +17,16 @@ import (
 	"github.com/tttbot/tttbot/internal/puzzle"
 )
 
-// puzzlesCmd runs the puzzle tools: for now, generate.
+// puzzlesCmd runs the puzzle tools. generate is the only one, so the
+// help of puzzles is generate's.
 func puzzlesCmd(ctx context.Context, e env, args []string) error {
-	if len(args) > 0 && args[0] == "generate" {
+	switch {
+	case len(args) > 0 && args[0] == "generate":
 		return puzzlesGenerate(ctx, e, args[1:])
-	}
-	fs := cli.NewFlagSet("bot puzzles", "generate [flags]", "Tools for puzzles: 'bot puzzles generate -h' shows generate's flags.")
-	rest, err := cli.Parse(fs, e.stdout, e.stderr, args)
-	if err != nil {
-		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("puzzles: unknown subcommand %q (want generate)", rest[0])
+	case len(args) > 0 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]):
+		return puzzlesGenerate(ctx, e, args)
+	case len(args) > 0:
+		return fmt.Errorf("puzzles: unknown subcommand %q (want generate)", args[0])
 	}
 	return fmt.Errorf("puzzles: want a subcommand: generate")
 }
