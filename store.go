@@ -161,6 +161,7 @@ type Store interface {
 	GameStore
 	RatingStore
 	PuzzleStore
+	TournamentStore
 	InteractionStore
 	SettingsStore
 	ForgetStore

@@ -26,7 +26,12 @@ func TestPlaceholders(t *testing.T) {
 		"QueryNextPuzzle": QueryNextPuzzle, "QueryNextPuzzleShape": QueryNextPuzzleShape,
 		"QueryPuzzleStandingOf": QueryPuzzleStandingOf, "QueryPuzzleSeen": QueryPuzzleSeen, "QueryPuzzleRating": QueryPuzzleRating,
 		"QuerySavePuzzleStanding": QuerySavePuzzleStanding, "QueryRatePuzzle": QueryRatePuzzle, "QueryAddAttempt": QueryAddAttempt,
-		"QueryPuzzleStanding": QueryPuzzleStanding,
+		"QueryPuzzleStanding": QueryPuzzleStanding, "QueryCreateTournament": QueryCreateTournament,
+		"QueryTournament": QueryTournament, "QueryEntrants": QueryEntrants, "QueryTournamentGames": QueryTournamentGames,
+		"QueryTournamentStatus": QueryTournamentStatus, "QueryEntrantWithdrawn": QueryEntrantWithdrawn, "QueryEnter": QueryEnter,
+		"QueryLeaveSignup": QueryLeaveSignup, "QueryWithdraw": QueryWithdraw, "QueryAdvance": QueryAdvance,
+		"QueryAddTournamentGame": QueryAddTournamentGame, "QueryLinkGame": QueryLinkGame, "QueryDecide": QueryDecide,
+		"QueryDueTournaments": QueryDueTournaments, "QueryDueTournamentsSkipLocked": QueryDueTournamentsSkipLocked,
 	} {
 		next := 1
 		for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(q, -1) {

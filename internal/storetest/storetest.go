@@ -136,6 +136,9 @@ func Run(t *testing.T, open Opener) {
 		{"NextPuzzle", testNextPuzzle},
 		{"PuzzleAttempts", testPuzzleAttempts},
 		{"PuzzleAttemptsAtOnce", testPuzzleAttemptsAtOnce},
+		{"Tournament", testTournament},
+		{"TournamentStartsOnce", testTournamentStartsOnce},
+		{"DueTournaments", testDueTournaments},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {

@@ -1,0 +1,210 @@
+package gamerow
+
+import (
+	"cmp"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tttbot/tttbot"
+)
+
+// TournamentColumns are a tournament's columns, as Tournament scans them.
+const TournamentColumns = `id, guild_id, channel_id, organiser_id, coalesce(message_id, ''), name, format,
+	board_rows, board_cols, k, rounds, round_seconds, move_seconds, unrated, status, round,
+	coalesce(deadline, 0), version, created_at, updated_at`
+
+// The tournament queries both engines run.
+const (
+	QueryCreateTournament = `INSERT INTO tournaments (guild_id, channel_id, organiser_id, message_id, name, format,
+		board_rows, board_cols, k, rounds, round_seconds, move_seconds, unrated, status, round, deadline,
+		version, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 1, $17, $17) RETURNING id`
+	QueryTournament       = `SELECT ` + TournamentColumns + ` FROM tournaments WHERE id = $1`
+	QueryEntrants         = `SELECT player_id, rating, joined_at, withdrawn FROM tournament_entrants WHERE tournament_id = $1 ORDER BY joined_at, player_id`
+	QueryTournamentGames  = `SELECT round, board, white_id, coalesce(black_id, ''), result, coalesce(game_id, 0) FROM tournament_games WHERE tournament_id = $1 ORDER BY round, board`
+	QueryTournamentStatus = `SELECT status FROM tournaments WHERE id = $1`
+	QueryEntrantWithdrawn = `SELECT withdrawn FROM tournament_entrants WHERE tournament_id = $1 AND player_id = $2`
+	QueryEnter            = `INSERT INTO tournament_entrants (tournament_id, player_id, rating, joined_at, withdrawn)
+		SELECT $1, $2, $3, $4, false FROM tournaments WHERE id = $1 AND status = 'signup'
+		ON CONFLICT (tournament_id, player_id) DO NOTHING`
+	QueryLeaveSignup = `DELETE FROM tournament_entrants WHERE tournament_id = $1 AND player_id = $2
+		AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'signup')`
+	QueryWithdraw = `UPDATE tournament_entrants SET withdrawn = true WHERE tournament_id = $1 AND player_id = $2
+		AND NOT withdrawn AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'running')`
+	// QueryAdvance saves tournament $7 read at version $8.
+	QueryAdvance = `UPDATE tournaments SET status = $1, round = $2, rounds = $3, deadline = $4, message_id = $5,
+		updated_at = $6, version = version + 1, claimed_until = NULL WHERE id = $7 AND version = $8`
+	QueryAddTournamentGame = `INSERT INTO tournament_games (tournament_id, round, board, white_id, black_id, result, game_id)
+		VALUES ($1, $2, $3, $4, $5, $6, NULL)`
+	// QueryLinkGame and QueryDecide set board ($2, $3, $4): tournament,
+	// round, board.
+	QueryLinkGame = `UPDATE tournament_games SET game_id = $1
+		WHERE tournament_id = $2 AND round = $3 AND board = $4 AND game_id IS NULL AND result = 'pending'`
+	QueryDecide = `UPDATE tournament_games SET result = $1
+		WHERE tournament_id = $2 AND round = $3 AND board = $4 AND result = 'pending'`
+	// QueryDueTournaments claims, until $1, up to $3 tournaments due at
+	// $2 and not claimed. PostgreSQL runs QueryDueTournamentsSkipLocked:
+	// under READ COMMITTED two callers would read the same rows and both
+	// claim them; it passes by the rows another caller holds.
+	QueryDueTournaments           = dueTournaments + ") RETURNING " + TournamentColumns
+	QueryDueTournamentsSkipLocked = dueTournaments + " FOR UPDATE SKIP LOCKED) RETURNING " + TournamentColumns
+	dueTournaments                = `UPDATE tournaments SET claimed_until = $1 WHERE id IN (
+		SELECT id FROM tournaments WHERE status IN ('signup', 'running') AND deadline <= $2
+			AND (claimed_until IS NULL OR claimed_until <= $2) ORDER BY deadline, id LIMIT $3`
+)
+
+// CheckTournament refuses a tournament no store should keep.
+func CheckTournament(t *tttbot.Tournament) error {
+	switch {
+	case t.Name == "" || t.GuildID == "" || t.ChannelID == "" || t.Organiser == "":
+		return tttbot.Errorf(tttbot.EINVALID, "a tournament needs a name, a guild, a channel and an organiser")
+	case !slices.Contains([]tttbot.TournamentFormat{tttbot.Swiss, tttbot.RoundRobin, tttbot.Knockout}, t.Format):
+		return tttbot.Errorf(tttbot.EINVALID, "no tournament format %q", t.Format)
+	case t.Shape.Validate() != nil:
+		return tttbot.ErrBadShape
+	case t.RoundTime < time.Second || t.MoveTimeout < time.Second || t.Rounds < 0:
+		return tttbot.Errorf(tttbot.EINVALID, "a tournament needs a round time, a move timeout and rounds ≥ 0")
+	}
+	return nil
+}
+
+// TournamentArgs are the values of QueryCreateTournament for t, created at.
+func TournamentArgs(t *tttbot.Tournament, at time.Time) []any {
+	return []any{t.GuildID, t.ChannelID, t.Organiser, NullString(t.MessageID), t.Name, string(t.Format),
+		t.Shape.Rows, t.Shape.Cols, t.Shape.K, t.Rounds, int64(t.RoundTime / time.Second), int64(t.MoveTimeout / time.Second),
+		t.Unrated, string(t.Status), t.Round, nullTime(t.Deadline), at.UnixMilli()}
+}
+
+// AdvanceArgs are the values of QueryAdvance for t, read at version, saved
+// at.
+func AdvanceArgs(t *tttbot.Tournament, version int, at time.Time) []any {
+	return []any{string(t.Status), t.Round, t.Rounds, nullTime(t.Deadline), NullString(t.MessageID), at.UnixMilli(), t.ID, version}
+}
+
+// TournamentGameArgs are the values of QueryAddTournamentGame for g of
+// tournament id.
+func TournamentGameArgs(id int64, g tttbot.TournamentGame) []any {
+	if g.Result == "" {
+		g.Result = tttbot.ResultPending
+	}
+	return []any{id, g.Round, g.Board, g.White, NullString(g.Black), string(g.Result)}
+}
+
+// CheckTournamentGames refuses games no round can hold.
+func CheckTournamentGames(games []tttbot.TournamentGame) error {
+	for _, g := range games {
+		if g.Round < 1 || g.Board < 1 || g.White == "" || g.White == g.Black {
+			return tttbot.Errorf(tttbot.EINVALID, "no tournament game %+v", g)
+		}
+	}
+	return nil
+}
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+// Tournament reads the TournamentColumns of row; tttbot.ErrNoTournament when
+// there is none.
+func Tournament(row Scanner) (*tttbot.Tournament, error) {
+	var t tttbot.Tournament
+	var format, status string
+	var roundS, moveS, deadline, created, updated int64
+	err := row.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.Organiser, &t.MessageID, &t.Name, &format,
+		&t.Shape.Rows, &t.Shape.Cols, &t.Shape.K, &t.Rounds, &roundS, &moveS, &t.Unrated, &status, &t.Round,
+		&deadline, &t.Version, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, tttbot.ErrNoTournament
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read tournament: %w", err)
+	}
+	t.Format, t.Status = tttbot.TournamentFormat(format), tttbot.TournamentStatus(status)
+	t.RoundTime, t.MoveTimeout = time.Duration(roundS)*time.Second, time.Duration(moveS)*time.Second
+	if deadline != 0 {
+		t.Deadline = time.UnixMilli(deadline).UTC()
+	}
+	t.CreatedAt, t.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
+	return &t, nil
+}
+
+// Tournaments reads the TournamentColumns of every row, by deadline then ID.
+func Tournaments(rows Rows) ([]*tttbot.Tournament, error) {
+	var out []*tttbot.Tournament
+	for rows.Next() {
+		t, err := Tournament(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read tournaments: %w", err)
+	}
+	slices.SortFunc(out, func(a, b *tttbot.Tournament) int {
+		return cmp.Or(a.Deadline.Compare(b.Deadline), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// Entrants reads QueryEntrants' rows.
+func Entrants(rows Rows) ([]tttbot.Entrant, error) {
+	var out []tttbot.Entrant
+	for rows.Next() {
+		var e tttbot.Entrant
+		var joined int64
+		if err := rows.Scan(&e.Player, &e.Rating, &joined, &e.Withdrawn); err != nil {
+			return nil, fmt.Errorf("read entrants: %w", err)
+		}
+		e.JoinedAt = time.UnixMilli(joined).UTC()
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// TournamentGames reads QueryTournamentGames' rows.
+func TournamentGames(rows Rows) ([]tttbot.TournamentGame, error) {
+	var out []tttbot.TournamentGame
+	for rows.Next() {
+		var g tttbot.TournamentGame
+		var result string
+		if err := rows.Scan(&g.Round, &g.Board, &g.White, &g.Black, &result, &g.GameID); err != nil {
+			return nil, fmt.Errorf("read tournament games: %w", err)
+		}
+		g.Result = tttbot.TournamentResult(result)
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// LeaveRefusal is why Leave changed nothing, given the tournament's status
+// ("" when there is no such tournament) and whether the player is an
+// entrant not yet withdrawn.
+func LeaveRefusal(status string, entered bool) error {
+	switch {
+	case status == "":
+		return tttbot.ErrNoTournament
+	case status != string(tttbot.TournamentSignup) && status != string(tttbot.TournamentRunning):
+		return tttbot.ErrSignupClosed
+	case !entered:
+		return tttbot.ErrNotEntered
+	}
+	return nil
+}
+
+// EnterRefusal is why Enter changed nothing, given the same.
+func EnterRefusal(status string, entered bool) error {
+	switch {
+	case status == "":
+		return tttbot.ErrNoTournament
+	case status != string(tttbot.TournamentSignup):
+		return tttbot.ErrSignupClosed
+	}
+	return tttbot.ErrAlreadyEntered
+}

@@ -1,0 +1,213 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tttbot/tttbot"
+)
+
+// NewTournament is a Swiss tournament of channel, signing up until a minute
+// after t0.
+func NewTournament(channel string) *tttbot.Tournament {
+	return &tttbot.Tournament{GuildID: "guild", ChannelID: channel, Organiser: "org", Name: "Cup " + channel,
+		Format: tttbot.Swiss, Shape: tttbot.Shape{Rows: 3, Cols: 3, K: 3}, Rounds: 3,
+		RoundTime: time.Hour, MoveTimeout: time.Minute, Status: tttbot.TournamentSignup,
+		Deadline: t0.Add(time.Minute)}
+}
+
+// wantErr fails t unless err is want.
+func wantErr(t testing.TB, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("got error %v, want %v", err, want)
+	}
+}
+
+// testTournament: a tournament's life in the store, with every refusal
+// leaving it as it was.
+func testTournament(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+
+	bad := NewTournament("c")
+	bad.Format = "ladder"
+	WantCode(t, db.CreateTournament(ctx, bad), tttbot.EINVALID)
+	_, err := db.Tournament(ctx, 404)
+	wantErr(t, err, tttbot.ErrNoTournament)
+
+	tr := NewTournament("c")
+	OK(t, db.CreateTournament(ctx, tr))
+	if tr.ID == 0 || tr.Version != 1 {
+		t.Fatalf("created: ID %d, version %d", tr.ID, tr.Version)
+	}
+	got := Must[*tttbot.TournamentState](t)(db.Tournament(ctx, tr.ID))
+	if diff := cmp.Diff(*tr, got.Tournament); diff != "" {
+		t.Errorf("read back (-created +read):\n%s", diff)
+	}
+
+	// Sign-up: in joining order; twice refused; leaving takes off the list.
+	for i, p := range []string{"ann", "bob", "cat", "dan"} {
+		OK(t, db.Enter(ctx, tr.ID, tttbot.Entrant{Player: p, Rating: float64(1500 + i), JoinedAt: t0.Add(time.Duration(i) * time.Second)}))
+	}
+	wantErr(t, db.Enter(ctx, tr.ID, tttbot.Entrant{Player: "bob", Rating: 1}), tttbot.ErrAlreadyEntered)
+	wantErr(t, db.Enter(ctx, 404, tttbot.Entrant{Player: "bob"}), tttbot.ErrNoTournament)
+	OK(t, db.Leave(ctx, tr.ID, "dan"))
+	wantErr(t, db.Leave(ctx, tr.ID, "dan"), tttbot.ErrNotEntered)
+	wantErr(t, db.Leave(ctx, 404, "dan"), tttbot.ErrNoTournament)
+	got = Must[*tttbot.TournamentState](t)(db.Tournament(ctx, tr.ID))
+	want := []tttbot.Entrant{{Player: "ann", Rating: 1500, JoinedAt: t0},
+		{Player: "bob", Rating: 1501, JoinedAt: t0.Add(time.Second)}, {Player: "cat", Rating: 1502, JoinedAt: t0.Add(2 * time.Second)}}
+	if diff := cmp.Diff(want, got.Entrants); diff != "" {
+		t.Errorf("entrants (-want +got):\n%s", diff)
+	}
+
+	// The start: round 1 with its games; a second start from the version
+	// read before is refused and writes nothing.
+	start := *tr
+	tr.Status, tr.Round, tr.Deadline, tr.MessageID = tttbot.TournamentRunning, 1, t0.Add(time.Hour), "announce"
+	games := []tttbot.TournamentGame{{Round: 1, Board: 1, White: "ann", Black: "cat"},
+		{Round: 1, Board: 2, White: "bob", Result: tttbot.ResultWhite}}
+	OK(t, db.Advance(ctx, tr, games))
+	if tr.Version != 2 {
+		t.Errorf("version after advance = %d, want 2", tr.Version)
+	}
+	start.Round = 1
+	wantErr(t, db.Advance(ctx, &start, games), tttbot.ErrTournamentMoved)
+	wantErr(t, db.Enter(ctx, tr.ID, tttbot.Entrant{Player: "eve"}), tttbot.ErrSignupClosed)
+	WantCode(t, db.Advance(ctx, tr, []tttbot.TournamentGame{{Round: 2, Board: 1, White: "ann", Black: "ann"}}), tttbot.EINVALID)
+
+	// Boards: a game linked once, a result decided once.
+	OK(t, db.LinkGame(ctx, tr.ID, 1, 1, 77))
+	wantErr(t, db.LinkGame(ctx, tr.ID, 1, 1, 78), tttbot.ErrGameDecided)
+	wantErr(t, db.LinkGame(ctx, tr.ID, 1, 2, 79), tttbot.ErrGameDecided) // a bye has its result
+	OK(t, db.Decide(ctx, tr.ID, 1, 1, tttbot.ResultDraw))
+	wantErr(t, db.Decide(ctx, tr.ID, 1, 1, tttbot.ResultBlack), tttbot.ErrGameDecided)
+	wantErr(t, db.Decide(ctx, tr.ID, 1, 9, tttbot.ResultBlack), tttbot.ErrGameDecided)
+
+	// Leaving once it runs withdraws.
+	OK(t, db.Leave(ctx, tr.ID, "cat"))
+	wantErr(t, db.Leave(ctx, tr.ID, "cat"), tttbot.ErrNotEntered)
+
+	got = Must[*tttbot.TournamentState](t)(db.Tournament(ctx, tr.ID))
+	wantGames := []tttbot.TournamentGame{{Round: 1, Board: 1, White: "ann", Black: "cat", Result: tttbot.ResultDraw, GameID: 77},
+		{Round: 1, Board: 2, White: "bob", Result: tttbot.ResultWhite}}
+	if diff := cmp.Diff(wantGames, got.Games); diff != "" {
+		t.Errorf("games (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(*tr, got.Tournament); diff != "" {
+		t.Errorf("tournament (-saved +read):\n%s", diff)
+	}
+	if !got.Entrants[2].Withdrawn || got.Entrants[0].Withdrawn {
+		t.Errorf("entrants after cat left: %+v", got.Entrants)
+	}
+
+	// Over: no one leaves any more.
+	tr.Status, tr.Deadline = tttbot.TournamentFinished, time.Time{}
+	OK(t, db.Advance(ctx, tr, nil))
+	wantErr(t, db.Leave(ctx, tr.ID, "ann"), tttbot.ErrSignupClosed)
+	if due := Must[[]*tttbot.Tournament](t)(db.DueTournaments(ctx, t0.Add(24*time.Hour), 0)); len(due) != 0 {
+		t.Errorf("a finished tournament is due: %v", due)
+	}
+}
+
+// testTournamentStartsOnce: instances racing to start the same round from
+// the same version: one does, once.
+func testTournamentStartsOnce(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	tr := NewTournament("c")
+	OK(t, db.CreateTournament(ctx, tr))
+	const racers = 8
+	var wg sync.WaitGroup
+	errs := make([]error, racers)
+	for i := range racers {
+		wg.Go(func() {
+			mine := *tr
+			mine.Status, mine.Round = tttbot.TournamentRunning, 1
+			errs[i] = db.Advance(ctx, &mine, []tttbot.TournamentGame{{Round: 1, Board: 1, White: "ann", Black: fmt.Sprint("p", i)}})
+		})
+	}
+	wg.Wait()
+	won := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, tttbot.ErrTournamentMoved):
+			t.Errorf("advance: %v", err)
+		}
+	}
+	got := Must[*tttbot.TournamentState](t)(db.Tournament(ctx, tr.ID))
+	if won != 1 || len(got.Games) != 1 || got.Version != 2 {
+		t.Errorf("%d advances won, %d games stored, version %d; want 1, 1, 2", won, len(got.Games), got.Version)
+	}
+}
+
+// testDueTournaments: DueTournaments hands each due tournament to one caller
+// among many; a claim runs out after ClaimLease; an Advance ends it.
+func testDueTournaments(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	const n = 12
+	var all []int64
+	for i := range n {
+		tr := NewTournament(fmt.Sprint("c", i))
+		tr.Deadline = t0.Add(time.Duration(i) * time.Second)
+		OK(t, db.CreateTournament(ctx, tr))
+		all = append(all, tr.ID)
+	}
+	notYet := NewTournament("later")
+	notYet.Deadline = t0.Add(time.Hour)
+	OK(t, db.CreateTournament(ctx, notYet))
+	at := t0.Add(time.Minute)
+
+	var mu sync.Mutex
+	var got []int64
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				due, err := db.DueTournaments(ctx, at, 2)
+				if err != nil {
+					t.Errorf("due: %v", err)
+					return
+				}
+				if len(due) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, tr := range due {
+					got = append(got, tr.ID)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	slices.Sort(got)
+	if !slices.Equal(got, all) {
+		t.Fatalf("racing callers claimed %v, want each of %v once", got, all)
+	}
+	if due := Must[[]*tttbot.Tournament](t)(db.DueTournaments(ctx, at.Add(tttbot.ClaimLease-time.Millisecond), 0)); len(due) != 0 {
+		t.Errorf("before the claims run out: %d due, want none", len(due))
+	}
+	due := Must[[]*tttbot.Tournament](t)(db.DueTournaments(ctx, at.Add(tttbot.ClaimLease), 0))
+	if len(due) != n || due[0].ID != all[0] {
+		t.Fatalf("once the claims ran out: %d due, want %d, oldest deadline first", len(due), n)
+	}
+	// An Advance ends the claim: due again at once.
+	tr := due[0]
+	tr.Status, tr.Round = tttbot.TournamentRunning, 1
+	OK(t, db.Advance(ctx, tr, nil))
+	again := Must[[]*tttbot.Tournament](t)(db.DueTournaments(ctx, at.Add(tttbot.ClaimLease), 0))
+	if len(again) != 1 || again[0].ID != tr.ID || again[0].Status != tttbot.TournamentRunning {
+		t.Errorf("after an advance: %v due, want tournament %d", again, tr.ID)
+	}
+}
