@@ -22,6 +22,9 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 	if strings.HasPrefix(data.CustomID, "ttt:"+actLeaderboard+":") {
 		return h.leaderboardPage(ctx, i, data.CustomID)
 	}
+	if strings.HasPrefix(data.CustomID, "ttt:"+actPuzzle+":") {
+		return h.puzzleMove(ctx, i, data.CustomID)
+	}
 	c, err := ParseCustomID(data.CustomID)
 	if err != nil {
 		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_button_start", nil)

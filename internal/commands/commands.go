@@ -35,6 +35,7 @@ type Reader interface {
 	Records
 	GuildSettings
 	Profiles
+	Puzzles
 }
 
 // Games reads games and their moves: the boards of clicks, reviews,

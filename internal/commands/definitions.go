@@ -87,6 +87,7 @@ func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
 			sub("history", "cmd_history", option(discordgo.ApplicationCommandOptionUser, "user", "opt_user")),
 			sub("review", "cmd_review", review),
 			sub("hint", "cmd_hint"),
+			sub("puzzle", "cmd_puzzle"),
 			sub("settings", "cmd_settings_moved", simultaneous),
 			sub("forget-me", "cmd_forget_me", confirm),
 			sub("profile", "cmd_profile", public),

@@ -205,21 +205,31 @@ func (h *Handler) outcome(l *i18n.Language, g *tttbot.Game) string {
 	return l.T("outcome_over", nil)
 }
 
-// board draws the cells as rows of buttons. Only the free cells of an active
-// game are enabled; the winning line is green. A taken cell shows its
-// side's letter, or the mark the guild chose as the button's emoji.
+// board draws the cells of game g as rows of buttons (see cells): only
+// the free cells of an active game are enabled.
 func (h *Handler) board(st *tttbot.Settings, g *tttbot.Game, geo *game.Geometry, pos game.Position, win game.Mask) []discordgo.MessageComponent {
 	active := g.Status == tttbot.StatusActive
+	return cells(st, geo, pos, win, func(cell int) (string, bool) {
+		return CustomID{Action: ActMove, GameID: g.ID, Version: g.Version, Cell: cell}.String(), active
+	})
+}
+
+// cells draws the cells of pos as rows of buttons, each with the custom ID
+// id gives, enabled when id says so and the cell is free; the cells of win
+// are green. A taken cell shows its side's letter, or the mark the guild
+// chose as the button's emoji. Games and puzzles alike are drawn by it.
+func cells(st *tttbot.Settings, geo *game.Geometry, pos game.Position, win game.Mask, id func(cell int) (string, bool)) []discordgo.MessageComponent {
 	rows := make([]discordgo.MessageComponent, 0, geo.Rows)
 	for r := range geo.Rows {
 		row := discordgo.ActionsRow{Components: make([]discordgo.MessageComponent, 0, geo.Cols)}
 		for c := range geo.Cols {
 			cell := geo.Cell(r, c)
+			customID, enabled := id(cell)
 			btn := discordgo.Button{
 				Label:    blank,
 				Style:    discordgo.SecondaryButton,
-				CustomID: CustomID{Action: ActMove, GameID: g.ID, Version: g.Version, Cell: cell}.String(),
-				Disabled: !active,
+				CustomID: customID,
+				Disabled: !enabled,
 			}
 			switch pos.At(cell) {
 			case game.X:

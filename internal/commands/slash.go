@@ -52,6 +52,8 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (intera
 		return h.review(ctx, i, opts)
 	case "hint":
 		return h.hint(ctx, i)
+	case "puzzle":
+		return h.puzzle(ctx, i)
 	}
 	return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_subcommand", map[string]any{"Name": strconv.Quote(sub.Name)})
 }
@@ -68,7 +70,7 @@ func (h *Handler) Private(i *discordgo.Interaction) bool {
 		return true
 	}
 	switch sub := data.Options[0]; sub.Name {
-	case "help", "forget-me", "history", "review", "hint", "profile":
+	case "help", "forget-me", "history", "review", "hint", "profile", "puzzle":
 		return true
 	case "stats":
 		who, err := targetUser(i, options(sub.Options))

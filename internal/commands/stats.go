@@ -15,8 +15,8 @@ import (
 )
 
 // stats answers /ttt stats: a player's rating on each board they played on
-// this server (everywhere, in a DM), their rank, record and streaks, and
-// their record against the bot.
+// this server (everywhere, in a DM), their rank, record and streaks, their
+// record against the bot, and their puzzle rating, solves and streak.
 func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
 	who, err := targetUser(i, opts)
 	if err != nil {
@@ -65,6 +65,14 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts opti
 			parts = append(parts, fmt.Sprintf("%s %s–%s–%s", levelText(l, r.Level), l.Int(r.Wins), l.Int(r.Losses), l.Int(r.Draws)))
 		}
 		b.WriteString(l.T("stats_vs_bot", map[string]any{"Records": strings.Join(parts, " · ")}) + "\n")
+	}
+	ps, err := h.store.PuzzleStanding(ctx, who)
+	if err != nil {
+		return interaction.Reply{}, err
+	}
+	if ps.Attempts > 0 {
+		b.WriteString(l.T("stats_puzzles", map[string]any{"Rating": rating(l, ps.R), "RD": rating(l, ps.RD),
+			"Solves": ps.Solves, "Attempts": ps.Attempts, "Streak": ps.Streak, "Best": ps.Best}) + "\n")
 	}
 	m := message{content: strings.TrimSuffix(b.String(), "\n")}
 	return post(h.withLink(m, l, "button_web_profile", h.playerLink(ctx, who, scope)), false), nil

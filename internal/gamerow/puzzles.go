@@ -59,8 +59,9 @@ const (
 		solves = excluded.solves, streak = excluded.streak, best_streak = excluded.best_streak, updated_at = excluded.updated_at`
 	QueryRatePuzzle = `UPDATE puzzles SET rating = $1, rd = $2, sigma = $3, attempts = attempts + 1, solves = solves + $4
 		WHERE id = $5`
+	// Two attempts at a puzzle in the same millisecond are one.
 	QueryAddAttempt = `INSERT INTO puzzle_attempts (player_id, puzzle_id, at, solved, rated, plies, took_ms)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`
 
 	// A player's standing with its rank on the puzzle leaderboard: the
 	// ranked players ahead, counted on the ranked index.

@@ -51,6 +51,7 @@ type Store interface {
 	PruneInteractions(ctx context.Context, before time.Time, limit int) (int, error)
 	Moves(ctx context.Context, id int64) ([]tttbot.Move, error)
 	AddPuzzles(ctx context.Context, ps []tttbot.Puzzle, at time.Time) (int, error)
+	AttemptPuzzle(ctx context.Context, a tttbot.PuzzleAttempt, player tttbot.Player) (tttbot.PuzzleAttempt, tttbot.PuzzleStanding, error)
 }
 
 // The refusals of this package, each with the code a caller acts on;

@@ -73,3 +73,15 @@ func (s *Service) MineGame(ctx context.Context, id int64, e puzzle.Analyzer) err
 	s.log.Info("puzzles mined", "game", id, "found", len(ps), "new", n, "took", time.Since(start).Round(time.Microsecond))
 	return nil
 }
+
+// AttemptPuzzle records user's attempt at puzzle id, solved or not, with
+// its plies and time: a first attempt is rated (see
+// tttbot.PuzzleStore.AttemptPuzzle). name is the user's display name.
+func (s *Service) AttemptPuzzle(ctx context.Context, user, name, id string, solved bool, plies int, took time.Duration) (tttbot.PuzzleAttempt, tttbot.PuzzleStanding, error) {
+	a := tttbot.PuzzleAttempt{Player: user, PuzzleID: id, Solved: solved, Plies: plies, Took: max(took, 0), At: s.opts.Now()}
+	a, st, err := s.store.AttemptPuzzle(ctx, a, tttbot.Player{ID: user, Name: name})
+	if err == nil {
+		s.log.Info("puzzle attempt", "puzzle", id, "user", user, "solved", solved, "rated", a.Rated, "rating", int(st.R))
+	}
+	return a, st, err
+}
