@@ -260,3 +260,11 @@ func CheckAttempt(a PuzzleAttempt) error {
 	}
 	return nil
 }
+
+// PuzzleLeaderboardPage is a slice of the puzzle leaderboard, best first:
+// the players with MinRatedGames rated attempts or more, by conservative
+// rating, R − 2·RD.
+type PuzzleLeaderboardPage struct {
+	Standings []PuzzleStanding
+	Total     int // ranked players on the whole leaderboard
+}

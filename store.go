@@ -154,6 +154,11 @@ type PuzzleStore interface {
 	// PuzzleStanding returns player's puzzle standing with its rank: a
 	// zero one, but for the player's ID, for a player who never tried one.
 	PuzzleStanding(ctx context.Context, player string) (PuzzleStanding, error)
+
+	// PuzzleLeaderboard returns up to limit ranked players of the puzzle
+	// leaderboard from the offset-th (0 is the best); ErrBadPage for a
+	// negative offset or a limit under one.
+	PuzzleLeaderboard(ctx context.Context, offset, limit int) (PuzzleLeaderboardPage, error)
 }
 
 // Store is all the bot keeps: the games and what they leave behind.

@@ -34,6 +34,8 @@ func (h *Handler) leaderboard(ctx context.Context, i *discordgo.Interaction, opt
 			b.Global = guest(i)
 		case "global":
 			b.Global = true
+		case "puzzles":
+			return h.puzzleLeaderboard(ctx, h.publicLang(ctx, i))
 		default:
 			return interaction.Reply{}, refuse(tttbot.EINVALID, "leaderboard_bad_scope", nil)
 		}
@@ -161,4 +163,30 @@ func escape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// puzzleLeaderboard answers /ttt leaderboard scope:puzzles: the best puzzle
+// ratings everywhere, ranked as the game ratings are.
+func (h *Handler) puzzleLeaderboard(ctx context.Context, l *i18n.Language) (interaction.Reply, error) {
+	page, err := h.store.PuzzleLeaderboard(ctx, 0, leaderboardSize)
+	if err != nil {
+		return interaction.Reply{}, err
+	}
+	var s strings.Builder
+	s.WriteString(l.T("leaderboard_header_puzzles", nil) + "\n")
+	if page.Total == 0 {
+		s.WriteString(l.T("leaderboard_puzzles_empty", map[string]any{"Count": tttbot.MinRatedGames}))
+		return post(message{content: s.String()}, false), nil
+	}
+	s.WriteString(l.T("leaderboard_puzzles_ranked_by", map[string]any{"Count": tttbot.MinRatedGames}) + "\n")
+	for _, st := range page.Standings {
+		who := mention(l, st.Player)
+		if st.Name != "" {
+			who = escape(st.Name) // the board is everyone's: see renderLeaderboard
+		}
+		fmt.Fprintf(&s, "**%s.** %s — **%s** · %s ± %s · %s/%s\n",
+			l.Int(st.Rank), who, rating(l, st.R-2*st.RD), rating(l, st.R), rating(l, st.RD), l.Int(st.Solves), l.Int(st.Attempts))
+	}
+	s.WriteString(l.T("leaderboard_puzzles_footer", map[string]any{"Total": l.Int(page.Total)}))
+	return post(message{content: s.String()}, false), nil
 }

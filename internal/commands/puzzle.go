@@ -26,6 +26,7 @@ type Puzzles interface {
 	Puzzle(ctx context.Context, id string) (*tttbot.Puzzle, error)
 	NextPuzzle(ctx context.Context, player string, shape tttbot.Shape, r float64) (*tttbot.Puzzle, error)
 	PuzzleStanding(ctx context.Context, player string) (tttbot.PuzzleStanding, error)
+	PuzzleLeaderboard(ctx context.Context, offset, limit int) (tttbot.PuzzleLeaderboardPage, error)
 }
 
 // actPuzzle is a move on a puzzle's board:

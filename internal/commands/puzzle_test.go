@@ -151,7 +151,38 @@ func TestPuzzle(t *testing.T) {
 	// /ttt stats shows the puzzle rating, solves and streak.
 	want(h.Handle(ctx, slash(t, alice, "", "dm1", subcommand("stats", ""))), "🧩 Puzzles — **", "solved: 1 of 2 · in a row: 0 (best 1)")
 
+	// Two rated attempts do not rank alice on the puzzle leaderboard.
+	want(h.Handle(ctx, slash(t, alice, "", "dm1", subcommand("leaderboard", `{"name":"scope","type":3,"value":"puzzles"}`))),
+		"Puzzle leaderboard", "Nobody is ranked yet; rated puzzles needed: 5.")
+
 	wantRefused(t, h.Handle(ctx, slash(t, alice, "", "dm1", subcommand("puzzle", ""))), tttbot.ENOTFOUND, "tried every puzzle")
 	wantRefused(t, h.Handle(ctx, click(alice, "", "dm1", "m1", "dm1", "ttt:z:3x3k3-mr2pfm:44:1:0")), tttbot.EINVALID, "")
 	wantRefused(t, h.Handle(ctx, click(alice, "", "dm1", "m1", "dm1", "ttt:z:3x3k3-none:-:1:0")), tttbot.ENOTFOUND, "")
+}
+
+// TestPuzzleLeaderboard: a player with five rated attempts is listed with
+// their conservative rating, rating ± deviation and solves of attempts.
+func TestPuzzleLeaderboard(t *testing.T) {
+	h, db := newTestHandler(t)
+	ctx := context.Background()
+	all, err := puzzle.Starter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddPuzzles(ctx, all[:5], testNow); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range all[:5] {
+		a := tttbot.PuzzleAttempt{Player: bob, PuzzleID: p.ID, Solved: i != 2, At: testNow}
+		if _, _, err := db.AttemptPuzzle(ctx, a, tttbot.Player{Name: "Bob"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := h.Handle(ctx, slash(t, alice, "g1", "c1", subcommand("leaderboard", `{"name":"scope","type":3,"value":"puzzles"}`)))
+	text := shown(r.Response.Data)
+	for _, w := range []string{"**1.** Bob — **", " · 4/5\n", "Ranked players: 1"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("got %q, want %q in it", text, w)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package gamerow
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -70,6 +71,14 @@ const (
 			CASE WHEN r.attempts >= 5 THEN 1 + (SELECT count(*) FROM puzzle_ratings o
 				WHERE o.attempts >= 5 AND (o.conservative, o.player_id) > (r.conservative, r.player_id)) ELSE 0 END
 		FROM puzzle_ratings r LEFT JOIN players p ON p.id = r.player_id WHERE r.player_id = $1`
+
+	// A page of the puzzle leaderboard, $1 players from the $2-th, and its
+	// size: a walk down the ranked index.
+	QueryPuzzleLeaderboard = `SELECT r.player_id, coalesce(p.name, ''), r.rating, r.rd, r.sigma, r.attempts, r.solves,
+			r.streak, r.best_streak, r.updated_at, 0
+		FROM puzzle_ratings r LEFT JOIN players p ON p.id = r.player_id WHERE r.attempts >= 5
+		ORDER BY r.conservative DESC, r.player_id DESC LIMIT $1 OFFSET $2`
+	QueryPuzzleLeaderboardTotal = `SELECT count(*) FROM puzzle_ratings WHERE attempts >= 5`
 
 	// The erasure of player $1's puzzle rating and attempts.
 	QueryErasePuzzleAttempts = `DELETE FROM puzzle_attempts WHERE player_id = $1`
@@ -180,4 +189,41 @@ func AttemptWrites(a tttbot.PuzzleAttempt, s tttbot.PuzzleStanding, puzzle ratin
 	queries = append(queries, QueryAddAttempt)
 	args = append(args, []any{a.Player, a.PuzzleID, a.At.UnixMilli(), a.Solved, a.Rated, a.Plies, a.Took.Milliseconds()})
 	return queries, args
+}
+
+// PuzzleLeaderboard reads the rows of QueryPuzzleLeaderboard into page,
+// ranked from offset.
+func PuzzleLeaderboard(rows Rows, offset int, page *tttbot.PuzzleLeaderboardPage) error {
+	for rows.Next() {
+		s, err := PuzzleStanding(rows, "")
+		if err != nil {
+			return err
+		}
+		s.Rank = offset + len(page.Standings) + 1
+		page.Standings = append(page.Standings, s)
+	}
+	return rows.Err()
+}
+
+// ReadPuzzleLeaderboard reads a page of the puzzle leaderboard through q.
+func ReadPuzzleLeaderboard(ctx context.Context, q Query, offset, limit int) (tttbot.PuzzleLeaderboardPage, error) {
+	var page tttbot.PuzzleLeaderboardPage
+	if offset < 0 || limit <= 0 {
+		return page, tttbot.ErrBadPage
+	}
+	err := q(ctx, func(rows Rows) error { return PuzzleLeaderboard(rows, offset, &page) }, QueryPuzzleLeaderboard, limit, offset)
+	if err == nil {
+		err = q(ctx, func(rows Rows) error {
+			if rows.Next() {
+				if err := rows.Scan(&page.Total); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		}, QueryPuzzleLeaderboardTotal)
+	}
+	if err != nil {
+		return page, fmt.Errorf("read puzzle leaderboard: %w", err)
+	}
+	return page, nil
 }

@@ -31,3 +31,8 @@ func (s *store) PuzzleStanding(ctx context.Context, player string) (_ tttbot.Puz
 	defer s.done(ctx, "PuzzleStanding", time.Now(), &err)
 	return s.next.PuzzleStanding(ctx, player)
 }
+
+func (s *store) PuzzleLeaderboard(ctx context.Context, offset, limit int) (_ tttbot.PuzzleLeaderboardPage, err error) {
+	defer s.done(ctx, "PuzzleLeaderboard", time.Now(), &err)
+	return s.next.PuzzleLeaderboard(ctx, offset, limit)
+}

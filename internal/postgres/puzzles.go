@@ -139,3 +139,9 @@ func (db *DB) PuzzleStanding(ctx context.Context, player string) (s tttbot.Puzzl
 	})
 	return s, err
 }
+
+// PuzzleLeaderboard returns a page of the puzzle leaderboard. See
+// tttbot.PuzzleStore.
+func (db *DB) PuzzleLeaderboard(ctx context.Context, offset, limit int) (tttbot.PuzzleLeaderboardPage, error) {
+	return gamerow.ReadPuzzleLeaderboard(ctx, db.query, offset, limit)
+}

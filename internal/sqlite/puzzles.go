@@ -102,3 +102,9 @@ func (db *DB) AttemptPuzzle(ctx context.Context, a tttbot.PuzzleAttempt, player 
 func (db *DB) PuzzleStanding(ctx context.Context, player string) (tttbot.PuzzleStanding, error) {
 	return gamerow.PuzzleStanding(db.r.QueryRowContext(uncancelled(ctx), gamerow.QueryPuzzleStanding, player), player)
 }
+
+// PuzzleLeaderboard returns a page of the puzzle leaderboard. See
+// tttbot.PuzzleStore.
+func (db *DB) PuzzleLeaderboard(ctx context.Context, offset, limit int) (tttbot.PuzzleLeaderboardPage, error) {
+	return gamerow.ReadPuzzleLeaderboard(ctx, db.query, offset, limit)
+}

@@ -175,6 +175,18 @@ func testPuzzleAttempts(t *testing.T, newDB Opener) {
 	if diff := gocmp.Diff(want, s); diff != "" {
 		t.Errorf("PuzzleStanding (-want +got):\n%s", diff)
 	}
+	// The leaderboard lists ann, the one player with 5 rated attempts;
+	// bob, with one, is not ranked.
+	Must[tttbot.PuzzleAttempt](t)(first(db.AttemptPuzzle(ctx, tttbot.PuzzleAttempt{Player: "bob", PuzzleID: ps[0].ID, Solved: true, At: at}, tttbot.Player{})))
+	page := Must[tttbot.PuzzleLeaderboardPage](t)(db.PuzzleLeaderboard(ctx, 0, 10))
+	if diff := gocmp.Diff(tttbot.PuzzleLeaderboardPage{Standings: []tttbot.PuzzleStanding{want}, Total: 1}, page); diff != "" {
+		t.Errorf("PuzzleLeaderboard (-want +got):\n%s", diff)
+	}
+	if page := Must[tttbot.PuzzleLeaderboardPage](t)(db.PuzzleLeaderboard(ctx, 1, 10)); len(page.Standings) != 0 || page.Total != 1 {
+		t.Errorf("the second page: %+v, want none of 1", page)
+	}
+	_, err = db.PuzzleLeaderboard(ctx, -1, 10)
+	WantCode(t, err, tttbot.EINVALID)
 	if s := Must[tttbot.PuzzleStanding](t)(db.PuzzleStanding(ctx, "nobody")); s != (tttbot.PuzzleStanding{Player: "nobody"}) {
 		t.Errorf("a stranger's standing: %+v", s)
 	}
@@ -183,14 +195,16 @@ func testPuzzleAttempts(t *testing.T, newDB Opener) {
 	WantCode(t, err, tttbot.ENOTFOUND)
 	_, _, err = db.AttemptPuzzle(ctx, tttbot.PuzzleAttempt{Player: "ann", PuzzleID: ps[6].ID, Plies: -1, At: at}, tttbot.Player{})
 	WantCode(t, err, tttbot.EINVALID)
-	if n := countRows(t, db, "puzzle_attempts"); n != 7 {
-		t.Errorf("%d attempts stored after refusals, want 7", n)
+	if n := countRows(t, db, "puzzle_attempts"); n != 8 {
+		t.Errorf("%d attempts stored after refusals, want 8", n)
 	}
 
 	Must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "ann", at))
 	for _, table := range []string{"puzzle_attempts", "puzzle_ratings"} {
-		if n := countRows(t, db, table); n != 0 {
-			t.Errorf("%s: %d rows left after ann's erasure", table, n)
+		var n int
+		OK(t, db.SQL.QueryRow("SELECT count(*) FROM "+table+" WHERE player_id = 'ann'").Scan(&n))
+		if n != 0 {
+			t.Errorf("%s: %d rows of ann's left after her erasure", table, n)
 		}
 	}
 }
