@@ -42,32 +42,15 @@ func newShape(g *game.Geometry) *shape {
 		sh.lines = append(sh.lines, uint32(l))
 	}
 	sh.allLines = 1<<len(sh.lines) - 1
-	R, C := g.Rows, g.Cols
-	// Each symmetry maps (r, c) to a new (r, c). A rectangle has 4, a square 8.
-	syms := []func(r, c int) (int, int){
-		func(r, c int) (int, int) { return r, c },
-		func(r, c int) (int, int) { return r, C - 1 - c },
-		func(r, c int) (int, int) { return R - 1 - r, c },
-		func(r, c int) (int, int) { return R - 1 - r, C - 1 - c },
-	}
-	if R == C {
-		syms = append(syms,
-			func(r, c int) (int, int) { return c, r },
-			func(r, c int) (int, int) { return C - 1 - c, r },
-			func(r, c int) (int, int) { return c, R - 1 - r },
-			func(r, c int) (int, int) { return C - 1 - c, R - 1 - r },
-		)
-	}
+	// The rules' symmetries (game.Geometry.Symmetries): a rectangle has
+	// 4, a square 8.
+	syms := g.Symmetries()
 	sh.nsym = len(syms)
-	for s, f := range syms {
-		for r := range R {
-			for c := range C {
-				tr, tc := f(r, c)
-				from, to := r*C+c, tr*C+tc
-				sh.perm[s][from] = int8(to)
-				sh.inv[s][to] = int8(from)
-				sh.bit[s][from] = 1 << to
-			}
+	for s, perm := range syms {
+		for from, to := range perm {
+			sh.perm[s][from] = int8(to)
+			sh.inv[s][to] = int8(from)
+			sh.bit[s][from] = 1 << to
 		}
 	}
 	return sh

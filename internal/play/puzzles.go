@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/tttbot/tttbot"
@@ -43,7 +44,13 @@ func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
 		case <-ctx.Done():
 			return
 		case id := <-s.finished:
-			if err := s.MineGame(ctx, id, e); err != nil && ctx.Err() == nil {
+			switch err := s.MineGame(ctx, id, e); {
+			case err == nil || ctx.Err() != nil:
+			case errors.Is(err, puzzle.ErrUnproven):
+				// A position the solver could not settle within the
+				// bot's budget: the game's puzzles are forgone.
+				s.log.Debug("mine game", "game", id, "err", err)
+			default:
 				s.log.Log(ctx, health.Level(err), "mine game", "game", id, "err", err)
 			}
 		}
