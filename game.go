@@ -81,6 +81,11 @@ type Game struct {
 	// Assisted is set once the human asked for a hint in a game against
 	// the bot (Assist): the game counts in no record (InBotRecord).
 	Assisted bool
+	// InTournament is set by a tournament creating the game for a board of
+	// its round: the game shares its channel with the round's other games
+	// (see Settings.Room). It matters only when the game is created, and is
+	// not stored.
+	InTournament bool
 
 	CreatedAt  time.Time
 	UpdatedAt  time.Time

@@ -29,7 +29,7 @@ func (g *Game) RoomPlayers() [2]string {
 // r: neither of g's RoomPlayers may be in another open game there
 // (ErrPlayerBusy when actor is, else ErrOpponentBusy), and the channel may
 // hold no other open game (ErrChannelBusy) unless s allows simultaneous
-// games, or leaves them unset and def does. exclusive reports whether g
+// games, or leaves them unset and def does, or g is a tournament's. exclusive reports whether g
 // holds the channel alone, which the schema then enforces.
 func (s *Settings) Room(g *Game, actor string, r Room, def bool) (exclusive bool, err error) {
 	switch {
@@ -38,7 +38,7 @@ func (s *Settings) Room(g *Game, actor string, r Room, def bool) (exclusive bool
 	case len(r.PlayerGame) > 0:
 		return false, ErrOpponentBusy
 	}
-	allow := s.Shares(def)
+	allow := s.Shares(def) || g.InTournament
 	if !allow && r.Occupied {
 		return false, ErrChannelBusy
 	}

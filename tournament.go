@@ -128,6 +128,10 @@ type TournamentStore interface {
 	// Decide records a board's result; ErrGameDecided when it has one.
 	Decide(ctx context.Context, id int64, round, board int, r TournamentResult) error
 
+	// TournamentOfGame returns the tournament whose board game is, 0 for
+	// none.
+	TournamentOfGame(ctx context.Context, game int64) (int64, error)
+
 	// DueTournaments claims and lists up to limit tournaments signing up or
 	// running whose deadline is at or before at, oldest deadline first. A
 	// claim lasts until at + ClaimLease or the tournament's next Advance,

@@ -31,7 +31,7 @@ func TestPlaceholders(t *testing.T) {
 		"QueryTournamentStatus": QueryTournamentStatus, "QueryEntrantWithdrawn": QueryEntrantWithdrawn, "QueryEnter": QueryEnter,
 		"QueryLeaveSignup": QueryLeaveSignup, "QueryWithdraw": QueryWithdraw, "QueryAdvance": QueryAdvance,
 		"QueryAddTournamentGame": QueryAddTournamentGame, "QueryLinkGame": QueryLinkGame, "QueryDecide": QueryDecide,
-		"QueryDueTournaments": QueryDueTournaments, "QueryDueTournamentsSkipLocked": QueryDueTournamentsSkipLocked,
+		"QueryTournamentOfGame": QueryTournamentOfGame, "QueryDueTournaments": QueryDueTournaments, "QueryDueTournamentsSkipLocked": QueryDueTournamentsSkipLocked,
 	} {
 		next := 1
 		for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(q, -1) {

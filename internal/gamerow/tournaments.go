@@ -27,6 +27,7 @@ const (
 	QueryTournamentGames  = `SELECT round, board, white_id, coalesce(black_id, ''), result, coalesce(game_id, 0) FROM tournament_games WHERE tournament_id = $1 ORDER BY round, board`
 	QueryTournamentStatus = `SELECT status FROM tournaments WHERE id = $1`
 	QueryEntrantWithdrawn = `SELECT withdrawn FROM tournament_entrants WHERE tournament_id = $1 AND player_id = $2`
+	QueryTournamentOfGame = `SELECT coalesce(max(tournament_id), 0) FROM tournament_games WHERE game_id = $1`
 	QueryEnter            = `INSERT INTO tournament_entrants (tournament_id, player_id, rating, joined_at, withdrawn)
 		SELECT $1, $2, $3, $4, false FROM tournaments WHERE id = $1 AND status = 'signup'
 		ON CONFLICT (tournament_id, player_id) DO NOTHING`

@@ -52,6 +52,7 @@ type Store interface {
 	Moves(ctx context.Context, id int64) ([]tttbot.Move, error)
 	AddPuzzles(ctx context.Context, ps []tttbot.Puzzle, at time.Time) (int, error)
 	AttemptPuzzle(ctx context.Context, a tttbot.PuzzleAttempt, player tttbot.Player) (tttbot.PuzzleAttempt, tttbot.PuzzleStanding, error)
+	tttbot.TournamentStore
 }
 
 // The refusals of this package, each with the code a caller acts on;
@@ -85,7 +86,8 @@ type Service struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	finished chan int64 // games to mine for puzzles (see RunMiner)
+	finished        chan int64 // games to mine for puzzles (see RunMiner)
+	tournamentGames chan int64 // finished games for RunTournaments
 }
 
 // New returns a Service playing as the bot user botID.
@@ -108,7 +110,7 @@ func New(store Store, engine AI, botID string, opts Options) *Service {
 	return &Service{
 		store: store, ai: engine, botID: botID, opts: opts, log: opts.Logger,
 		rand:     rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
-		finished: make(chan int64, mineQueue),
+		finished: make(chan int64, mineQueue), tournamentGames: make(chan int64, tournamentQueue),
 	}
 }
 
@@ -339,7 +341,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 			r = answered
 		}
 	}
-	s.mine(r.Game)
+	s.gameOver(r.Game)
 	return r, nil
 }
 
@@ -437,14 +439,16 @@ func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.G
 		return s.store.Decline(ctx, g.ID, user, g.Version, s.opts.Now())
 	}
 	g, err = s.store.Resign(ctx, g.ID, user, s.opts.Now())
-	s.mine(g)
+	s.gameOver(g)
 	return g, err
 }
 
 // ResignGame ends g, an active game, as a loss for user, who clicked
 // Resign on its board.
 func (s *Service) ResignGame(ctx context.Context, g *tttbot.Game, user string) (*tttbot.Game, error) {
-	return s.store.Resign(ctx, g.ID, user, s.opts.Now())
+	g, err := s.store.Resign(ctx, g.ID, user, s.opts.Now())
+	s.gameOver(g)
+	return g, err
 }
 
 // Assist marks game id, as user saw it at version, as played with a hint
@@ -472,7 +476,7 @@ func (s *Service) Fire(ctx context.Context, g *tttbot.Game) (Result, error) {
 	}
 	switch tttbot.ErrorCode(err) {
 	case "":
-		s.mine(r.Game)
+		s.gameOver(r.Game)
 		return r, nil
 	case tttbot.ESTALE, tttbot.EFINISHED, tttbot.ENOTYOURTURN:
 		return Result{}, nil

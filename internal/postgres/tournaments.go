@@ -170,6 +170,16 @@ func (db *DB) Decide(ctx context.Context, id int64, round, board int, r tttbot.T
 
 func decided(context.Context, *tx) error { return tttbot.ErrGameDecided }
 
+// TournamentOfGame returns the tournament of a game. See
+// tttbot.TournamentStore.
+func (db *DB) TournamentOfGame(ctx context.Context, game int64) (id int64, err error) {
+	err = db.read(ctx, func() error { return db.pool.QueryRow(ctx, gamerow.QueryTournamentOfGame, game).Scan(&id) })
+	if err != nil {
+		return 0, fmt.Errorf("read tournament of game: %w", err)
+	}
+	return id, nil
+}
+
 // DueTournaments claims the tournaments whose deadline passed. See
 // tttbot.TournamentStore.
 func (db *DB) DueTournaments(ctx context.Context, at time.Time, limit int) (ts []*tttbot.Tournament, err error) {

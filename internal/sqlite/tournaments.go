@@ -172,6 +172,15 @@ func (db *DB) setBoard(ctx context.Context, query string, args ...any) error {
 	})
 }
 
+// TournamentOfGame returns the tournament of a game. See
+// tttbot.TournamentStore.
+func (db *DB) TournamentOfGame(ctx context.Context, game int64) (id int64, err error) {
+	if err := db.r.QueryRowContext(uncancelled(ctx), gamerow.QueryTournamentOfGame, game).Scan(&id); err != nil {
+		return 0, fmt.Errorf("read tournament of game: %w", err)
+	}
+	return id, nil
+}
+
 // DueTournaments claims the tournaments whose deadline passed. See
 // tttbot.TournamentStore.
 func (db *DB) DueTournaments(ctx context.Context, at time.Time, limit int) (ts []*tttbot.Tournament, err error) {

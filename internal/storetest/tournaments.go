@@ -87,6 +87,12 @@ func testTournament(t *testing.T, newDB Opener) {
 	OK(t, db.LinkGame(ctx, tr.ID, 1, 1, 77))
 	wantErr(t, db.LinkGame(ctx, tr.ID, 1, 1, 78), tttbot.ErrGameDecided)
 	wantErr(t, db.LinkGame(ctx, tr.ID, 1, 2, 79), tttbot.ErrGameDecided) // a bye has its result
+	if got := Must[int64](t)(db.TournamentOfGame(ctx, 77)); got != tr.ID {
+		t.Errorf("tournament of game 77 = %d, want %d", got, tr.ID)
+	}
+	if got := Must[int64](t)(db.TournamentOfGame(ctx, 78)); got != 0 {
+		t.Errorf("tournament of game 78 = %d, want none", got)
+	}
 	OK(t, db.Decide(ctx, tr.ID, 1, 1, tttbot.ResultDraw))
 	wantErr(t, db.Decide(ctx, tr.ID, 1, 1, tttbot.ResultBlack), tttbot.ErrGameDecided)
 	wantErr(t, db.Decide(ctx, tr.ID, 1, 9, tttbot.ResultBlack), tttbot.ErrGameDecided)
