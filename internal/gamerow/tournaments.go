@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/tttbot/tttbot"
@@ -56,6 +57,25 @@ const (
 		SELECT id FROM tournaments WHERE status IN ('signup', 'running') AND deadline <= $2
 			AND (claimed_until IS NULL OR claimed_until <= $2) ORDER BY deadline, id LIMIT $3`
 )
+
+// ForgetInTournaments are the statements that replace an erased player
+// ($2) in every tournament by a placeholder, $1 followed by the
+// tournament's ID (see ForgottenTournamentPrefix), withdrawn: the
+// standings keep their games, and nothing ties the player's tournaments
+// together.
+var ForgetInTournaments = []string{
+	`UPDATE tournament_entrants SET player_id = $1 || tournament_id, withdrawn = true WHERE player_id = $2`,
+	`UPDATE tournament_games SET white_id = $1 || tournament_id WHERE white_id = $2`,
+	`UPDATE tournament_games SET black_id = $1 || tournament_id WHERE black_id = $2`,
+}
+
+// ForgottenTournamentPrefix is the $1 of ForgetInTournaments for an erasure
+// made at: one per erasure, so that two players forgotten from one
+// tournament stay two. Stores pass the wall clock's time, not their own
+// clock's, which a test may hold still across erasures.
+func ForgottenTournamentPrefix(at time.Time) string {
+	return tttbot.ForgottenPrefix + "t" + strconv.FormatInt(at.UnixNano(), 36) + ":"
+}
 
 // CheckTournament refuses a tournament no store should keep.
 func CheckTournament(t *tttbot.Tournament) error {

@@ -296,3 +296,74 @@ func TestKnockoutFour(t *testing.T) {
 		t.Errorf("podium: %v with ranks %v; want %s, %s, then two thirds", table, ranks, final[0].OPlayer, final[0].XPlayer)
 	}
 }
+
+// TestSwissSixtyFour plays a 64-player Swiss of 6 rounds on two instances
+// sharing one database, each told of half the games' ends: every round
+// starts once, every game is accounted for, and the table is the one the
+// stored games give.
+func TestSwissSixtyFour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 64-player event: not in -short")
+	}
+	c := &clock{now: t0}
+	path := filepath.Join(t.TempDir(), "t.db")
+	var dbs []*sqlite.DB
+	var inst []*play.Service
+	for range 2 {
+		db, err := sqlite.Open(t.Context(), path, sqlite.Options{Now: c.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		dbs = append(dbs, db)
+		inst = append(inst, play.New(db, nil, bot, play.Options{TurnTimeout: turnTimeout, Now: c.Now, Seed: 1}))
+	}
+	ctx := t.Context()
+	b := &tournamentBoards{}
+	tr := newTournament(t, inst[0], tttbot.Swiss, 6, players(64)...)
+	if err := inst[1].StartTournament(ctx, tr.ID, organiser, b); err != nil {
+		t.Fatal(err)
+	}
+	outcomes := [][]int{whiteWins, blackWins, drawn}
+	for round := 1; round <= 6; round++ {
+		games := b.games[round]
+		if len(games) != 32 {
+			t.Fatalf("round %d: %d games, want 32", round, len(games))
+		}
+		var wg sync.WaitGroup
+		for i, g := range games {
+			s, db := inst[i%2], dbs[i%2]
+			playMoves(t, s, mustGame(t, db, g.ID), outcomes[(i+round)%3]...)
+			wg.Go(func() {
+				if err := s.TournamentGameOver(ctx, g.ID, b); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if want := []int{1, 2, 3, 4, 5, 6}; !slices.Equal(b.rounds, want) || len(b.over) != 1 {
+		t.Fatalf("rounds shown %v and over %d times; want %v and once", b.rounds, len(b.over), want)
+	}
+	st, err := inst[0].Tournament(ctx, tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Games) != 6*32 {
+		t.Fatalf("%d boards stored, want %d", len(st.Games), 6*32)
+	}
+	for _, tg := range st.Games {
+		g := mustGame(t, dbs[0], tg.GameID)
+		if want := tttbot.TournamentResultOf(tg, g); tg.Result != want || !g.HasPlayer(tg.White) || !g.HasPlayer(tg.Black) {
+			t.Errorf("round %d board %d: %s, but its game %d gives %s", tg.Round, tg.Board, tg.Result, g.ID, want)
+		}
+	}
+	table := st.Standings()
+	total := 0.0
+	for _, p := range table {
+		total += p.Points
+	}
+	if total != 6*32 {
+		t.Errorf("points in the table: %v, want %d, a point a game", total, 6*32)
+	}
+}

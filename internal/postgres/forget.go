@@ -92,6 +92,10 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 		})
 		w.Queue(gamerow.QueryErasePuzzleAttempts, user)
 		w.Queue(gamerow.QueryErasePuzzleRating, user)
+		forgotten := gamerow.ForgottenTournamentPrefix(time.Now())
+		for _, q := range gamerow.ForgetInTournaments {
+			w.Queue(q, forgotten, user)
+		}
 		w.Queue("DELETE FROM players WHERE id = $1", user)
 		if err := t.commit(ctx, w); err != nil {
 			return fmt.Errorf("erase player: %w", err)

@@ -164,6 +164,12 @@ func erase(ctx context.Context, tx *sql.Conn, e *tttbot.Erasure, scopes []string
 			return err
 		}
 	}
+	forgotten := gamerow.ForgottenTournamentPrefix(time.Now())
+	for _, q := range gamerow.ForgetInTournaments {
+		if _, err := count(tx.ExecContext(ctx, q, forgotten, e.Player)); err != nil {
+			return err
+		}
+	}
 	_, err = count(tx.ExecContext(ctx, "DELETE FROM players WHERE id = ?", e.Player))
 	return err
 }

@@ -139,6 +139,7 @@ func Run(t *testing.T, open Opener) {
 		{"Tournament", testTournament},
 		{"TournamentStartsOnce", testTournamentStartsOnce},
 		{"DueTournaments", testDueTournaments},
+		{"ForgetInTournaments", testForgetInTournaments},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {

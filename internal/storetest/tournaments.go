@@ -217,3 +217,39 @@ func testDueTournaments(t *testing.T, newDB Opener) {
 		t.Errorf("after an advance: %v due, want tournament %d", again, tr.ID)
 	}
 }
+
+// testForgetInTournaments: an erasure takes the player out of every
+// tournament under a placeholder, withdrawn, the same in its entrants and
+// games; two players forgotten from one tournament stay two.
+func testForgetInTournaments(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	tr := NewTournament("c")
+	OK(t, db.CreateTournament(ctx, tr))
+	for _, p := range []string{"alice", "bob", "carol"} {
+		OK(t, db.Enter(ctx, tr.ID, tttbot.Entrant{Player: p, Rating: 1500}))
+	}
+	tr.Status, tr.Round = tttbot.TournamentRunning, 1
+	OK(t, db.Advance(ctx, tr, []tttbot.TournamentGame{{Round: 1, Board: 1, White: "alice", Black: "bob"},
+		{Round: 1, Board: 2, White: "carol", Result: tttbot.ResultWhite}}))
+	Must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "alice", t0))
+	Must[*tttbot.Erasure](t)(db.ForgetPlayer(ctx, "bob", t0))
+
+	got := Must[*tttbot.TournamentState](t)(db.Tournament(ctx, tr.ID))
+	forgotten := map[string]bool{}
+	for _, e := range got.Entrants {
+		switch {
+		case e.Player == "carol":
+		case tttbot.Forgotten(e.Player) && e.Withdrawn:
+			forgotten[e.Player] = true
+		default:
+			t.Errorf("entrant %+v after the erasures", e)
+		}
+	}
+	if len(forgotten) != 2 {
+		t.Fatalf("forgotten entrants %v, want two placeholders", forgotten)
+	}
+	if g := got.Games[0]; !forgotten[g.White] || !forgotten[g.Black] || g.White == g.Black {
+		t.Errorf("board 1 after the erasures: %+v, want the two placeholders", g)
+	}
+}
