@@ -111,26 +111,33 @@ func (s *Service) LeaveTournament(ctx context.Context, id int64, player string) 
 // RemoveFromTournament is the organiser by taking player out (see
 // LeaveTournament).
 func (s *Service) RemoveFromTournament(ctx context.Context, id int64, by, player string) error {
-	st, err := s.store.Tournament(ctx, id)
-	if err != nil {
+	if _, err := s.organised(ctx, id, by); err != nil {
 		return err
 	}
-	if st.Organiser != by {
-		return tttbot.ErrNotOrganiser
-	}
 	return s.LeaveTournament(ctx, id, player)
+}
+
+// organised reads tournament id for its organiser, by: ErrNotOrganiser
+// for anyone else.
+func (s *Service) organised(ctx context.Context, id int64, by string) (*tttbot.TournamentState, error) {
+	st, err := s.store.Tournament(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st.Organiser != by {
+		return nil, tttbot.ErrNotOrganiser
+	}
+	return st, nil
 }
 
 // StartTournament is the organiser by closing the sign-up early: the
 // first round starts now.
 func (s *Service) StartTournament(ctx context.Context, id int64, by string, boards TournamentBoards) error {
-	st, err := s.store.Tournament(ctx, id)
+	st, err := s.organised(ctx, id, by)
 	if err != nil {
 		return err
 	}
 	switch {
-	case st.Organiser != by:
-		return tttbot.ErrNotOrganiser
 	case st.Status != tttbot.TournamentSignup:
 		return tttbot.ErrSignupClosed
 	case s.active(st) < tttbot.MinEntrants:
@@ -144,14 +151,11 @@ func (s *Service) StartTournament(ctx context.Context, id int64, by string, boar
 // CancelTournament is the organiser by calling the tournament off; the
 // games under way go on, counting for nothing in it.
 func (s *Service) CancelTournament(ctx context.Context, id int64, by string, boards TournamentBoards) error {
-	st, err := s.store.Tournament(ctx, id)
+	st, err := s.organised(ctx, id, by)
 	if err != nil {
 		return err
 	}
-	switch {
-	case st.Organiser != by:
-		return tttbot.ErrNotOrganiser
-	case st.Status != tttbot.TournamentSignup && st.Status != tttbot.TournamentRunning:
+	if st.Status != tttbot.TournamentSignup && st.Status != tttbot.TournamentRunning {
 		return tttbot.ErrTournamentOver
 	}
 	return s.end(ctx, st, tttbot.TournamentCancelled, boards)

@@ -26,31 +26,13 @@ func testDueClaims(t *testing.T, newDB Opener) {
 	at := t0.Add(time.Minute + tttbot.DeadlineGrace)
 
 	// Callers race, taking a few at a time: each game goes to exactly one.
-	const callers = 8
-	var mu sync.Mutex
-	var got []int64
-	var wg sync.WaitGroup
-	for range callers {
-		wg.Go(func() {
-			for {
-				due, err := db.Due(ctx, at, 3)
-				if err != nil {
-					t.Errorf("due: %v", err)
-					return
-				}
-				if len(due) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, g := range due {
-					got = append(got, g.ID)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	slices.Sort(got)
+	got := claimRace(t, 8, func() (ids []int64, err error) {
+		due, err := db.Due(ctx, at, 3)
+		for _, g := range due {
+			ids = append(ids, g.ID)
+		}
+		return ids, err
+	})
 	if !slices.Equal(got, all) {
 		t.Fatalf("racing callers claimed %v, want each of %v once", got, all)
 	}
@@ -73,4 +55,33 @@ func testDueClaims(t *testing.T, newDB Opener) {
 	if len(due) != 1 || due[0].ID != g.ID || due[0].Status != tttbot.StatusActive {
 		t.Errorf("after a change: got %d games due, want the accepted game", len(due))
 	}
+}
+
+// claimRace has callers call claim at once until it claims nothing more,
+// and returns every ID claimed, sorted: each due row once if the claims
+// hold.
+func claimRace(t *testing.T, callers int, claim func() ([]int64, error)) []int64 {
+	var mu sync.Mutex
+	var got []int64
+	var wg sync.WaitGroup
+	for range callers {
+		wg.Go(func() {
+			for {
+				ids, err := claim()
+				if err != nil {
+					t.Errorf("claim: %v", err)
+					return
+				}
+				if len(ids) == 0 {
+					return
+				}
+				mu.Lock()
+				got = append(got, ids...)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	slices.Sort(got)
+	return got
 }

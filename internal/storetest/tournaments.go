@@ -174,30 +174,13 @@ func testDueTournaments(t *testing.T, newDB Opener) {
 	OK(t, db.CreateTournament(ctx, notYet))
 	at := t0.Add(time.Minute)
 
-	var mu sync.Mutex
-	var got []int64
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for {
-				due, err := db.DueTournaments(ctx, at, 2)
-				if err != nil {
-					t.Errorf("due: %v", err)
-					return
-				}
-				if len(due) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, tr := range due {
-					got = append(got, tr.ID)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	slices.Sort(got)
+	got := claimRace(t, 4, func() (ids []int64, err error) {
+		due, err := db.DueTournaments(ctx, at, 2)
+		for _, tr := range due {
+			ids = append(ids, tr.ID)
+		}
+		return ids, err
+	})
 	if !slices.Equal(got, all) {
 		t.Fatalf("racing callers claimed %v, want each of %v once", got, all)
 	}
