@@ -122,20 +122,26 @@ func (c *child) cpuTime() time.Duration { return cpuTime(c.cmd.Process.Pid) }
 // cpuTime is the CPU time process pid has used, or 0 where /proc does not
 // tell.
 func cpuTime(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
 	// utime and stime are the 12th and 13th fields after the command name,
 	// in USER_HZ (100 a second).
-	_, rest, _ := strings.Cut(string(b), ") ")
-	f := strings.Fields(rest)
+	f := procStat(pid)
 	if len(f) < 13 {
 		return 0
 	}
 	user, _ := strconv.ParseInt(f[11], 10, 64)
 	sys, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(user+sys) * time.Second / 100
+}
+
+// procStat is the fields of /proc/PID/stat after the command's name, or
+// nil where /proc does not tell.
+func procStat(pid int) []string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return strings.Fields(rest)
 }
 
 // peakRSS is the process's peak resident memory in bytes (VmHWM), or 0 where

@@ -164,7 +164,7 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 			rep.paused += paused
 		}
 	case o.soak > 0:
-		if end, err = f.soak(ctx, progress, soakFaulter(o, cluster), end, anyDone); err != nil {
+		if end, err = f.soak(ctx, progress, &faulter{stall: o.stall, cluster: cluster, db: o.db}, end, anyDone); err != nil {
 			stop()
 			wg.Wait()
 			return nil, err

@@ -114,13 +114,14 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	}
 	if o.soak > 0 {
 		o.duration = o.soak
-		for name, apply := range map[string]func(){
-			"rate": func() { o.rate = soakRate }, "abandon": func() { o.abandon = soakAbandon },
-			"turn-timeout": func() { o.turnTimeout = soakTurnTimeout },
-		} {
-			if !set[name] {
-				apply()
-			}
+		if !set["rate"] {
+			o.rate = soakRate
+		}
+		if !set["abandon"] {
+			o.abandon = soakAbandon
+		}
+		if !set["turn-timeout"] {
+			o.turnTimeout = soakTurnTimeout
 		}
 	}
 	switch {

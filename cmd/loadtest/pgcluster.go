@@ -136,12 +136,7 @@ func (c *pgCluster) processes() ([]int, error) {
 
 // parentPID is pid's parent, or 0 when /proc does not tell.
 func parentPID(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	_, rest, _ := strings.Cut(string(b), ") ")
-	f := strings.Fields(rest)
+	f := procStat(pid)
 	if len(f) < 2 {
 		return 0
 	}

@@ -27,7 +27,6 @@ type faultRecord struct {
 	name, what                       string
 	answers, late, deferred, abandon int64
 	lost                             int64
-	took                             time.Duration
 }
 
 // rssSample is the bots' resident memory at a time of the soak; restarted
@@ -48,11 +47,6 @@ func (d *driver) counts() soakCounts {
 		c.answers += in.answered.Load()
 	}
 	return c
-}
-
-// soakFaulter is the faulter of o's database.
-func soakFaulter(o loadOptions, cluster *pgCluster) *faulter {
-	return &faulter{stall: o.stall, cluster: cluster, db: o.db}
 }
 
 // soak does the schedule's faults as the load runs until end, which a kill
@@ -104,7 +98,7 @@ func (f *fleet) soak(ctx context.Context, progress io.Writer, ft *faulter, end t
 			continue
 		}
 		plan = plan[1:]
-		at, began := time.Since(d.from), time.Now()
+		at := time.Since(d.from)
 		var what string
 		var err error
 		if name == "kill-bot" {
@@ -126,7 +120,7 @@ func (f *fleet) soak(ctx context.Context, progress io.Writer, ft *faulter, end t
 			return end, fmt.Errorf("soak: %s at %s: %w", name, at.Round(time.Second), err)
 		}
 		now := d.counts()
-		r := faultRecord{at: at.Round(time.Second), name: name, what: what, took: time.Since(began),
+		r := faultRecord{at: at.Round(time.Second), name: name, what: what,
 			answers: now.answers - last.answers, late: now.late - last.late, deferred: now.deferred - last.deferred,
 			abandon: now.abandon - last.abandon, lost: now.lost - last.lost}
 		last = now
