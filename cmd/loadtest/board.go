@@ -60,13 +60,15 @@ type component struct {
 	Label      string      `json:"label"`
 	CustomID   string      `json:"custom_id"`
 	Disabled   bool        `json:"disabled"`
+	URL        string      `json:"url"` // a link button's, which has no custom_id
 	Components []component `json:"components"`
 }
 
 const buttonType = 2
 
 // parseBoard reads the buttons of an answer: a board's cells, a challenge's
-// Accept and Decline, a finished game's Rematch.
+// Accept and Decline, a finished game's Rematch. Link buttons, to the web
+// pages, click nothing.
 func parseBoard(r *response) (board, error) {
 	var b board
 	if r == nil || r.Data == nil {
@@ -86,7 +88,7 @@ func parseBoard(r *response) (board, error) {
 	var collect func([]component)
 	collect = func(cs []component) {
 		for _, c := range cs {
-			if c.Type == buttonType {
+			if c.Type == buttonType && c.URL == "" {
 				buttons = append(buttons, c)
 			}
 			collect(c.Components)

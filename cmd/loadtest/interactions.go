@@ -88,12 +88,16 @@ func (w *worker) interact(ctx context.Context, k kind, s *session, user string, 
 // sequence number.
 func (w *worker) body(s *session, user string, typ discordgo.InteractionType, data any, m *messageJSON) ([]byte, int64) {
 	n := w.d.seq.Add(1)
+	perms := memberPermissions
+	if s.admin {
+		perms = adminPermissions
+	}
 	i := interactionJSON{
 		ID: strconv.FormatInt(w.d.ids.interaction(n, time.Now()), 10), ApplicationID: appID, Type: typ,
 		Token: interactionToken(n, m.id()), Version: 1,
 		GuildID: s.guild, ChannelID: s.channel, Channel: channelJSON{ID: s.channel, Type: discordgo.ChannelTypeGuildText, GuildID: s.guild},
 		Member: memberJSON{User: ptr(userJSON(user)), Roles: []string{}, JoinedAt: "2024-01-02T03:04:05.000000+00:00",
-			Permissions: "2248473465835073"},
+			Permissions: perms},
 		AppPermissions: "2248473465835073", Locale: "en-US", GuildLocale: "en-US", Entitlements: []any{},
 		Data: data, Message: m,
 	}
@@ -105,6 +109,13 @@ func (w *worker) body(s *session, user string, typ discordgo.InteractionType, da
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A member's permissions in the channel: a player's, and an admin's, who
+// may manage the guild besides.
+const (
+	memberPermissions = "2248473465835073"
+	adminPermissions  = "2248473465835105" // memberPermissions | Manage Guild (1 << 5)
+)
 
 // Interactions as Discord sends them, with the fields a bot may read.
 type (

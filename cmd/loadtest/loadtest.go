@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -126,6 +127,19 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	loadCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	var wg sync.WaitGroup
+	var pages *webLoad
+	if o.pages > 0 {
+		start, err := d.turnWebOn(ctx, o.channels)
+		if err != nil {
+			return nil, err
+		}
+		bases := make([]string, len(urls))
+		for i, u := range urls {
+			bases[i] = strings.TrimSuffix(u, "/interactions")
+		}
+		pages = newWebLoad(bases, start, o.pages, d.from, o.seed)
+		wg.Go(func() { pages.run(loadCtx) })
+	}
 	workers := make([]*worker, o.concurrency)
 	for i := range workers {
 		per := o.players / o.concurrency
@@ -178,6 +192,9 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	stop()
 	wg.Wait()
 	rep.elapsed = time.Since(d.from) - rep.paused
+	if pages != nil {
+		rep.web = pages.report(rep.elapsed)
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -313,7 +330,7 @@ listen = %q
 
 [log]
 level = "warn"
-`, publicKey, api, register, listen, database, game)
+%s`, publicKey, api, register, listen, database, game, webConfig(o))
 }
 
 // machineSpeed times ed25519.Sign on 2 KB, the fastest of a few batches: a

@@ -43,6 +43,7 @@ type loadOptions struct {
 	soak        time.Duration // the load's duration, with faults (soak.go)
 	faultEvery  time.Duration
 	stall       time.Duration // how long a fault stalls the database
+	pages       int           // web pages per second besides the interactions (web.go)
 }
 
 // A soak's defaults, where they differ from a load test's: a modest load,
@@ -102,6 +103,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.DurationVar(&o.soak, "soak", 0, fmt.Sprintf("run a soak this long instead of -duration: the load (default -rate %d, -abandon %g, -turn-timeout %s) with a fault every -fault-every, cycling through a kill -9 of the bot and, with -postgres, a restart of PostgreSQL, a lock on its games table and a SIGSTOP of its processes, or on SQLite a write lock held by another connection and a full disk; the report adds late, deferred and abandoned answers, games lost on time and the bots' memory each minute", soakRate, soakAbandon, soakTurnTimeout))
 	fs.DurationVar(&o.faultEvery, "fault-every", 3*time.Minute, "with -soak, the time between faults")
 	fs.DurationVar(&o.stall, "stall", 8*time.Second, "with -soak, how long a lock, SIGSTOP or full disk lasts")
+	fs.IntVar(&o.pages, "pages", 0, "web pages per second to fetch besides the interactions: the bots serve their pages, each guild's turned on by its admin, and a crawler fetches leaderboards, profiles and games (0: none)")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
 	rest, err := cli.Parse(fs, stdout, stderr, args)
 	if err != nil {
@@ -140,6 +142,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return errors.New("-postgres runs a server of its own: leave out -database-url and -db")
 	case o.soak < 0 || o.soak > 0 && (o.faultEvery <= 0 || o.stall <= 0):
 		return errors.New("-soak, -fault-every and -stall must be positive")
+	case o.pages < 0:
+		return errors.New("-pages must not be negative")
 	case o.soak > 0 && o.kill:
 		return errors.New("-soak kills the bot on its schedule: leave out -kill")
 	case o.soak > 0 && o.databaseURL != "":
@@ -168,8 +172,11 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		if o.soak > 0 {
 			rep.printSoak(stdout)
 		}
+		if rep.web != nil {
+			rep.web.print(stdout)
+		}
 	}
-	if err == nil && rep.failed() {
+	if err == nil && (rep.failed() || rep.web != nil && rep.web.failed()) {
 		err = errReported
 	}
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // report is what the load test measured.
 type report struct {
 	opts      loadOptions
+	web       *webReport    // the pages', with -pages
 	elapsed   time.Duration // measured (after the warm-up) with a bot up
 	warm      []time.Duration
 	downtime  time.Duration    // from the kill until the new bot was healthy

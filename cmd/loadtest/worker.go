@@ -71,6 +71,7 @@ func (d *driver) newWorker(i, first, n int) *worker {
 // session is one table: a game, its rematches, and the players at it.
 type session struct {
 	guild, channel string
+	admin          bool     // the member may manage the guild
 	humans         []string // the challenger first
 	vsBot          bool
 	x              string // who plays X

@@ -39,6 +39,7 @@ func BenchmarkMove(b *testing.B) {
 // fixture is what the benchmarks need to know of the large database.
 type fixture struct {
 	db      *DB
+	url     string   // the database's
 	players []string // by leaderboard rank on 3×3 in the guild, best first
 }
 
@@ -79,7 +80,7 @@ func buildFixture(b *testing.B) fixture {
 	}
 	b.Logf("fixture: %d players, %d games, %d ranked on 3×3, built in %v",
 		storetest.FixturePlayers, storetest.FixtureGames, len(players), time.Since(start).Round(time.Millisecond))
-	return fixture{db: db, players: players}
+	return fixture{db: db, url: url, players: players}
 }
 
 // BenchmarkRatings measures what players wait for with 100,000 players and

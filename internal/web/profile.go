@@ -197,7 +197,7 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request) {
 	}
 	// The chart is an image: its styles are its own, and it runs nothing.
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-	send(w, r, page{body: b.Bytes(), typ: "image/svg+xml", modified: modified, cache: revalidate})
+	s.send(w, r, page{body: b.Bytes(), typ: "image/svg+xml", modified: modified, cache: revalidate})
 }
 
 // chartAlt describes the chart's first line, h, in words.

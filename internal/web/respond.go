@@ -79,7 +79,7 @@ const revalidate = "public, no-cache"
 
 // send writes p as the answer to r: 304 when r's validators match it,
 // gzipped when r accepts it and it is worth it.
-func send(w http.ResponseWriter, r *http.Request, p page) {
+func (s *Server) send(w http.ResponseWriter, r *http.Request, p page) {
 	h := w.Header()
 	h.Set("Vary", "Accept-Encoding, Accept-Language")
 	if p.status == 0 {
@@ -104,9 +104,11 @@ func send(w http.ResponseWriter, r *http.Request, p page) {
 	body := p.body
 	if len(body) >= minGzip && acceptsGzip(r) {
 		var b bytes.Buffer
-		z, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed) // a valid level: no error
+		z := s.zippers.Get().(*gzip.Writer)
+		z.Reset(&b)
 		z.Write(body)
 		z.Close()
+		s.zippers.Put(z)
 		body = b.Bytes()
 		h.Set("Content-Encoding", "gzip")
 	}
@@ -169,7 +171,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, l *i18n.Language
 		s.fail(w, r, http.StatusInternalServerError)
 		return
 	}
-	send(w, r, page{status: status, body: b.Bytes(), typ: "text/html; charset=utf-8", modified: modified, cache: revalidate})
+	s.send(w, r, page{status: status, body: b.Bytes(), typ: "text/html; charset=utf-8", modified: modified, cache: revalidate})
 }
 
 // fail answers r with the page of an error status: 404 for anything not
@@ -188,7 +190,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int) {
 		http.Error(w, http.StatusText(status), status)
 		return
 	}
-	send(w, r, page{status: status, body: b.Bytes(), typ: "text/html; charset=utf-8"})
+	s.send(w, r, page{status: status, body: b.Bytes(), typ: "text/html; charset=utf-8"})
 }
 
 // failed answers r for err, a store's: 404 for what is not there, 500 for

@@ -15,11 +15,13 @@
 package web
 
 import (
+	"compress/gzip"
 	"context"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tttbot/tttbot"
@@ -75,6 +77,7 @@ type Server struct {
 	pages   *templates
 	judged  *judgeCache
 	mux     *http.ServeMux
+	zippers sync.Pool // of *gzip.Writer: each holds a few hundred KB of tables
 }
 
 // New returns a Server reading store, judging moves with engine and
@@ -88,6 +91,10 @@ func New(store Store, engine AI, cat *i18n.Catalog, opts Options) (*Server, erro
 	}
 	s := &Server{store: store, ai: engine, cat: cat, opts: opts, prefix: pathOf(opts.PublicURL),
 		judged: newJudgeCache(judgeCacheSize)}
+	s.zippers.New = func() any {
+		z, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
+		return z
+	}
 	var err error
 	if s.assets, err = loadAssets(s.prefix); err != nil {
 		return nil, err
