@@ -10,6 +10,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
@@ -57,7 +58,7 @@ func (h *Handler) hint(ctx context.Context, i *discordgo.Interaction) (interacti
 // position on geo, lead to: a win or a loss counted in the moves of
 // the side that ends the game, or a draw.
 func hintText(l *i18n.Language, geo *game.Geometry, a ai.Analysis) string {
-	data := map[string]any{"Cells": cellList(l, geo, a.Best)}
+	data := map[string]any{"Cells": gametext.Cells(l, geo, a.Best)}
 	switch {
 	case a.Value > 0:
 		return l.N("hint_win", (a.Plies+1)/2, data)

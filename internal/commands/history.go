@@ -10,6 +10,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/interaction"
 )
@@ -47,7 +48,7 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts op
 		case who == h.botID:
 			// The bot's own games: the opponent is the person, the level
 			// the bot's.
-			opponent = l.T("history_bot_level", map[string]any{"Player": opponent, "Level": levelText(l, e.BotLevel)})
+			opponent = l.T("history_bot_level", map[string]any{"Player": opponent, "Level": gametext.Level(l, e.BotLevel)})
 		}
 		result := "history_drew"
 		switch e.Outcome {
@@ -60,7 +61,7 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts op
 		if e.BotLevel != "" && who != h.botID {
 			// Against the bot: "me", which languages decline as they
 			// cannot a mention.
-			how = l.T(result+"_vs_me", map[string]any{"Level": levelText(l, e.BotLevel)})
+			how = l.T(result+"_vs_me", map[string]any{"Level": gametext.Level(l, e.BotLevel)})
 		}
 		switch e.Reason {
 		case tttbot.ReasonResign:
@@ -69,7 +70,7 @@ func (h *Handler) history(ctx context.Context, i *discordgo.Interaction, opts op
 			how += " · " + l.T("history_on_time", nil)
 		}
 		b.WriteString(l.T("history_line", map[string]any{
-			"N": n + 1, "Result": how, "Shape": shapeText(l, e.Shape), "Game": gameNumber(e.GameID), "When": relTime(e.FinishedAt)}) + "\n")
+			"N": n + 1, "Result": how, "Shape": gametext.Shape(l, e.Shape), "Game": gameNumber(e.GameID), "When": relTime(e.FinishedAt)}) + "\n")
 		if n%5 == 0 {
 			rows = append(rows, discordgo.ActionsRow{})
 		}
@@ -147,7 +148,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 	l := h.userLang(i)
 	var b strings.Builder
 	b.WriteString(l.T("replay_header", map[string]any{
-		"Game": gameNumber(g.ID), "Shape": shapeText(l, g.Shape()), "When": relTime(g.FinishedAt),
+		"Game": gameNumber(g.ID), "Shape": gametext.Shape(l, g.Shape()), "When": relTime(g.FinishedAt),
 		"XMark": mark(&tttbot.Settings{}, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer), "OMark": mark(&tttbot.Settings{}, g, g.OPlayer), "O": h.playerName(l, g, g.OPlayer)}) + "\n")
 	last := -1
 	if ply == 0 {
@@ -156,7 +157,7 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 		m := r.moves[ply-1]
 		last = m.Cell
 		b.WriteString(l.T("replay_move", map[string]any{
-			"Ply": ply, "Total": n, "Mark": mark(&tttbot.Settings{}, g, m.Player), "Player": h.playerName(l, g, m.Player), "Cell": cellName(r.geo, m.Cell)}))
+			"Ply": ply, "Total": n, "Mark": mark(&tttbot.Settings{}, g, m.Player), "Player": h.playerName(l, g, m.Player), "Cell": gametext.Cell(r.geo, m.Cell)}))
 	}
 	if ply == n {
 		b.WriteString(" " + h.outcome(l, g))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/interaction"
 )
@@ -119,7 +120,7 @@ func (h *Handler) renderLeaderboard(ctx context.Context, l *i18n.Language, guild
 		}
 	}
 	var s strings.Builder
-	s.WriteString(l.T(header, map[string]any{"Shape": shapeText(l, shape)}) + "\n")
+	s.WriteString(l.T(header, map[string]any{"Shape": gametext.Shape(l, shape)}) + "\n")
 	ranked := map[string]any{"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)}
 	if page.Total == 0 {
 		s.WriteString(l.T("leaderboard_empty", ranked))

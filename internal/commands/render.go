@@ -10,8 +10,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/palette"
 )
@@ -70,30 +70,11 @@ func mention(l *i18n.Language, id string) string {
 	return "<@" + id + ">"
 }
 
-// cellName is a cell in chess style: column letter, row number ("B2").
-func cellName(g *game.Geometry, cell int) string {
-	return fmt.Sprintf("%c%d", 'A'+cell%g.Cols, cell/g.Cols+1)
-}
-
 func relTime(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
-
-// shapeText names a board's shape: "3×3, 3 in a row".
-func shapeText(l *i18n.Language, s tttbot.Shape) string {
-	return l.T("shape", map[string]any{"Rows": s.Rows, "Cols": s.Cols, "K": s.K})
-}
-
-// levelText names one of the bot's difficulties.
-func levelText(l *i18n.Language, level string) string {
-	switch ai.Level(level) {
-	case ai.Easy, ai.Medium, ai.Hard, ai.Perfect:
-		return l.T("level_"+level, nil)
-	}
-	return level
-}
 
 func (h *Handler) playerName(l *i18n.Language, g *tttbot.Game, id string) string {
 	if g.VsBot() && id == h.botID {
-		return l.T("bot_player", map[string]any{"Player": mention(l, id), "Level": levelText(l, g.BotLevel)})
+		return l.T("bot_player", map[string]any{"Player": mention(l, id), "Level": gametext.Level(l, g.BotLevel)})
 	}
 	return mention(l, id)
 }
@@ -123,11 +104,11 @@ func (h *Handler) render(ctx context.Context, l *i18n.Language, g *tttbot.Game, 
 	geo := pos.Geometry()
 	var b strings.Builder
 	b.WriteString(l.T("board_header", map[string]any{
-		"Shape": shapeText(l, g.Shape()), "XMark": mark(st, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer),
+		"Shape": gametext.Shape(l, g.Shape()), "XMark": mark(st, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer),
 		"OMark": mark(st, g, g.OPlayer), "O": h.playerName(l, g, g.OPlayer)}))
 	b.WriteByte('\n')
 	if last != nil {
-		b.WriteString(l.T("board_last_move", map[string]any{"Player": h.playerName(l, g, last.Player), "Cell": cellName(geo, last.Cell)}))
+		b.WriteString(l.T("board_last_move", map[string]any{"Player": h.playerName(l, g, last.Player), "Cell": gametext.Cell(geo, last.Cell)}))
 		b.WriteByte('\n')
 	}
 	var win game.Mask
@@ -266,7 +247,7 @@ func cutShort(g *tttbot.Game, configured, guild time.Duration) bool {
 
 func (h *Handler) renderChallenge(l *i18n.Language, st *tttbot.Settings, g *tttbot.Game) message {
 	content := l.T("challenge", map[string]any{
-		"Challenger": mention(l, g.Challenger), "Opponent": mention(l, g.Opponent), "Shape": shapeText(l, g.Shape()),
+		"Challenger": mention(l, g.Challenger), "Opponent": mention(l, g.Opponent), "Shape": gametext.Shape(l, g.Shape()),
 		"X": mention(l, g.XPlayer), "XMark": mark(st, g, g.XPlayer), "Deadline": relTime(g.Deadline)})
 	if cutShort(g, h.opts.ChallengeTimeout, st.ChallengeTimeout) {
 		content += "\n" + webhookNote(l)

@@ -12,6 +12,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/interaction"
 )
@@ -60,14 +61,14 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 	l := h.userLang(i)
 	var b strings.Builder
 	b.WriteString(l.T("review_header", map[string]any{
-		"Game": gameNumber(g.ID), "Shape": shapeText(l, g.Shape()),
+		"Game": gameNumber(g.ID), "Shape": gametext.Shape(l, g.Shape()),
 		"XMark": mark(&tttbot.Settings{}, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer), "OMark": mark(&tttbot.Settings{}, g, g.OPlayer), "O": h.playerName(l, g, g.OPlayer),
 		"Outcome": h.outcome(l, g)}))
 	b.WriteString("\n" + textBoard(r.geo, r.positions[n], r.moves[n-1].Cell) + "\n")
 	unproven := false
 	for k, j := range js {
 		m := r.moves[lo+k]
-		fmt.Fprintf(&b, "**%s.** %s %s — %s\n", l.Int(m.Ply), mark(&tttbot.Settings{}, g, m.Player), cellName(r.geo, m.Cell), j.text(l, r.geo))
+		fmt.Fprintf(&b, "**%s.** %s %s — %s\n", l.Int(m.Ply), mark(&tttbot.Settings{}, g, m.Player), gametext.Cell(r.geo, m.Cell), j.text(l, r.geo))
 		unproven = unproven || j.verdict == ai.Unsolved
 	}
 	if unproven {
@@ -142,46 +143,5 @@ func judge(a ai.Analysis, cell int) judgement {
 }
 
 func (j judgement) text(l *i18n.Language, geo *game.Geometry) string {
-	better := map[string]any{"Better": cellList(l, geo, j.better)}
-	switch j.verdict {
-	case ai.Best:
-		switch j.played.Value {
-		case 1:
-			return l.T("verdict_best_wins", nil)
-		case -1:
-			return l.T("verdict_best_lost", nil)
-		}
-		return l.T("verdict_best", nil)
-	case ai.Inaccuracy:
-		if j.best.Value > 0 {
-			return l.T("verdict_inaccuracy_wins", better)
-		}
-		return l.T("verdict_inaccuracy_loses", better)
-	case ai.Mistake:
-		switch {
-		case j.best.Value > 0 && j.played.Value < 0:
-			return l.T("verdict_mistake_win_lost", better)
-		case j.best.Value > 0:
-			return l.T("verdict_mistake_win_draw", better)
-		}
-		return l.T("verdict_mistake_draw", better)
-	}
-	return l.T("verdict_unsolved", nil)
-}
-
-// cellList names up to three cells: "B2", "B2 or C3", "A1, B2 or C3",
-// "A1, B2, C3 or 2 more".
-func cellList(l *i18n.Language, geo *game.Geometry, cells []int) string {
-	var names []string
-	for _, c := range cells[:min(len(cells), 3)] {
-		names = append(names, cellName(geo, c))
-	}
-	if more := len(cells) - len(names); more > 0 {
-		names = append(names, l.N("cells_more", more, nil))
-	}
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
-	return l.T("cells_or", map[string]any{
-		"List": strings.Join(names[:len(names)-1], l.T("cells_separator", nil)), "Last": names[len(names)-1]})
+	return gametext.Verdict(l, geo, j.verdict, j.played.Value, j.best.Value, j.better)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 )
 
@@ -60,8 +61,8 @@ func (h *Handler) settingLine(l *i18n.Language, st *tttbot.Settings, setting str
 		d := st.Defaults
 		level := cmp.Or(d.Level, string(ai.Perfect))
 		return settingLine{l.T("setting_defaults", nil),
-			l.T("value_defaults", map[string]any{"Shape": shapeText(l, d.Shape(0, 0)), "First": firstName(l, d.First), "Level": levelText(l, level)}),
-			l.T("value_defaults", map[string]any{"Shape": shapeText(l, tttbot.Defaults{}.Shape(0, 0)), "First": firstName(l, ""), "Level": levelText(l, string(ai.Perfect))})}
+			l.T("value_defaults", map[string]any{"Shape": gametext.Shape(l, d.Shape(0, 0)), "First": firstName(l, d.First), "Level": gametext.Level(l, level)}),
+			l.T("value_defaults", map[string]any{"Shape": gametext.Shape(l, tttbot.Defaults{}.Shape(0, 0)), "First": firstName(l, ""), "Level": gametext.Level(l, string(ai.Perfect))})}
 	case settingTimeouts:
 		c, t := h.opts.ChallengeTimeout, h.opts.TurnTimeout
 		def := l.T("value_timeouts", map[string]any{"Challenge": duration(l, c), "Turn": duration(l, t)})

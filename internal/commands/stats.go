@@ -10,6 +10,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/interaction"
 )
@@ -52,7 +53,7 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts opti
 		if s.Rank > 0 {
 			place = l.T(rank, map[string]any{"Rank": s.Rank})
 		}
-		fmt.Fprintf(&b, "**%s** — **%s** ± %s · %s · %s · %s\n", shapeText(l, s.Shape), rating(l, s.R), rating(l, s.RD), place,
+		fmt.Fprintf(&b, "**%s** — **%s** ± %s · %s · %s · %s\n", gametext.Shape(l, s.Shape), rating(l, s.R), rating(l, s.RD), place,
 			l.T("stats_record", map[string]any{"Wins": s.Wins, "Losses": s.Losses, "Draws": s.Draws}), streak(l, s))
 	}
 	if len(st.VsBot) > 0 {
@@ -62,7 +63,7 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts opti
 		})
 		var parts []string
 		for _, r := range st.VsBot {
-			parts = append(parts, fmt.Sprintf("%s %s–%s–%s", levelText(l, r.Level), l.Int(r.Wins), l.Int(r.Losses), l.Int(r.Draws)))
+			parts = append(parts, fmt.Sprintf("%s %s–%s–%s", gametext.Level(l, r.Level), l.Int(r.Wins), l.Int(r.Losses), l.Int(r.Draws)))
 		}
 		b.WriteString(l.T("stats_vs_bot", map[string]any{"Records": strings.Join(parts, " · ")}) + "\n")
 	}

@@ -38,8 +38,7 @@ const (
 	// ProfileColumns are a Profile's columns, as ScanProfile reads them.
 	ProfileColumns = `id, coalesce(web_id, ''), name, coalesce(avatar, ''), public`
 
-	QueryProfile    = `SELECT ` + ProfileColumns + ` FROM players WHERE web_id = $1`
-	QueryWebGuildID = `SELECT id FROM guilds WHERE web_id = $1`
+	QueryProfile = `SELECT ` + ProfileColumns + ` FROM players WHERE web_id = $1`
 
 	// A player's last games everywhere, newest first.
 	QueryHistoryAll = historyColumns + ` WHERE r.player_id = $1 ORDER BY r.finished_at DESC, r.game_id DESC LIMIT $2`

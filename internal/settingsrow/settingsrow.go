@@ -19,6 +19,10 @@ const Columns = `simultaneous_games, coalesce(channels, ''), coalesce(role_id, '
 	coalesce(challenge_timeout, 0), coalesce(turn_timeout, 0), coalesce(mark_x, ''), coalesce(mark_o, ''),
 	coalesce(locale, ''), coalesce(web_id, ''), updated_at`
 
+// QueryByWebID reads the guild whose web page has the opaque ID $1: its
+// ID, then Columns.
+const QueryByWebID = "SELECT id, " + Columns + " FROM guilds WHERE web_id = $1"
+
 // Names are the columns a store writes, in Row.Args's order.
 const Names = `simultaneous_games, channels, role_id, cooldown, default_size, default_k, default_level,
 	default_first, challenge_timeout, turn_timeout, mark_x, mark_o, locale, web_id, updated_at`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/gamerow"
+	"github.com/tttbot/tttbot/internal/settingsrow"
 )
 
 var _ tttbot.WebStore = (*DB)(nil)
@@ -26,14 +27,15 @@ func (db *DB) WebGuild(ctx context.Context, webID string) (*tttbot.Settings, err
 		return nil, tttbot.ErrNotFound
 	}
 	var id string
-	err := db.r.QueryRowContext(uncancelled(ctx), gamerow.QueryWebGuildID, webID).Scan(&id)
+	var row settingsrow.Row
+	err := db.r.QueryRowContext(uncancelled(ctx), settingsrow.QueryByWebID, webID).Scan(append([]any{&id}, row.Dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, tttbot.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read web guild: %w", err)
 	}
-	return db.Settings(ctx, id)
+	return row.Settings(id)
 }
 
 // Profile returns the player whose profile is webID. See tttbot.WebStore.

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 )
 
@@ -113,7 +113,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 func (s *Server) gamePage(l *i18n.Language, g *tttbot.Game, st *tttbot.Settings, profiles map[string]tttbot.Profile,
 	geo *game.Geometry, positions []game.Position, moves []tttbot.Move, ply int) gamePage {
 	num := "#" + strconv.FormatInt(g.ID, 10)
-	p := gamePage{Title: l.T("web_game_title", map[string]any{"Game": num}), Shape: shapeText(l, g.Shape())}
+	p := gamePage{Title: l.T("web_game_title", map[string]any{"Game": num}), Shape: gametext.Shape(l, g.Shape())}
 	p.Date, p.ISO = date(l, g.FinishedAt)
 	p.X = s.player(l, g.XPlayer, profiles[g.XPlayer], g.BotLevel, st)
 	p.O = s.player(l, g.OPlayer, profiles[g.OPlayer], g.BotLevel, st)
@@ -135,7 +135,7 @@ func (s *Server) gamePage(l *i18n.Language, g *tttbot.Game, st *tttbot.Settings,
 	if ply > 0 {
 		m := moves[ply-1]
 		last = m.Cell
-		p.Step = l.T("web_move", map[string]any{"Ply": ply, "Total": len(moves), "Mark": markOf(g, m.Player), "Cell": cellName(geo, m.Cell)})
+		p.Step = l.T("web_move", map[string]any{"Ply": ply, "Total": len(moves), "Mark": markOf(g, m.Player), "Cell": gametext.Cell(geo, m.Cell)})
 	}
 	for c := range geo.Cols {
 		p.Cols = append(p.Cols, string(rune('A'+c)))
@@ -180,19 +180,14 @@ func markOf(g *tttbot.Game, player string) string {
 	return "O"
 }
 
-// cellName is a cell in chess style, as /ttt review names it: "B2".
-func cellName(geo *game.Geometry, cell int) string {
-	return fmt.Sprintf("%c%d", 'A'+cell%geo.Cols, cell/geo.Cols+1)
-}
-
 // judgeMoves lists the moves with their verdicts, the ply-th current.
 func (s *Server) judgeMoves(ctx context.Context, l *i18n.Language, g *tttbot.Game, geo *game.Geometry,
 	positions []game.Position, moves []tttbot.Move, ply int) []moveRow {
 	analyses := s.analyze(ctx, g.ID, positions[:len(moves)])
 	rows := make([]moveRow, len(moves))
 	for i, m := range moves {
-		rows[i] = moveRow{Mark: markOf(g, m.Player), Cell: cellName(geo, m.Cell), URL: s.stepURL(g.ID, i+1), Current: i+1 == ply,
-			Verdict: verdictText(l, geo, analyses[i], m.Cell)}
+		rows[i] = moveRow{Mark: markOf(g, m.Player), Cell: gametext.Cell(geo, m.Cell), URL: s.stepURL(g.ID, i+1), Current: i+1 == ply,
+			Verdict: gametext.MoveVerdict(l, geo, analyses[i], m.Cell)}
 	}
 	return rows
 }
@@ -227,59 +222,6 @@ func (s *Server) analyze(ctx context.Context, id int64, positions []game.Positio
 		s.judged.put(id, as)
 	}
 	return as
-}
-
-// verdictText words the verdict on the move to cell in the position a
-// analyzes, with the better move when there was one, as /ttt review does.
-func verdictText(l *i18n.Language, geo *game.Geometry, a ai.Analysis, cell int) string {
-	better := map[string]any{"Better": cellList(l, geo, a.Best)}
-	var played int
-	for _, m := range a.Moves {
-		if m.Cell == cell {
-			played = m.Value
-		}
-	}
-	switch a.Verdict(cell) {
-	case ai.Best:
-		switch played {
-		case 1:
-			return l.T("verdict_best_wins", nil)
-		case -1:
-			return l.T("verdict_best_lost", nil)
-		}
-		return l.T("verdict_best", nil)
-	case ai.Inaccuracy:
-		if a.Value > 0 {
-			return l.T("verdict_inaccuracy_wins", better)
-		}
-		return l.T("verdict_inaccuracy_loses", better)
-	case ai.Mistake:
-		switch {
-		case a.Value > 0 && played < 0:
-			return l.T("verdict_mistake_win_lost", better)
-		case a.Value > 0:
-			return l.T("verdict_mistake_win_draw", better)
-		}
-		return l.T("verdict_mistake_draw", better)
-	}
-	return l.T("verdict_unsolved", nil)
-}
-
-// cellList names up to three cells: "B2", "B2 or C3", "A1, B2, C3 or 2
-// more".
-func cellList(l *i18n.Language, geo *game.Geometry, cells []int) string {
-	var names []string
-	for _, c := range cells[:min(len(cells), 3)] {
-		names = append(names, cellName(geo, c))
-	}
-	if more := len(cells) - len(names); more > 0 {
-		names = append(names, l.N("cells_more", more, nil))
-	}
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
-	return l.T("cells_or", map[string]any{
-		"List": strings.Join(names[:len(names)-1], l.T("cells_separator", nil)), "Last": names[len(names)-1]})
 }
 
 // judgeCacheSize bounds the games whose analyses are kept: a few KB each.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 )
 
@@ -121,13 +122,13 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return base + "?" + v.Encode()
 	}
 	p := leaderboardPage{
-		Title:    l.T("web_leaderboard_title", map[string]any{"Shape": shapeText(l, shape)}),
+		Title:    l.T("web_leaderboard_title", map[string]any{"Shape": gametext.Shape(l, shape)}),
 		Empty:    l.T("leaderboard_empty", map[string]any{"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)}),
 		RankedBy: l.T("leaderboard_ranked_by", map[string]any{"Ranked": l.N("rated_games", tttbot.MinRatedGames, nil)}),
 		Footer:   l.N("leaderboard_footer", lb.Total, map[string]any{"Page": n, "Pages": pages}),
 	}
 	for _, sh := range shapes {
-		p.Shapes = append(p.Shapes, shapeLink{Name: shapeText(l, sh), URL: link(sh, 1), Current: sh == shape})
+		p.Shapes = append(p.Shapes, shapeLink{Name: gametext.Shape(l, sh), URL: link(sh, 1), Current: sh == shape})
 	}
 	if n > 1 {
 		p.Prev = link(shape, n-1)

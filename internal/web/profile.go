@@ -11,6 +11,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/picture"
 )
@@ -45,10 +46,20 @@ type profileScope struct {
 	guild *tttbot.Settings
 }
 
-// scope is the profile at r's address, as the viewer may see it: public,
-// or restricted to the games of the enabled server named by ?s=. ENOTFOUND
-// otherwise.
-func (s *Server) scope(ctx context.Context, r *http.Request) (profileScope, error) {
+// scope is the profile at r's address, as the viewer may see it, with its
+// ratings there: public, or restricted to the games of the enabled server
+// named by ?s=. ENOTFOUND otherwise.
+func (s *Server) scope(ctx context.Context, r *http.Request) (profileScope, *tttbot.Stats, error) {
+	sc, err := s.profileOf(ctx, r)
+	if err != nil {
+		return sc, nil, err
+	}
+	st, err := s.store.Stats(ctx, sc.guildID(), sc.p.ID)
+	return sc, st, err
+}
+
+// profileOf is scope's profile and where it may be seen.
+func (s *Server) profileOf(ctx context.Context, r *http.Request) (profileScope, error) {
 	p, err := s.store.Profile(ctx, r.PathValue("id"))
 	if err != nil {
 		return profileScope{}, err
@@ -82,17 +93,12 @@ func (sc profileScope) guildID() string {
 // chart, records and recent games.
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	sc, err := s.scope(ctx, r)
+	sc, st, err := s.scope(ctx, r)
 	if err != nil {
 		s.failed(w, r, err)
 		return
 	}
 	scope := sc.guildID()
-	st, err := s.store.Stats(ctx, scope, sc.p.ID)
-	if err != nil {
-		s.failed(w, r, err)
-		return
-	}
 	recent, err := s.store.RecentGames(ctx, sc.p.ID, scope, recentGames)
 	if err != nil {
 		s.failed(w, r, err)
@@ -125,7 +131,7 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 		if sd.Rank > 0 {
 			rank = l.Int(sd.Rank)
 		}
-		p.Ratings = append(p.Ratings, ratingRow{Shape: shapeText(l, sd.Shape), Rating: ratingText(l, sd), Rank: rank,
+		p.Ratings = append(p.Ratings, ratingRow{Shape: gametext.Shape(l, sd.Shape), Rating: ratingText(l, sd), Rank: rank,
 			Games: l.Int(sd.Games), Record: record(l, sd.Wins, sd.Losses, sd.Draws)})
 		if sd.UpdatedAt.After(modified) {
 			modified = sd.UpdatedAt
@@ -146,12 +152,12 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 			return slices.Index(levels, ai.Level(a.Level)) - slices.Index(levels, ai.Level(b.Level))
 		})
 		for _, b := range st.VsBot {
-			p.VsBot = append(p.VsBot, botRow{Level: levelText(l, b.Level), Record: record(l, b.Wins, b.Losses, b.Draws)})
+			p.VsBot = append(p.VsBot, botRow{Level: gametext.Level(l, b.Level), Record: record(l, b.Wins, b.Losses, b.Draws)})
 		}
 	}
 	for _, e := range recent {
 		d, iso := date(l, e.FinishedAt)
-		p.Recent = append(p.Recent, gameRow{Date: d, ISO: iso, Shape: shapeText(l, e.Shape), Result: outcomeText(l, e.Outcome),
+		p.Recent = append(p.Recent, gameRow{Date: d, ISO: iso, Shape: gametext.Shape(l, e.Shape), Result: outcomeText(l, e.Outcome),
 			URL:      s.prefix + "/g/" + strconv.FormatInt(e.GameID, 10),
 			Opponent: s.player(l, e.Opponent, profiles[e.Opponent], e.BotLevel, sc.guild)})
 		if e.FinishedAt.After(modified) {
@@ -169,13 +175,7 @@ const chartShapes = 4
 // board, drawn by internal/picture.
 func (s *Server) chart(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	sc, err := s.scope(ctx, r)
-	if err != nil {
-		s.failed(w, r, err)
-		return
-	}
-	scope := sc.guildID()
-	st, err := s.store.Stats(ctx, scope, sc.p.ID)
+	_, st, err := s.scope(ctx, r)
 	if err != nil {
 		s.failed(w, r, err)
 		return
@@ -207,6 +207,6 @@ func chartAlt(l *i18n.Language, h tttbot.RatingHistory) string {
 	for _, pt := range pts {
 		lo, hi = min(lo, pt.R), max(hi, pt.R)
 	}
-	return l.T("web_chart_alt", map[string]any{"Shape": shapeText(l, h.Shape),
+	return l.T("web_chart_alt", map[string]any{"Shape": gametext.Shape(l, h.Shape),
 		"From": rating(l, pts[0].R), "To": rating(l, pts[len(pts)-1].R), "Low": rating(l, lo), "High": rating(l, hi)})
 }

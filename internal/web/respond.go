@@ -200,6 +200,9 @@ func (s *Server) failed(w http.ResponseWriter, r *http.Request, err error) {
 		s.fail(w, r, http.StatusNotFound)
 		return
 	}
+	if r.Context().Err() != nil {
+		return // the client left: nobody to answer
+	}
 	s.opts.Logger.Error("web page", "path", r.URL.Path, "err", err)
 	s.fail(w, r, http.StatusInternalServerError)
 }

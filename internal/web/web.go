@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -60,9 +61,13 @@ type Options struct {
 	// RateLimit is the pages a second one client address may load, on
 	// average; a burst of twice as many passes. 0: no limit.
 	RateLimit int
-	BotID     string // the bot's user ID, which plays the games against it
-	Logger    *slog.Logger
-	Now       func() time.Time // default time.Now
+	// Concurrency bounds the pages built at once; more wait their turn.
+	// Each holds a database connection while it reads, and the bot's
+	// interactions need theirs: 0 is GOMAXPROCS, at least 2.
+	Concurrency int
+	BotID       string // the bot's user ID, which plays the games against it
+	Logger      *slog.Logger
+	Now         func() time.Time // default time.Now
 }
 
 // Server serves the pages. It is safe for concurrent use.
@@ -77,7 +82,8 @@ type Server struct {
 	pages   *templates
 	judged  *judgeCache
 	mux     *http.ServeMux
-	zippers sync.Pool // of *gzip.Writer: each holds a few hundred KB of tables
+	zippers sync.Pool     // of *gzip.Writer: each holds a few hundred KB of tables
+	slots   chan struct{} // one per page being built
 }
 
 // New returns a Server reading store, judging moves with engine and
@@ -95,6 +101,10 @@ func New(store Store, engine AI, cat *i18n.Catalog, opts Options) (*Server, erro
 		z, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
 		return z
 	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = max(2, runtime.GOMAXPROCS(0))
+	}
+	s.slots = make(chan struct{}, opts.Concurrency)
 	var err error
 	if s.assets, err = loadAssets(s.prefix); err != nil {
 		return nil, err
@@ -106,10 +116,10 @@ func New(store Store, engine AI, cat *i18n.Catalog, opts Options) (*Server, erro
 		s.limiter = newLimiter(float64(opts.RateLimit), 2*opts.RateLimit, maxClients, opts.Now)
 	}
 	s.mux = http.NewServeMux()
-	s.mux.HandleFunc("GET "+s.prefix+"/s/{id}", s.leaderboard)
-	s.mux.HandleFunc("GET "+s.prefix+"/p/{id}", s.profile)
-	s.mux.HandleFunc("GET "+s.prefix+"/p/{id}/chart.svg", s.chart)
-	s.mux.HandleFunc("GET "+s.prefix+"/g/{id}", s.game)
+	s.mux.HandleFunc("GET "+s.prefix+"/s/{id}", s.bounded(s.leaderboard))
+	s.mux.HandleFunc("GET "+s.prefix+"/p/{id}", s.bounded(s.profile))
+	s.mux.HandleFunc("GET "+s.prefix+"/p/{id}/chart.svg", s.bounded(s.chart))
+	s.mux.HandleFunc("GET "+s.prefix+"/g/{id}", s.bounded(s.game))
 	s.mux.HandleFunc("GET "+s.prefix+"/static/{name}", s.static)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, http.StatusNotFound) })
 	return s, nil
@@ -130,6 +140,20 @@ func pathOf(publicURL string) string {
 		return ""
 	}
 	return strings.TrimSuffix(u.Path, "/")
+}
+
+// bounded is page, built in a slot of its own: a burst of pages waits for
+// slots rather than take every database connection from the interactions.
+func (s *Server) bounded(page http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case s.slots <- struct{}{}:
+		case <-r.Context().Done():
+			return
+		}
+		defer func() { <-s.slots }()
+		page(w, r)
+	}
 }
 
 // ServeHTTP serves one request: the rate limit first, then the page.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
-	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 )
 
@@ -36,7 +36,7 @@ func avatar(p tttbot.Profile) string {
 func (s *Server) name(l *i18n.Language, id string, p tttbot.Profile, level string) string {
 	switch {
 	case id == s.opts.BotID && level != "":
-		return l.T("web_bot", map[string]any{"Level": levelText(l, level)})
+		return l.T("web_bot", map[string]any{"Level": gametext.Level(l, level)})
 	case tttbot.Forgotten(id):
 		return l.T("web_forgotten", nil)
 	case p.Name == "":
@@ -62,18 +62,6 @@ func (s *Server) player(l *i18n.Language, id string, p tttbot.Profile, level str
 		v.URL = s.prefix + "/p/" + p.WebID + "?s=" + guild.Web
 	}
 	return v
-}
-
-func shapeText(l *i18n.Language, sh tttbot.Shape) string {
-	return l.T("shape", map[string]any{"Rows": sh.Rows, "Cols": sh.Cols, "K": sh.K})
-}
-
-func levelText(l *i18n.Language, level string) string {
-	switch ai.Level(level) {
-	case ai.Easy, ai.Medium, ai.Hard, ai.Perfect:
-		return l.T("level_"+level, nil)
-	}
-	return level
 }
 
 func rating(l *i18n.Language, r float64) string { return l.Int(int(math.Round(r))) }
