@@ -14,6 +14,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/game"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/palette"
@@ -172,7 +173,7 @@ func (h *Handler) puzzleMove(ctx context.Context, i *discordgo.Interaction, cust
 		d := puzzle.Defence(b)
 		next, _ = next.Play(d)
 		c.moves = append(c.moves, d)
-		note := l.T("puzzle_answer", map[string]any{"Yours": cellName(next.Geometry(), c.cell), "Mine": cellName(next.Geometry(), d)})
+		note := l.T("puzzle_answer", map[string]any{"Yours": gametext.Cell(next.Geometry(), c.cell), "Mine": gametext.Cell(next.Geometry(), d)})
 		return updateMessage(h.puzzleBoard(ctx, l, i.GuildID, p, next, c, note, 0, true)), nil
 	}
 	// A move that does not win: what it leads to, and the winning moves.
@@ -181,12 +182,12 @@ func (h *Handler) puzzleMove(ctx context.Context, i *discordgo.Interaction, cust
 		switch {
 		case mv.Cell != c.cell:
 		case mv.Value == 0:
-			note = l.T("puzzle_wrong_draw", map[string]any{"Cell": cellName(pos.Geometry(), c.cell)})
+			note = l.T("puzzle_wrong_draw", map[string]any{"Cell": gametext.Cell(pos.Geometry(), c.cell)})
 		default:
-			note = l.T("puzzle_wrong_loss", map[string]any{"Cell": cellName(pos.Geometry(), c.cell), "Plies": mv.Plies - 1})
+			note = l.T("puzzle_wrong_loss", map[string]any{"Cell": gametext.Cell(pos.Geometry(), c.cell), "Plies": mv.Plies - 1})
 		}
 	}
-	note += "\n" + l.T("puzzle_winning", map[string]any{"Cells": cellList(l, pos.Geometry(), puzzle.Wins(a).Cells())})
+	note += "\n" + l.T("puzzle_winning", map[string]any{"Cells": gametext.Cells(l, pos.Geometry(), puzzle.Wins(a).Cells())})
 	at, st, err := h.play.AttemptPuzzle(ctx, u.ID, displayName(u), p.ID, false, len(c.moves)+1, took)
 	if err != nil {
 		return interaction.Reply{}, err
@@ -223,7 +224,7 @@ func (h *Handler) puzzleBoard(ctx context.Context, l *i18n.Language, guildID str
 	if start, err := p.Position(); err == nil && start.ToMove() == game.O {
 		side, colour = o.String(), palette.O
 	}
-	text := l.T("puzzle_header", map[string]any{"Shape": shapeText(l, p.Shape), "Rating": int(math.Round(p.R)), "Moves": (p.Plies() + 1) / 2}) + "\n" +
+	text := l.T("puzzle_header", map[string]any{"Shape": gametext.Shape(l, p.Shape), "Rating": int(math.Round(p.R)), "Moves": (p.Plies() + 1) / 2}) + "\n" +
 		l.T("puzzle_task", map[string]any{"Mark": side})
 	if note != "" {
 		text += "\n" + note
