@@ -304,6 +304,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	timersDone := make(chan struct{})
 	go func() { service.RunTimers(timersCtx, o.timerInterval, h); close(timersDone) }()
 	defer func() { stopTimers(); <-timersDone }()
+	// The tournament runner: sign-ups and rounds that run out, and the
+	// next round once a round's games are over.
+	tournamentsCtx, stopTournaments := context.WithCancel(context.Background())
+	tournamentsDone := make(chan struct{})
+	go func() { service.RunTournaments(tournamentsCtx, o.timerInterval, h, h); close(tournamentsDone) }()
+	defer func() { stopTournaments(); <-tournamentsDone }()
 	// The miner turns finished games into puzzles after their
 	// interactions are answered; the shutdown waits for the game at hand.
 	minerCtx, stopMiner := context.WithCancel(context.Background())

@@ -22,6 +22,9 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 	if strings.HasPrefix(data.CustomID, "ttt:"+actLeaderboard+":") {
 		return h.leaderboardPage(ctx, i, data.CustomID)
 	}
+	if strings.HasPrefix(data.CustomID, "ttt:"+actTournament+":") {
+		return h.tournamentClick(ctx, i, data.CustomID)
+	}
 	if strings.HasPrefix(data.CustomID, "ttt:"+actPuzzle+":") {
 		return h.puzzleMove(ctx, i, data.CustomID)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/play"
@@ -50,6 +51,38 @@ func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
 	confirm.Required = true
 	public := option(discordgo.ApplicationCommandOptionBoolean, "public", "opt_public")
 	public.Required = true
+	tournamentID := func() *discordgo.ApplicationCommandOption {
+		o := option(discordgo.ApplicationCommandOptionInteger, "id", "opt_tournament")
+		o.Required, o.MinValue = true, new(1.0)
+		return o
+	}
+	ranged := func(o *discordgo.ApplicationCommandOption, lo, hi float64) *discordgo.ApplicationCommandOption {
+		o.MinValue, o.MaxValue = &lo, hi
+		return o
+	}
+	tName := option(discordgo.ApplicationCommandOptionString, "name", "opt_tournament_name")
+	tName.Required, tName.MaxLength = true, 100
+	tFormat := option(discordgo.ApplicationCommandOptionString, "format", "opt_tournament_format",
+		loc.choice("choice_format_swiss", nil, string(tttbot.Swiss)),
+		loc.choice("choice_format_roundrobin", nil, string(tttbot.RoundRobin)),
+		loc.choice("choice_format_knockout", nil, string(tttbot.Knockout)))
+	tFormat.Required = true
+	tPlayer := option(discordgo.ApplicationCommandOptionUser, "player", "opt_tournament_player")
+	tPlayer.Required = true
+	tournament := option(discordgo.ApplicationCommandOptionSubCommandGroup, "tournament", "cmd_tournament")
+	tournament.Options = []*discordgo.ApplicationCommandOption{
+		sub("create", "cmd_tournament_create", tName, tFormat,
+			option(discordgo.ApplicationCommandOptionInteger, "size", "opt_size", sizes...),
+			option(discordgo.ApplicationCommandOptionInteger, "win", "opt_win", wins...),
+			ranged(option(discordgo.ApplicationCommandOptionInteger, "rounds", "opt_tournament_rounds"), 1, 12),
+			ranged(option(discordgo.ApplicationCommandOptionInteger, "round_minutes", "opt_round_minutes"), 1, 10080),
+			ranged(option(discordgo.ApplicationCommandOptionInteger, "move_seconds", "opt_move_seconds"), 10, 86400),
+			ranged(option(discordgo.ApplicationCommandOptionInteger, "signup_minutes", "opt_signup_minutes"), 1, 10080)),
+		sub("start", "cmd_tournament_start", tournamentID()),
+		sub("cancel", "cmd_tournament_cancel", tournamentID()),
+		sub("remove", "cmd_tournament_remove", tournamentID(), tPlayer),
+		sub("standings", "cmd_tournament_standings", tournamentID()),
+	}
 	description, descriptions := loc.text("cmd_ttt", nil)
 	return []*discordgo.ApplicationCommand{{
 		Name:                     "ttt",
@@ -92,6 +125,7 @@ func definitions(cat *i18n.Catalog) []*discordgo.ApplicationCommand {
 			sub("settings", "cmd_settings_moved", simultaneous),
 			sub("forget-me", "cmd_forget_me", confirm),
 			sub("profile", "cmd_profile", public),
+			tournament,
 		},
 	}, adminDefinition(loc)}
 }

@@ -85,6 +85,24 @@ func errorText(l *i18n.Language, err error) string {
 // (tttbot.Errorf with the same code and words) is the same refusal.
 func refusalID(e tttbot.Error) string {
 	switch e {
+	case *tttbot.ErrNoTournament:
+		return "tournament_not_found"
+	case *tttbot.ErrSignupClosed:
+		return "tournament_signup_closed"
+	case *tttbot.ErrAlreadyEntered:
+		return "tournament_already_in"
+	case *tttbot.ErrNotEntered:
+		return "tournament_not_in"
+	case *tttbot.ErrTournamentMoved:
+		return "tournament_moved"
+	case *tttbot.ErrTooFewEntrants:
+		return "tournament_too_few"
+	case *tttbot.ErrTooManyEntrants:
+		return "tournament_too_many"
+	case *tttbot.ErrNotOrganiser:
+		return "tournament_not_organiser"
+	case *tttbot.ErrTournamentOver:
+		return "tournament_over"
 	case *tttbot.ErrRoleNeeded:
 		return "error_role_needed"
 	case *tttbot.ErrSettingsOutOfGuild:

@@ -30,6 +30,13 @@ func (e *edits) EditMessage(_ context.Context, _, messageID string, _ *discordgo
 	return nil
 }
 
+func (e *edits) SendMessage(_ context.Context, channelID string, _ *discordgo.InteractionResponseData) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.msgs = append(e.msgs, "send:"+channelID)
+	return nil
+}
+
 func (e *edits) GuildEmojis(context.Context, string) ([]*discordgo.Emoji, error) {
 	return e.emojis, nil
 }

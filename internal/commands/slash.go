@@ -26,6 +26,8 @@ func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (intera
 	}
 	sub, opts := data.Options[0], options(data.Options[0].Options)
 	switch sub.Name {
+	case "tournament":
+		return h.tournament(ctx, i, sub)
 	case "challenge":
 		return h.challenge(ctx, i, opts, data.Resolved)
 	case "resign":
@@ -72,6 +74,10 @@ func (h *Handler) Private(i *discordgo.Interaction) bool {
 	switch sub := data.Options[0]; sub.Name {
 	case "help", "forget-me", "history", "review", "hint", "profile", "puzzle":
 		return true
+	case "tournament":
+		// The organiser's commands answer privately; the announcement and
+		// the table are for the channel.
+		return len(sub.Options) == 1 && sub.Options[0].Name != "create" && sub.Options[0].Name != "standings"
 	case "stats":
 		who, err := targetUser(i, options(sub.Options))
 		return err == nil && who == h.botID

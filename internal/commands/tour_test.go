@@ -59,6 +59,10 @@ func (p *posts) EditResponse(_ context.Context, _ string, data *discordgo.Intera
 	return p.EditMessage(context.Background(), "", "", data)
 }
 
+func (p *posts) SendMessage(_ context.Context, _ string, data *discordgo.InteractionResponseData) error {
+	return p.EditMessage(context.Background(), "", "", data)
+}
+
 func (p *posts) GuildEmojis(context.Context, string) ([]*discordgo.Emoji, error) { return nil, nil }
 
 // rendered is one message the bot sent on the tour, named by the step

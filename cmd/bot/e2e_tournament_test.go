@@ -1,0 +1,125 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/discord/discordtest"
+)
+
+// posts waits until the channel's messages satisfy ok and returns them.
+func (h *harness) posts(t *testing.T, ch, what string, ok func([]*discordtest.Message) bool) []*discordtest.Message {
+	t.Helper()
+	var got []*discordtest.Message
+	waitFor(t, 10*time.Second, what, func() bool {
+		got = h.srv.Messages(ch)
+		return ok(got)
+	})
+	return got
+}
+
+// boards are the game boards among msgs, oldest first.
+func boards(msgs []*discordtest.Message) []*discordtest.Message {
+	var out []*discordtest.Message
+	for _, m := range msgs {
+		if len(cells(m)) > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// toMove is whichever of players the board asks to move.
+func toMove(t *testing.T, board *discordtest.Message, players []discordtest.User) discordtest.User {
+	t.Helper()
+	for _, p := range players {
+		if strings.Contains(board.Text(), p.Mention()+", your turn") {
+			return p
+		}
+	}
+	t.Fatalf("no player to move on:\n%s", board)
+	return discordtest.User{}
+}
+
+// TestTournamentKnockout: an admin announces a 4-player knockout, members
+// join with the button (one leaves and comes back), the organiser starts
+// it; a semi-final is won on the board, the other lost on time; the bot
+// restarts before the final, which is played to the podium.
+func TestTournamentKnockout(t *testing.T) {
+	bothModes(t, func(t *testing.T, h *harness) {
+		org := h.srv.NewAdminUser("org")
+		var players []discordtest.User
+		for _, n := range []string{"ann", "bob", "cat", "dan"} {
+			players = append(players, h.srv.NewUser(n))
+		}
+		ch := h.srv.NewChannel()
+		wantEphemeral(t, h.srv.Slash(t, players[0], ch, "ttt tournament create", discordtest.StringOption("name", "Cup"),
+			discordtest.StringOption("format", "knockout")).Wait(t), "manage the server")
+		ann := h.srv.Slash(t, org, ch, "ttt tournament create", discordtest.StringOption("name", "Cup"),
+			discordtest.StringOption("format", "knockout"), discordtest.IntOption("move_seconds", 60)).Result(t)
+		if !strings.Contains(ann.Text(), "Cup") || !strings.Contains(ann.Text(), "Players: 0") {
+			t.Fatalf("announcement:\n%s", ann)
+		}
+		join, leave := ann.Button(t, "Join").CustomID, ann.Button(t, "Leave").CustomID
+		for _, p := range players {
+			ann = h.srv.Click(t, p, ann, join).Result(t)
+		}
+		wantEphemeral(t, h.srv.Click(t, players[0], ann, join).Wait(t), "already in this tournament")
+		ann = h.srv.Click(t, players[3], ann, leave).Result(t)
+		if !strings.Contains(ann.Text(), "Players: 3") {
+			t.Fatalf("after a player left:\n%s", ann)
+		}
+		ann = h.srv.Click(t, players[3], ann, join).Result(t)
+		wantEphemeral(t, h.srv.Slash(t, players[0], ch, "ttt tournament start", discordtest.IntOption("id", 1)).Wait(t), "organiser")
+		wantEphemeral(t, h.srv.Slash(t, org, ch, "ttt tournament start", discordtest.IntOption("id", 1)).Wait(t), "has started")
+
+		msgs := h.posts(t, ch, "round 1 and its two boards", func(ms []*discordtest.Message) bool { return len(boards(ms)) == 2 })
+		if !slices.ContainsFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "round 1 of 2") }) {
+			t.Fatalf("no pairings of round 1 among %d messages", len(msgs))
+		}
+		semis := boards(msgs)
+		// Semi-final 1 is played out: X takes the top row.
+		board := semis[0]
+		for _, c := range []int{0, 3, 1, 4, 2} {
+			board = h.srv.Click(t, toMove(t, board, players), board, cells(board)[c].CustomID).Result(t)
+		}
+		winner := ""
+		for _, p := range players {
+			if strings.Contains(board.Text(), p.Mention()+" wins") {
+				winner = p.Mention()
+			}
+		}
+		// Semi-final 2: one move, then the other player's time runs out.
+		b2 := semis[1]
+		b2 = h.srv.Click(t, toMove(t, b2, players), b2, cells(b2)[4].CustomID).Result(t)
+		// The tournament's move timeout (60 s) clocks the first move; later
+		// turns follow the bot's turn timeout, 5 minutes.
+		h.clock.Advance(5*time.Minute + tttbot.DeadlineGrace)
+		h.srv.WaitMessage(t, ch, b2.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "ran out of time") })
+		msgs = h.posts(t, ch, "the final's board", func(ms []*discordtest.Message) bool { return len(boards(ms)) == 3 })
+		if winner == "" || !slices.ContainsFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "round 2 of 2") }) {
+			t.Fatalf("no final: winner %q", winner)
+		}
+
+		h.restart()
+		final := boards(msgs)[2]
+		for _, c := range []int{0, 3, 1, 4, 2} {
+			final = h.srv.Click(t, toMove(t, final, players), final, cells(final)[c].CustomID).Result(t)
+		}
+		msgs = h.posts(t, ch, "the final table", func(ms []*discordtest.Message) bool {
+			return slices.ContainsFunc(ms, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "is over!") })
+		})
+		i := slices.IndexFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "is over!") })
+		table := msgs[i].Text()
+		if !strings.Contains(table, "🥇") || strings.Count(table, "Buchholz") != 4 {
+			t.Errorf("final table:\n%s", table)
+		}
+		r := h.srv.Slash(t, players[1], ch, "ttt tournament standings", discordtest.IntOption("id", 1)).Wait(t)
+		if r.Ephemeral() || !strings.Contains(r.Message.Text(), "is over!") {
+			t.Errorf("standings after the end: %s", r.Data)
+		}
+	})
+}

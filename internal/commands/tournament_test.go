@@ -1,0 +1,106 @@
+package commands
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/play"
+	"github.com/tttbot/tttbot/internal/sqlite"
+)
+
+// channelPosts records the messages posted to channels, Discord's side of
+// Messenger.SendMessage.
+type channelPosts struct {
+	edits
+	mu   sync.Mutex
+	sent []*discordgo.InteractionResponseData
+}
+
+func (p *channelPosts) SendMessage(_ context.Context, _ string, data *discordgo.InteractionResponseData) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sent = append(p.sent, data)
+	return nil
+}
+
+// tournamentSlash is /ttt tournament SUB with options (Discord's JSON).
+func tournamentSlash(t *testing.T, user, guild, sub, opts string) *discordgo.Interaction {
+	return slash(t, user, guild, "30", `{"name":"ttt","options":[{"type":2,"name":"tournament","options":[{"type":1,"name":"`+sub+`","options":[`+opts+`]}]}]}`)
+}
+
+func asAdmin(i *discordgo.Interaction) *discordgo.Interaction {
+	i.Member.Permissions = discordgo.PermissionManageGuild
+	return i
+}
+
+func buttonIDs(d *discordgo.InteractionResponseData) []string {
+	var ids []string
+	walk(d.Components, func(c discordgo.MessageComponent) {
+		if b, ok := c.(discordgo.Button); ok {
+			ids = append(ids, b.CustomID)
+		}
+	})
+	return ids
+}
+
+// TestTournamentCommands: an admin announces a knockout, four members join
+// with the button, the organiser starts it and the round is posted with a
+// board per game; the refusals on the way are private and say why.
+func TestTournamentCommands(t *testing.T) {
+	now := func() time.Time { return testNow }
+	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	msg := &channelPosts{}
+	h := newHandler(t, db, ai.New(ai.Options{}), msg, botUser, play.Options{Now: now, Seed: 1})
+	ctx := t.Context()
+	const guild, org = "2000", "10"
+	create := `{"type":3,"name":"name","value":"Friday Cup"},{"type":3,"name":"format","value":"knockout"}`
+
+	wantRefused(t, h.Handle(ctx, tournamentSlash(t, org, guild, "create", create)), "forbidden", "manage the server")
+	r := h.Handle(ctx, asAdmin(tournamentSlash(t, org, guild, "create", create)))
+	d := r.Response.Data
+	if d == nil || d.Flags&discordgo.MessageFlagsEphemeral != 0 || !strings.Contains(shown(d), "Friday Cup") || !strings.Contains(shown(d), "Players: 0") {
+		t.Fatalf("announcement: %+v", r.Response)
+	}
+	ids := buttonIDs(d)
+	if len(ids) != 2 || ids[0] != "ttt:t:1:j" || ids[1] != "ttt:t:1:l" {
+		t.Fatalf("announcement buttons %v, want Join and Leave of tournament 1", ids)
+	}
+
+	for n, p := range []string{"20", "21", "22", "23"} {
+		r := h.Handle(ctx, click(p, guild, "30", "900", "30", ids[0]))
+		if r.Response == nil || r.Response.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(shown(r.Response.Data), "Players: "+strconv.Itoa(n+1)) {
+			t.Fatalf("join by %s: %+v", p, r.Response)
+		}
+	}
+	wantRefused(t, h.Handle(ctx, click("20", guild, "30", "900", "30", ids[0])), "conflict", "already in this tournament")
+	wantRefused(t, h.Handle(ctx, tournamentSlash(t, "20", guild, "start", `{"type":4,"name":"id","value":1}`)), "forbidden", "organiser")
+	wantRefused(t, h.Handle(ctx, tournamentSlash(t, org, "2001", "start", `{"type":4,"name":"id","value":1}`)), "not_found", "no such tournament")
+
+	r = h.Handle(ctx, tournamentSlash(t, org, guild, "start", `{"type":4,"name":"id","value":1}`))
+	if d := r.Response.Data; d == nil || d.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(d.Content, "has started") {
+		t.Fatalf("start: %+v", r.Response)
+	}
+	if len(msg.sent) != 3 || !strings.Contains(shown(msg.sent[0]), "round 1 of 2") || !strings.Contains(shown(msg.sent[0]), "Board 2:") {
+		t.Fatalf("posted %d messages, want the round's pairings and 2 boards; first: %q", len(msg.sent), shown(msg.sent[0]))
+	}
+	wantRefused(t, h.Handle(ctx, click("24", guild, "30", "900", "30", ids[0])), "finished", "sign-up is closed")
+
+	r = h.Handle(ctx, tournamentSlash(t, "20", guild, "standings", `{"type":4,"name":"id","value":1}`))
+	if d := r.Response.Data; d == nil || !strings.Contains(shown(d), "table after round 1") || strings.Count(shown(d), "Buchholz") != 4 {
+		t.Errorf("standings: %q", shown(r.Response.Data))
+	}
+	dm := slash(t, org, "", "30", `{"name":"ttt","options":[{"type":2,"name":"tournament","options":[{"type":1,"name":"standings","options":[{"type":4,"name":"id","value":1}]}]}]}`)
+	wantRefused(t, h.Handle(ctx, dm), "invalid", "servers")
+}
