@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/gametext"
 	"github.com/tttbot/tttbot/internal/i18n"
 	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/palette"
@@ -232,7 +233,7 @@ func (h *Handler) renderAnnouncement(l *i18n.Language, st *tttbot.TournamentStat
 		}
 	}
 	text := l.T("tournament_announce", map[string]any{"Name": st.Name, "Format": formatText(l, st.Format),
-		"Shape": shapeText(l, st.Shape), "Organiser": mention(l, st.Organiser), "Round": duration(l, st.RoundTime),
+		"Shape": gametext.Shape(l, st.Shape), "Organiser": mention(l, st.Organiser), "Round": duration(l, st.RoundTime),
 		"Move": duration(l, st.MoveTimeout), "ID": st.ID}) + "\n" + l.T("tournament_entrants", map[string]any{"Count": active})
 	m := message{accent: accent(palette.Neutral)}
 	switch st.Status {
