@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -28,16 +27,7 @@ func (h *harness) page(t *testing.T, link string) (int, string) {
 	if !ok {
 		t.Fatalf("link %q is not to the pages", link)
 	}
-	resp, err := http.Get("http://" + h.addr + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
+	return get(t, "http://"+h.addr+path)
 }
 
 // link is the URL of m's link button, failing without one.

@@ -52,30 +52,31 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound)
 		return
 	}
-	g, err := s.store.Game(ctx, id)
-	if err != nil {
-		s.failed(w, r, err)
-		return
-	}
-	if g.Status != tttbot.StatusFinished {
-		s.fail(w, r, http.StatusNotFound)
-		return
-	}
-	st, err := s.store.Settings(ctx, g.GuildID)
-	if err != nil {
-		s.failed(w, r, err)
-		return
-	}
-	profiles, err := s.store.Profiles(ctx, []string{g.Challenger, g.Opponent})
-	if err != nil {
-		s.failed(w, r, err)
-		return
-	}
-	if !g.OnWeb(st, profiles) {
-		s.fail(w, r, http.StatusNotFound)
-		return
-	}
-	moves, err := s.store.Moves(ctx, id)
+	var g *tttbot.Game
+	var st *tttbot.Settings
+	var profiles map[string]tttbot.Profile
+	var moves []tttbot.Move
+	// The reads hold a slot; the solver, which may take its budget, does
+	// not.
+	err = s.reading(ctx, func() (err error) {
+		if g, err = s.store.Game(ctx, id); err != nil {
+			return err
+		}
+		if g.Status != tttbot.StatusFinished {
+			return tttbot.ErrNotFound
+		}
+		if st, err = s.store.Settings(ctx, g.GuildID); err != nil {
+			return err
+		}
+		if profiles, err = s.store.Profiles(ctx, []string{g.Challenger, g.Opponent}); err != nil {
+			return err
+		}
+		if !g.OnWeb(st, profiles) {
+			return tttbot.ErrNotFound
+		}
+		moves, err = s.store.Moves(ctx, id)
+		return err
+	})
 	if err != nil {
 		s.failed(w, r, err)
 		return
@@ -195,30 +196,22 @@ func (s *Server) judgeMoves(ctx context.Context, l *i18n.Language, g *tttbot.Gam
 // analyze analyzes positions, the ones each move of game id was played
 // in, from the last: the late ones are cheap and fill the solver's table
 // for the early ones. Those the budget leaves unsolved stay unproven. A
-// game's analyses, once all proven, are kept: a finished game's moves
-// never change.
+// game's analyses are kept, unsolved ones too, so that a game the budget
+// cannot solve costs its budget once, not on every view: a finished
+// game's moves never change.
 func (s *Server) analyze(ctx context.Context, id int64, positions []game.Position) []ai.Analysis {
 	if as, ok := s.judged.get(id); ok && len(as) == len(positions) {
 		return as
 	}
-	ctx, cancel := context.WithTimeout(ctx, judgeBudget)
+	budget, cancel := context.WithTimeout(ctx, judgeBudget)
 	defer cancel()
 	as := make([]ai.Analysis, len(positions))
-	proven := true
-	for i := len(positions) - 1; i >= 0; i-- {
-		if ctx.Err() != nil {
-			proven = false
-			break
+	for i := len(positions) - 1; i >= 0 && budget.Err() == nil; i-- {
+		if a, err := s.ai.Analyze(budget, positions[i]); err == nil {
+			as[i] = a
 		}
-		a, err := s.ai.Analyze(ctx, positions[i])
-		if err != nil {
-			proven = false
-			continue
-		}
-		as[i] = a
-		proven = proven && a.Proven
 	}
-	if proven {
+	if ctx.Err() == nil { // the viewer stayed: the budget, not a hang-up, cut it short
 		s.judged.put(id, as)
 	}
 	return as

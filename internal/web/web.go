@@ -95,16 +95,15 @@ func New(store Store, engine AI, cat *i18n.Catalog, opts Options) (*Server, erro
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = max(2, runtime.GOMAXPROCS(0))
+	}
 	s := &Server{store: store, ai: engine, cat: cat, opts: opts, prefix: pathOf(opts.PublicURL),
-		judged: newJudgeCache(judgeCacheSize)}
+		judged: newJudgeCache(judgeCacheSize), slots: make(chan struct{}, opts.Concurrency)}
 	s.zippers.New = func() any {
 		z, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
 		return z
 	}
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = max(2, runtime.GOMAXPROCS(0))
-	}
-	s.slots = make(chan struct{}, opts.Concurrency)
 	var err error
 	if s.assets, err = loadAssets(s.prefix); err != nil {
 		return nil, err
@@ -119,7 +118,7 @@ func New(store Store, engine AI, cat *i18n.Catalog, opts Options) (*Server, erro
 	s.mux.HandleFunc("GET "+s.prefix+"/s/{id}", s.bounded(s.leaderboard))
 	s.mux.HandleFunc("GET "+s.prefix+"/p/{id}", s.bounded(s.profile))
 	s.mux.HandleFunc("GET "+s.prefix+"/p/{id}/chart.svg", s.bounded(s.chart))
-	s.mux.HandleFunc("GET "+s.prefix+"/g/{id}", s.bounded(s.game))
+	s.mux.HandleFunc("GET "+s.prefix+"/g/{id}", s.game)
 	s.mux.HandleFunc("GET "+s.prefix+"/static/{name}", s.static)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, http.StatusNotFound) })
 	return s, nil
@@ -142,18 +141,26 @@ func pathOf(publicURL string) string {
 	return strings.TrimSuffix(u.Path, "/")
 }
 
-// bounded is page, built in a slot of its own: a burst of pages waits for
-// slots rather than take every database connection from the interactions.
+// bounded is page, built in a slot of its own (see reading).
 func (s *Server) bounded(page http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case s.slots <- struct{}{}:
-		case <-r.Context().Done():
-			return
+		if s.reading(r.Context(), func() error { page(w, r); return nil }) != nil {
+			return // the client left while the page waited
 		}
-		defer func() { <-s.slots }()
-		page(w, r)
 	}
+}
+
+// reading runs fn, a page's reads, in a slot of its own: a burst of pages
+// waits for slots rather than take every database connection from the
+// interactions.
+func (s *Server) reading(ctx context.Context, fn func() error) error {
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.slots }()
+	return fn()
 }
 
 // ServeHTTP serves one request: the rate limit first, then the page.
