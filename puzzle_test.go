@@ -204,3 +204,40 @@ func TestRatePuzzle(t *testing.T) {
 		})
 	}
 }
+
+// TestPuzzleAttemptRate: a first attempt is rated as RatePuzzle rates it,
+// a replay changes neither rating; an attempt without a player, a puzzle
+// or a time, or with negative plies or duration, is refused.
+func TestPuzzleAttemptRate(t *testing.T) {
+	at := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	before := PuzzleStanding{Player: "ann", R: 1600, RD: 80, Sigma: 0.06, Attempts: 3, Solves: 2, Streak: 1, Best: 2, UpdatedAt: at}
+	puzzle := rating.Rating{R: 1400, RD: 150, Sigma: 0.06}
+	a := PuzzleAttempt{Player: "ann", PuzzleID: "3x3k3-x", Solved: true, At: at}
+
+	got, gotStanding, gotPuzzle := a.Rate(before, puzzle, false)
+	wantStanding, wantPuzzle := RatePuzzle(before, puzzle, true, at)
+	if !got.Rated || gotStanding != wantStanding || gotPuzzle != wantPuzzle {
+		t.Errorf("first attempt: rated %v, %+v, %+v; want rated, %+v, %+v", got.Rated, gotStanding, gotPuzzle, wantStanding, wantPuzzle)
+	}
+	got, gotStanding, gotPuzzle = a.Rate(before, puzzle, true)
+	if got.Rated || gotStanding != before || gotPuzzle != puzzle {
+		t.Errorf("replay: rated %v, %+v, %+v; want nothing changed", got.Rated, gotStanding, gotPuzzle)
+	}
+
+	if err := CheckAttempt(a); err != nil {
+		t.Errorf("a good attempt: %v", err)
+	}
+	for _, bad := range []func(*PuzzleAttempt){
+		func(a *PuzzleAttempt) { a.Player = "" },
+		func(a *PuzzleAttempt) { a.PuzzleID = "" },
+		func(a *PuzzleAttempt) { a.At = time.Time{} },
+		func(a *PuzzleAttempt) { a.Plies = -1 },
+		func(a *PuzzleAttempt) { a.Took = -time.Second },
+	} {
+		b := a
+		bad(&b)
+		if ErrorCode(CheckAttempt(b)) != EINVALID {
+			t.Errorf("%+v: got %v, want EINVALID", b, CheckAttempt(b))
+		}
+	}
+}

@@ -158,12 +158,12 @@ func (h *Handler) puzzleMove(ctx context.Context, i *discordgo.Interaction, cust
 		next, _ := pos.Play(c.cell)
 		c.moves = append(c.moves, c.cell)
 		if next.Result().Over {
-			a, st, err := h.play.AttemptPuzzle(ctx, u.ID, displayName(u), p.ID, true, len(c.moves), took)
+			at, st, err := h.play.AttemptPuzzle(ctx, u.ID, displayName(u), p.ID, true, len(c.moves), took)
 			if err != nil {
 				return interaction.Reply{}, err
 			}
 			note := l.T("puzzle_solved", map[string]any{"Plies": len(c.moves), "Time": duration(l, took.Round(time.Second))}) +
-				"\n" + h.puzzleRating(l, a, st)
+				"\n" + h.puzzleRating(l, at, st)
 			return updateMessage(h.puzzleBoard(ctx, l, i.GuildID, p, next, c, note, 0, false)), nil
 		}
 		b, err := h.analyze(actx, next)

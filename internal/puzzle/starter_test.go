@@ -138,3 +138,29 @@ func TestCheckRefuses(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: a puzzle line that parses is written back by Format as one
+// that parses to the same puzzle.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"3x3k3-mr2pfm XO./X.X/O.. missed 4 2 7",
+		"3x3k3-1nxkbk .O./X../X.. found 0 2 4 5 7+8",
+		"3x3k3-mr2pfm XO./X.X/O.. missed 4+1 2 7",
+		"9x9k3-1 ... found 1",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := puzzle.Parse(s)
+		if err != nil {
+			return
+		}
+		again, err := puzzle.Parse(puzzle.Format(p))
+		if err != nil {
+			t.Fatalf("Parse(Format(%q)): %v", s, err)
+		}
+		if puzzle.Format(again) != puzzle.Format(p) || again.R != p.R {
+			t.Errorf("%q: read back as %q", puzzle.Format(p), puzzle.Format(again))
+		}
+	})
+}
