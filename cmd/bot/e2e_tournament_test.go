@@ -123,3 +123,67 @@ func TestTournamentKnockout(t *testing.T) {
 		}
 	})
 }
+
+// playOut plays board to its end, the player to move taking the first
+// free cell each turn, and returns the last board.
+func (h *harness) playOut(t *testing.T, board *discordtest.Message, players []discordtest.User) *discordtest.Message {
+	t.Helper()
+	for range 10 {
+		free := freeCells(board)
+		if len(free) == 0 {
+			return board
+		}
+		board = h.srv.Click(t, toMove(t, board, players), board, free[0].CustomID).Result(t)
+	}
+	t.Fatalf("game did not end:\n%s", board)
+	return nil
+}
+
+// TestTournamentSwiss: an 8-player Swiss of 3 rounds from sign-up to the
+// final table; a player leaves in round 2 (their game is lost and they are
+// paired no more), so round 3 has a bye.
+func TestTournamentSwiss(t *testing.T) {
+	bothModes(t, func(t *testing.T, h *harness) {
+		org := h.srv.NewAdminUser("org")
+		var players []discordtest.User
+		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+			players = append(players, h.srv.NewUser(n))
+		}
+		ch := h.srv.NewChannel()
+		ann := h.srv.Slash(t, org, ch, "ttt tournament create", discordtest.StringOption("name", "Swiss Cup"),
+			discordtest.StringOption("format", "swiss"), discordtest.IntOption("rounds", 3)).Result(t)
+		for _, p := range players {
+			ann = h.srv.Click(t, p, ann, ann.Button(t, "Join").CustomID).Result(t)
+		}
+		if !strings.Contains(ann.Text(), "Players: 8") {
+			t.Fatalf("announcement:\n%s", ann)
+		}
+		wantEphemeral(t, h.srv.Slash(t, org, ch, "ttt tournament start", discordtest.IntOption("id", 1)).Wait(t), "has started")
+		seen := 0
+		for round, games := range []int{4, 4, 3} {
+			msgs := h.posts(t, ch, "the round's boards", func(ms []*discordtest.Message) bool { return len(boards(ms)) == seen+games })
+			bs := boards(msgs)[seen:]
+			seen += games
+			if round == 1 {
+				// A player of the round's first board leaves: they lose it.
+				leaver := toMove(t, bs[0], players)
+				h.srv.Click(t, leaver, ann, ann.Button(t, "Leave").CustomID).Wait(t)
+				h.srv.WaitMessage(t, ch, bs[0].ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "resigned") })
+				bs = bs[1:]
+			}
+			for _, b := range bs {
+				h.playOut(t, b, players)
+			}
+		}
+		msgs := h.posts(t, ch, "the final table", func(ms []*discordtest.Message) bool {
+			return slices.ContainsFunc(ms, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "is over!") })
+		})
+		if !slices.ContainsFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "has a bye") }) {
+			t.Errorf("no bye in round 3")
+		}
+		i := slices.IndexFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "is over!") })
+		if table := msgs[i].Text(); strings.Count(table, "Buchholz") != 8 || !strings.Contains(table, "🥉") {
+			t.Errorf("final table:\n%s", table)
+		}
+	})
+}

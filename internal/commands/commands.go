@@ -72,9 +72,9 @@ type Messenger interface {
 	// EditResponse replaces the message that answered the interaction
 	// whose token is given.
 	EditResponse(ctx context.Context, token string, data *discordgo.InteractionResponseData) error
-	// SendMessage posts a message to a channel: a tournament's rounds,
-	// boards and final table.
-	SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) error
+	// SendMessage posts a message to a channel — a tournament's rounds,
+	// boards and final table — and returns its ID.
+	SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) (string, error)
 }
 
 // Handler answers interactions. It is safe for concurrent use.

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/bwmarrin/discordgo"
@@ -30,11 +31,11 @@ func (e *edits) EditMessage(_ context.Context, _, messageID string, _ *discordgo
 	return nil
 }
 
-func (e *edits) SendMessage(_ context.Context, channelID string, _ *discordgo.InteractionResponseData) error {
+func (e *edits) SendMessage(_ context.Context, channelID string, _ *discordgo.InteractionResponseData) (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.msgs = append(e.msgs, "send:"+channelID)
-	return nil
+	return fmt.Sprint(len(e.msgs)), nil
 }
 
 func (e *edits) GuildEmojis(context.Context, string) ([]*discordgo.Emoji, error) {

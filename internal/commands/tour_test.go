@@ -59,8 +59,8 @@ func (p *posts) EditResponse(_ context.Context, _ string, data *discordgo.Intera
 	return p.EditMessage(context.Background(), "", "", data)
 }
 
-func (p *posts) SendMessage(_ context.Context, _ string, data *discordgo.InteractionResponseData) error {
-	return p.EditMessage(context.Background(), "", "", data)
+func (p *posts) SendMessage(_ context.Context, _ string, data *discordgo.InteractionResponseData) (string, error) {
+	return "", p.EditMessage(context.Background(), "", "", data)
 }
 
 func (p *posts) GuildEmojis(context.Context, string) ([]*discordgo.Emoji, error) { return nil, nil }

@@ -66,9 +66,11 @@ func (h *Handler) tournament(ctx context.Context, i *discordgo.Interaction, grou
 		return ephemeral(l.T("tournament_cancel_done", name)), nil
 	case "remove":
 		who := opts.str("player")
-		if err := h.play.RemoveFromTournament(ctx, st.ID, me, who); err != nil {
+		ended, err := h.play.RemoveFromTournament(ctx, st.ID, me, who)
+		if err != nil {
 			return interaction.Reply{}, err
 		}
+		h.showForfeits(ctx, ended)
 		h.refreshAnnouncement(ctx, st.ID)
 		return ephemeral(l.T("tournament_removed", map[string]any{"Name": st.Name, "Player": mention(l, who)})), nil
 	case "standings":
@@ -152,7 +154,9 @@ func (h *Handler) tournamentClick(ctx context.Context, i *discordgo.Interaction,
 		}
 		err = h.play.JoinTournament(ctx, id, me, r)
 	} else {
-		err = h.play.LeaveTournament(ctx, id, me)
+		var ended []*tttbot.Game
+		ended, err = h.play.LeaveTournament(ctx, id, me)
+		h.showForfeits(ctx, ended)
 	}
 	if err != nil {
 		return interaction.Reply{}, err
@@ -166,6 +170,16 @@ func (h *Handler) tournamentClick(ctx context.Context, i *discordgo.Interaction,
 		return interaction.Reply{}, err
 	}
 	return update(h.renderAnnouncement(h.tournamentLang(ctx, st), st)), nil
+}
+
+// showForfeits redraws the boards of the games a player forfeited by
+// leaving.
+func (h *Handler) showForfeits(ctx context.Context, ended []*tttbot.Game) {
+	for _, g := range ended {
+		if err := h.Fired(ctx, play.Result{Game: g}); err != nil {
+			h.logger(ctx).Warn("forfeited board not redrawn", "game", g.ID, "err", err)
+		}
+	}
 }
 
 // tournamentLang is the language a tournament's messages speak: its
@@ -194,13 +208,16 @@ func (h *Handler) refreshAnnouncement(ctx context.Context, id int64) {
 func (h *Handler) RoundStarted(ctx context.Context, st *tttbot.TournamentState, games []*tttbot.Game) error {
 	h.refreshAnnouncement(ctx, st.ID)
 	l := h.tournamentLang(ctx, st)
-	if err := h.msg.SendMessage(ctx, st.ChannelID, h.renderRound(l, st).data()); err != nil {
+	if _, err := h.msg.SendMessage(ctx, st.ChannelID, h.renderRound(l, st).data()); err != nil {
 		return err
 	}
 	for _, g := range games {
-		if err := h.msg.SendMessage(ctx, st.ChannelID, h.render(ctx, l, g, nil).data()); err != nil {
+		id, err := h.msg.SendMessage(ctx, st.ChannelID, h.render(ctx, l, g, nil).data())
+		if err != nil {
 			return fmt.Errorf("post board of game %d: %w", g.ID, err)
 		}
+		// The board's message, for the timers and a forfeit to redraw it.
+		h.TrackMessage(ctx, g.ID, id)
 	}
 	return nil
 }
@@ -214,7 +231,8 @@ func (h *Handler) TournamentOver(ctx context.Context, st *tttbot.TournamentState
 	if st.Status == tttbot.TournamentFinished {
 		m = h.renderStandings(l, st)
 	}
-	return h.msg.SendMessage(ctx, st.ChannelID, quiet(m))
+	_, err := h.msg.SendMessage(ctx, st.ChannelID, quiet(m))
+	return err
 }
 
 var _ play.TournamentBoards = (*Handler)(nil)
@@ -236,16 +254,18 @@ func (h *Handler) renderAnnouncement(l *i18n.Language, st *tttbot.TournamentStat
 		"Shape": gametext.Shape(l, st.Shape), "Organiser": mention(l, st.Organiser), "Round": duration(l, st.RoundTime),
 		"Move": duration(l, st.MoveTimeout), "ID": st.ID}) + "\n" + l.T("tournament_entrants", map[string]any{"Count": active})
 	m := message{accent: accent(palette.Neutral)}
+	base := "ttt:" + actTournament + ":" + strconv.FormatInt(st.ID, 10)
+	leave := discordgo.Button{Label: l.T("button_leave", nil), Style: discordgo.SecondaryButton, CustomID: base + ":l"}
 	switch st.Status {
 	case tttbot.TournamentSignup:
 		text += "\n" + l.T("tournament_signup_closes", map[string]any{"Closes": relTime(st.Deadline)})
-		base := "ttt:" + actTournament + ":" + strconv.FormatInt(st.ID, 10)
 		m.controls = []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T("button_join", nil), Style: discordgo.SuccessButton, CustomID: base + ":j"},
-			discordgo.Button{Label: l.T("button_leave", nil), Style: discordgo.SecondaryButton, CustomID: base + ":l"},
+			discordgo.Button{Label: l.T("button_join", nil), Style: discordgo.SuccessButton, CustomID: base + ":j"}, leave,
 		}
 	case tttbot.TournamentRunning:
+		// Leaving now forfeits the rest: the open game, and no more pairings.
 		text += "\n" + l.T("tournament_running", map[string]any{"Round": st.Round, "Rounds": st.Rounds})
+		m.controls = []discordgo.MessageComponent{leave}
 	case tttbot.TournamentFinished:
 		text += "\n" + l.T("tournament_finished", nil)
 	case tttbot.TournamentCancelled:

@@ -24,11 +24,11 @@ type channelPosts struct {
 	sent []*discordgo.InteractionResponseData
 }
 
-func (p *channelPosts) SendMessage(_ context.Context, _ string, data *discordgo.InteractionResponseData) error {
+func (p *channelPosts) SendMessage(_ context.Context, _ string, data *discordgo.InteractionResponseData) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.sent = append(p.sent, data)
-	return nil
+	return strconv.Itoa(900 + len(p.sent)), nil
 }
 
 // tournamentSlash is /ttt tournament SUB with options (Discord's JSON).

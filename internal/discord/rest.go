@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -30,17 +31,25 @@ func (m Messenger) EditMessage(ctx context.Context, channelID, messageID string,
 	return nil
 }
 
-// SendMessage posts a message, with its files, to a channel.
-func (m Messenger) SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) error {
+// SendMessage posts a message, with its files, to a channel, and returns
+// its ID.
+func (m Messenger) SendMessage(ctx context.Context, channelID string, data *discordgo.InteractionResponseData) (string, error) {
 	ct, body, err := messageBody(data, false)
+	var resp []byte
 	if err == nil {
-		_, err = m.S.RequestRaw(http.MethodPost, discordgo.EndpointChannelMessages(channelID), ct, body,
+		resp, err = m.S.RequestRaw(http.MethodPost, discordgo.EndpointChannelMessages(channelID), ct, body,
 			discordgo.EndpointChannelMessages(channelID), 0, discordgo.WithContext(ctx))
 	}
 	if err != nil {
-		return fmt.Errorf("send message: %w", requested(err))
+		return "", fmt.Errorf("send message: %w", requested(err))
 	}
-	return nil
+	var sent struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(resp, &sent); err != nil {
+		return "", fmt.Errorf("send message: read the message posted: %w", err)
+	}
+	return sent.ID, nil
 }
 
 // EditResponse replaces the content, components and files of the message

@@ -167,11 +167,12 @@ func TestMessengerFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := discord.Messenger{S: rest, AppID: srv.ApplicationID()}
-	if err := m.SendMessage(t.Context(), ch, withFile(boardData("posted"), "a.png")); err != nil {
+	id, err := m.SendMessage(t.Context(), ch, withFile(boardData("posted"), "a.png"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	msgs := srv.Messages(ch)
-	if len(msgs) != 1 {
+	if len(msgs) != 1 || msgs[0].ID != id {
 		t.Fatalf("got messages %v, want the one posted", msgs)
 	}
 	checkFile(t, "posted message", msgs[0], "a.png")

@@ -82,15 +82,16 @@ func (s *Service) JoinTournament(ctx context.Context, id int64, player string, r
 
 // LeaveTournament takes player out: off the list while it signs up; once
 // it runs, player forfeits the rest, their open game of the round
-// included (resigned).
-func (s *Service) LeaveTournament(ctx context.Context, id int64, player string) error {
+// included (resigned), which it returns for its board to show.
+func (s *Service) LeaveTournament(ctx context.Context, id int64, player string) ([]*tttbot.Game, error) {
 	if err := s.store.Leave(ctx, id, player); err != nil {
-		return err
+		return nil, err
 	}
 	st, err := s.store.Tournament(ctx, id)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var ended []*tttbot.Game
 	s.log.Info("tournament player left", "tournament", id, "player", player, "status", st.Status)
 	for _, tg := range st.Games {
 		if tg.Round != st.Round || tg.Result != tttbot.ResultPending || (tg.White != player && tg.Black != player) || tg.GameID == 0 {
@@ -100,19 +101,20 @@ func (s *Service) LeaveTournament(ctx context.Context, id int64, player string) 
 		switch tttbot.ErrorCode(err) {
 		case "":
 			s.gameOver(g)
+			ended = append(ended, g)
 		case tttbot.EFINISHED, tttbot.ESTALE:
 		default:
-			return err
+			return ended, err
 		}
 	}
-	return nil
+	return ended, nil
 }
 
 // RemoveFromTournament is the organiser by taking player out (see
 // LeaveTournament).
-func (s *Service) RemoveFromTournament(ctx context.Context, id int64, by, player string) error {
+func (s *Service) RemoveFromTournament(ctx context.Context, id int64, by, player string) ([]*tttbot.Game, error) {
 	if _, err := s.organised(ctx, id, by); err != nil {
-		return err
+		return nil, err
 	}
 	return s.LeaveTournament(ctx, id, player)
 }
