@@ -48,7 +48,7 @@ type site struct {
 	page  string // the guild's page, "/s/…"
 }
 
-func newSite(t *testing.T, opts web.Options) *site {
+func newSite(t testing.TB, opts web.Options) *site {
 	t.Helper()
 	c := &clock{now: t0}
 	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: c.Now})
