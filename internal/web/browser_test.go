@@ -49,7 +49,10 @@ func browser(t *testing.T) context.Context {
 	if path == "" {
 		t.Skip("browser tests skipped: no Chromium found (apt-get install -y chromium)")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU)
+	// No sandbox: CI runs as root. /tmp, not /dev/shm, which containers
+	// keep small.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
 	ctx, cancel := chromedp.NewContext(actx)
