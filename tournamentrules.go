@@ -26,6 +26,9 @@ var (
 // to the round time, a sign-up of 1 minute to 7 days.
 func (t *Tournament) Validate(now time.Time) error {
 	name := strings.TrimSpace(t.Name)
+	// The sign-up as its organiser set it, in whole seconds: the time it
+	// took to reach here is not theirs.
+	signup := t.Deadline.Sub(now).Round(time.Second)
 	switch {
 	case name == "" || len([]rune(name)) > 100:
 		return Errorf(EINVALID, "a tournament's name has 1 to 100 characters")
@@ -37,7 +40,7 @@ func (t *Tournament) Validate(now time.Time) error {
 		return Errorf(EINVALID, "a round lasts 1 minute to 7 days")
 	case t.MoveTimeout < 10*time.Second || t.MoveTimeout > t.RoundTime:
 		return Errorf(EINVALID, "a move timeout is 10 seconds to the round's time")
-	case t.Deadline.Sub(now) < time.Minute || t.Deadline.Sub(now) > 7*24*time.Hour:
+	case signup < time.Minute || signup > 7*24*time.Hour:
 		return Errorf(EINVALID, "a sign-up lasts 1 minute to 7 days")
 	}
 	return t.Shape.Validate()

@@ -23,6 +23,8 @@ func TestTournamentValidate(t *testing.T) {
 		{"round of 30s", func(t *Tournament) { t.RoundTime = 30 * time.Second }, false},
 		{"move longer than the round", func(t *Tournament) { t.MoveTimeout = 2 * time.Hour }, false},
 		{"sign-up in the past", func(t *Tournament) { t.Deadline = now }, false},
+		{"a minute's sign-up, reached a moment later", func(t *Tournament) { t.Deadline = now.Add(time.Minute - time.Millisecond) }, true},
+		{"sign-up of 8 days", func(t *Tournament) { t.Deadline = now.Add(8 * 24 * time.Hour) }, false},
 		{"bad shape", func(t *Tournament) { t.Shape.K = 6 }, false},
 	}
 	for _, tt := range tests {

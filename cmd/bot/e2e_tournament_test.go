@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/discord/discordtest"
+	"github.com/tttbot/tttbot/internal/postgres/pgtest"
 )
 
 // posts waits until the channel's messages satisfy ok and returns them.
@@ -186,4 +188,68 @@ func TestTournamentSwiss(t *testing.T) {
 			t.Errorf("final table:\n%s", table)
 		}
 	})
+}
+
+// TestTournamentSeveralInstances runs a 4-player knockout on two bot
+// processes sharing one PostgreSQL database: the sign-up runs out on both
+// at once and round 1 starts once; the games' clicks alternate between the
+// instances; the final and the final table are posted once.
+func TestTournamentSeveralInstances(t *testing.T) {
+	url := pgtest.URL(t)
+	key := ed25519.NewKeyFromSeed([]byte("tttbot-e2e-tourney-key-012345678"))
+	srv := discordtest.NewServerWith(t, discordtest.Options{Timeout: 30 * time.Second})
+	a := startInstance(t, "a", srv, key, url)
+	b := startInstance(t, "b", srv, key, url)
+	use := func(in *instance) { srv.UseEndpoint("http://"+in.addr+"/interactions", key, time.Now) }
+	org := srv.NewAdminUser("org")
+	var players []discordtest.User
+	for _, n := range []string{"ann", "bob", "cat", "dan"} {
+		players = append(players, srv.NewUser(n))
+	}
+	ch := srv.NewChannel()
+	use(a)
+	ann := srv.Slash(t, org, ch, "ttt tournament create", discordtest.StringOption("name", "Shared Cup"),
+		discordtest.StringOption("format", "knockout"), discordtest.IntOption("signup_minutes", 1)).Result(t)
+	for i, p := range players {
+		use([]*instance{a, b}[i%2])
+		ann = srv.Click(t, p, ann, ann.Button(t, "Join").CustomID).Result(t)
+	}
+	count := func(text string) int {
+		n := 0
+		for _, m := range srv.Messages(ch) {
+			if strings.Contains(m.Text(), text) {
+				n++
+			}
+		}
+		return n
+	}
+	// The sign-up ends a minute after the announcement, on both instances'
+	// clocks.
+	waitFor(t, 2*time.Minute, "round 1's boards", func() bool { return len(boards(srv.Messages(ch))) == 2 })
+	for _, in := range []*instance{a, b} {
+		since := storeCalls(t, in.addr, "DueTournaments")
+		waitFor(t, 30*time.Second, in.name+"'s tournament timers to tick three times", func() bool {
+			return storeCalls(t, in.addr, "DueTournaments") >= since+3
+		})
+	}
+	if n := count("round 1 of 2"); n != 1 || len(boards(srv.Messages(ch))) != 2 {
+		t.Fatalf("round 1 posted %d times with %d boards, want once with 2", n, len(boards(srv.Messages(ch))))
+	}
+	turn := 0
+	play := func(board *discordtest.Message) {
+		for _, c := range []int{0, 3, 1, 4, 2} {
+			use([]*instance{a, b}[turn%2])
+			turn++
+			board = srv.Click(t, toMove(t, board, players), board, cells(board)[c].CustomID).Result(t)
+		}
+	}
+	for _, board := range boards(srv.Messages(ch)) {
+		play(board)
+	}
+	waitFor(t, 30*time.Second, "the final's board", func() bool { return len(boards(srv.Messages(ch))) == 3 })
+	play(boards(srv.Messages(ch))[2])
+	waitFor(t, 30*time.Second, "the final table", func() bool { return count("is over!") == 1 })
+	if n := count("round 2 of 2"); n != 1 {
+		t.Errorf("the final posted %d times, want once", n)
+	}
 }

@@ -68,9 +68,16 @@ func (in *instance) dueListings(t *testing.T) int {
 // at addr have listed the due games, as its /metrics says.
 func dueListings(t *testing.T, addr string) int {
 	t.Helper()
+	return storeCalls(t, addr, "Due")
+}
+
+// storeCalls counts the calls of store method the bot whose HTTP server is
+// at addr has made, as its /metrics says.
+func storeCalls(t *testing.T, addr, method string) int {
+	t.Helper()
 	_, body := get(t, "http://"+addr+"/metrics")
 	for line := range strings.Lines(body) {
-		if v, ok := strings.CutPrefix(line, `tttbot_store_seconds_count{method="Due"} `); ok {
+		if v, ok := strings.CutPrefix(line, `tttbot_store_seconds_count{method="`+method+`"} `); ok {
 			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
 				t.Fatalf("%s's metrics: %q: %v", addr, line, err)

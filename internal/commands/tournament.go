@@ -113,7 +113,7 @@ func (h *Handler) tournamentCreate(ctx context.Context, i *discordgo.Interaction
 	t := &tttbot.Tournament{GuildID: i.GuildID, ChannelID: i.ChannelID, Organiser: user(i).ID, Name: strings.TrimSpace(opts.str("name")),
 		Format: format, Shape: tttbot.Shape{Rows: size, Cols: size, K: k}, Rounds: rounds,
 		RoundTime: minutes("round_minutes", defaultRoundTime), MoveTimeout: move,
-		Deadline: h.opts.Now().Add(minutes("signup_minutes", defaultSignup)).Truncate(time.Second)}
+		Deadline: h.opts.Now().Add(minutes("signup_minutes", defaultSignup))}
 	if err := h.play.CreateTournament(ctx, t); err != nil {
 		return interaction.Reply{}, tournamentInvalid(err)
 	}
