@@ -59,19 +59,21 @@ func (s *Service) Tournament(ctx context.Context, id int64) (*tttbot.TournamentS
 	return s.store.Tournament(ctx, id)
 }
 
-// SetTournamentMessage records the tournament's announcement.
+// SetTournamentMessage records the tournament's announcement, read again
+// if the tournament moved on meanwhile, a few times at most.
 func (s *Service) SetTournamentMessage(ctx context.Context, id int64, messageID string) error {
-	for {
-		st, err := s.store.Tournament(ctx, id)
-		if err != nil {
+	var err error
+	for range 3 {
+		var st *tttbot.TournamentState
+		if st, err = s.store.Tournament(ctx, id); err != nil {
 			return err
 		}
 		st.MessageID = messageID
-		err = s.store.Advance(ctx, &st.Tournament, nil)
-		if !errors.Is(err, tttbot.ErrTournamentMoved) {
+		if err = s.store.Advance(ctx, &st.Tournament, nil); !errors.Is(err, tttbot.ErrTournamentMoved) {
 			return err
 		}
 	}
+	return err
 }
 
 // JoinTournament enters player, rated rating in the tournament's shape,
@@ -183,24 +185,17 @@ func (s *Service) active(st *tttbot.TournamentState) int {
 func (s *Service) RunTournaments(ctx context.Context, interval time.Duration, boards TournamentBoards, gameBoards Boards) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
-	for {
+	fire := func() {
 		if _, err := s.FireTournaments(ctx, boards, gameBoards); err != nil && ctx.Err() == nil {
 			s.log.Log(ctx, health.Level(err), "tournament timers", "err", err)
 		}
-		for drained := false; !drained; {
-			select {
-			case id := <-s.tournamentGames:
-				if err := s.TournamentGameOver(ctx, id, boards); err != nil && ctx.Err() == nil {
-					s.log.Log(ctx, health.Level(err), "tournament game over", "game", id, "err", err)
-				}
-			default:
-				drained = true
-			}
-		}
+	}
+	for fire(); ; {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			fire()
 		case id := <-s.tournamentGames:
 			if err := s.TournamentGameOver(ctx, id, boards); err != nil && ctx.Err() == nil {
 				s.log.Log(ctx, health.Level(err), "tournament game over", "game", id, "err", err)
@@ -390,7 +385,13 @@ func (s *Service) createGames(ctx context.Context, t *tttbot.Tournament, games [
 		g := &tttbot.Game{GuildID: t.GuildID, ChannelID: t.ChannelID, Rows: t.Shape.Rows, Cols: t.Shape.Cols, K: t.Shape.K,
 			Challenger: tg.White, Opponent: tg.Black, XPlayer: tg.White, OPlayer: tg.Black,
 			Status: tttbot.StatusActive, InTournament: true, Deadline: now.Add(min(t.MoveTimeout, t.RoundTime))}
-		if err := s.store.StartGame(ctx, g, nil); err != nil {
+		if err := s.store.StartGame(ctx, g, nil); tttbot.ErrorCode(err) != "" && tttbot.ErrorCode(err) != tttbot.EINTERNAL {
+			// Refused — a player has a game of their own open in the
+			// channel: the board waits for the round's deadline, where
+			// both lose, and the others are played.
+			s.log.Warn("tournament game refused", "tournament", t.ID, "round", tg.Round, "board", tg.Board, "err", err)
+			continue
+		} else if err != nil {
 			return played, fmt.Errorf("start round %d board %d: %w", tg.Round, tg.Board, err)
 		}
 		if err := s.store.LinkGame(ctx, t.ID, tg.Round, tg.Board, g.ID); err != nil {

@@ -369,3 +369,42 @@ func TestSwissSixtyFour(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestTournamentBoardRefused: a player with a game of their own open in the
+// tournament's channel cannot have their board's game started; the other
+// boards are played, and at the round's deadline both players of the
+// refused board lose.
+func TestTournamentBoardRefused(t *testing.T) {
+	s, db, c := newService(t, nil)
+	ctx := t.Context()
+	b := &tournamentBoards{}
+	tr := newTournament(t, s, tttbot.Swiss, 1, players(4)...)
+	// The top seed's own challenge in the channel, open.
+	if _, err := s.Challenge(ctx, play.Challenge{Place: play.Place{GuildID: "500", ChannelID: "600"}, Challenger: "1000", Opponent: carol,
+		Rows: 3, Cols: 3, K: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartTournament(ctx, tr.ID, organiser, b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.games[1]) != 1 {
+		t.Fatalf("round 1: %d games started, want the one without the busy player", len(b.games[1]))
+	}
+	finish(t, s, db, b, b.games[1][0].ID, whiteWins)
+	c.now = c.now.Add(time.Hour)
+	if _, err := s.FireTournaments(ctx, b, &boards{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Tournament(ctx, tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range st.Games {
+		if tg.GameID == 0 && tg.Result != tttbot.ResultBothLose {
+			t.Errorf("the refused board: %s, want both lose", tg.Result)
+		}
+	}
+	if st.Status != tttbot.TournamentFinished || len(b.over) != 1 {
+		t.Errorf("after the round's deadline: %s, shown over %d times; want finished once", st.Status, len(b.over))
+	}
+}
