@@ -212,7 +212,8 @@ func (h *Handler) RoundStarted(ctx context.Context, st *tttbot.TournamentState, 
 		return err
 	}
 	for _, g := range games {
-		id, err := h.msg.SendMessage(ctx, st.ChannelID, h.render(ctx, l, g, nil).data())
+		// A board speaks its game's language, as its later edits do.
+		id, err := h.msg.SendMessage(ctx, st.ChannelID, h.render(ctx, h.gameLang(g), g, nil).data())
 		if err != nil {
 			return fmt.Errorf("post board of game %d: %w", g.ID, err)
 		}

@@ -101,6 +101,20 @@ func TestTournamentCommands(t *testing.T) {
 	if d := r.Response.Data; d == nil || !strings.Contains(shown(d), "table after round 1") || strings.Count(shown(d), "Buchholz") != 4 {
 		t.Errorf("standings: %q", shown(r.Response.Data))
 	}
+	remove := func() *discordgo.Interaction {
+		return slash(t, org, guild, "30", `{"name":"ttt","options":[{"type":2,"name":"tournament","options":[{"type":1,"name":"remove","options":[`+
+			`{"type":4,"name":"id","value":1},{"type":6,"name":"player","value":"21"}]}]}],"resolved":{"users":{"21":{"id":"21"}}}}`)
+	}
+	r = h.Handle(ctx, remove())
+	if d := r.Response.Data; d == nil || d.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(d.Content, "is out of **Friday Cup**") {
+		t.Errorf("remove: %+v", r.Response)
+	}
+	wantRefused(t, h.Handle(ctx, remove()), "not_found", "already out of it")
+	r = h.Handle(ctx, tournamentSlash(t, org, guild, "cancel", `{"type":4,"name":"id","value":1}`))
+	if d := r.Response.Data; d == nil || !strings.Contains(d.Content, "is cancelled") || !strings.Contains(shown(msg.sent[len(msg.sent)-1]), "was cancelled") {
+		t.Errorf("cancel: %+v", r.Response)
+	}
+	wantRefused(t, h.Handle(ctx, tournamentSlash(t, org, guild, "cancel", `{"type":4,"name":"id","value":1}`)), "finished", "is over")
 	dm := slash(t, org, "", "30", `{"name":"ttt","options":[{"type":2,"name":"tournament","options":[{"type":1,"name":"standings","options":[{"type":4,"name":"id","value":1}]}]}]}`)
 	wantRefused(t, h.Handle(ctx, dm), "invalid", "servers")
 }
