@@ -42,6 +42,10 @@ type Settings struct {
 	Role     string        // the role a member needs to start or accept a game; "": anyone
 	Cooldown time.Duration // how long a player waits between two games they start
 
+	// TournamentRole is the role whose members may organise tournaments
+	// besides those who can manage the guild; "": only they.
+	TournamentRole string
+
 	// Simultaneous allows more than one open game per channel; nil: the
 	// configured default.
 	Simultaneous *bool
@@ -102,6 +106,7 @@ func (e *CooldownError) Unwrap() error { return ErrCooldown }
 const (
 	SettingChannels         = "channels"
 	SettingRole             = "role"
+	SettingTournamentRole   = "tournament role"
 	SettingCooldown         = "cooldown"
 	SettingChallengeTimeout = "challenge timeout"
 	SettingTurnTimeout      = "turn timeout"
@@ -187,6 +192,8 @@ func (s *Settings) Validate() error {
 		return bad(SettingChannels, "at most %d channels", MaxChannels)
 	case s.Role != "" && !Snowflake(s.Role):
 		return bad(SettingRole, "%q is not a role", s.Role)
+	case s.TournamentRole != "" && !Snowflake(s.TournamentRole):
+		return bad(SettingTournamentRole, "%q is not a role", s.TournamentRole)
 	case s.Cooldown < 0 || s.Cooldown > MaxCooldown || !whole(s.Cooldown):
 		return bad(SettingCooldown, "whole seconds from 0 to %d", int(MaxCooldown/time.Second))
 	case s.ChallengeTimeout != 0 && (s.ChallengeTimeout < MinChallengeTimeout || s.ChallengeTimeout > MaxChallengeTimeout || !whole(s.ChallengeTimeout)):
@@ -305,6 +312,12 @@ func (s *Settings) MayStart(channelID string, roles []string, last, at time.Time
 		}
 	}
 	return nil
+}
+
+// MayOrganise reports whether a member may organise tournaments: one who
+// can manage the guild (manager), or has its tournament role.
+func (s *Settings) MayOrganise(manager bool, roles []string) bool {
+	return manager || s.TournamentRole != "" && slices.Contains(roles, s.TournamentRole)
 }
 
 // MayPlay refuses a member without the guild's role (ErrRoleNeeded).

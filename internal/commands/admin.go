@@ -73,7 +73,7 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 		})
 	case "channels clear":
 		return h.change(ctx, i, settingChannels, func(s *tttbot.Settings) error { s.Channels = nil; return nil })
-	case "role set":
+	case "role set", "tournament-role set":
 		id := str("role")
 		if resolved == nil || resolved.Roles[id] == nil {
 			return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_role_unresolved", nil)
@@ -83,9 +83,14 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 			// Discord lists it in no member's roles.
 			return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_role_everyone", nil)
 		}
+		if name == "tournament-role set" {
+			return h.change(ctx, i, settingTournamentRole, func(s *tttbot.Settings) error { s.TournamentRole = id; return nil })
+		}
 		return h.change(ctx, i, settingRole, func(s *tttbot.Settings) error { s.Role = id; return nil })
 	case "role clear":
 		return h.change(ctx, i, settingRole, func(s *tttbot.Settings) error { s.Role = ""; return nil })
+	case "tournament-role clear":
+		return h.change(ctx, i, settingTournamentRole, func(s *tttbot.Settings) error { s.TournamentRole = ""; return nil })
 	case "cooldown":
 		n, _ := num("seconds")
 		if n < 0 || time.Duration(n)*time.Second > tttbot.MaxCooldown {

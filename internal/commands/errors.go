@@ -170,7 +170,7 @@ func settingText(l *i18n.Language, setting string) string {
 	switch setting {
 	case tttbot.SettingChannels:
 		return l.T("setting_error_channels", map[string]any{"Max": tttbot.MaxChannels})
-	case tttbot.SettingRole:
+	case tttbot.SettingRole, tttbot.SettingTournamentRole:
 		return l.T("setting_error_role", nil)
 	case tttbot.SettingCooldown:
 		return l.T("admin_cooldown_range", map[string]any{"Max": int(tttbot.MaxCooldown / time.Second)})

@@ -13,15 +13,16 @@ import (
 
 // The settings as /ttt-admin show lists them and a change answers.
 const (
-	settingChannels     = "channels"
-	settingRole         = "role"
-	settingCooldown     = "cooldown"
-	settingDefaults     = "defaults"
-	settingTimeouts     = "timeouts"
-	settingSimultaneous = "simultaneous"
-	settingMarks        = "marks"
-	settingLanguage     = "language"
-	settingWeb          = "web"
+	settingChannels       = "channels"
+	settingRole           = "role"
+	settingTournamentRole = "tournament role"
+	settingCooldown       = "cooldown"
+	settingDefaults       = "defaults"
+	settingTimeouts       = "timeouts"
+	settingSimultaneous   = "simultaneous"
+	settingMarks          = "marks"
+	settingLanguage       = "language"
+	settingWeb            = "web"
 )
 
 // settingLine is one setting with its value and default, each in the
@@ -51,6 +52,12 @@ func (h *Handler) settingLine(l *i18n.Language, st *tttbot.Settings, setting str
 			v = l.T("value_role", map[string]any{"Role": "<@&" + st.Role + ">"})
 		}
 		return settingLine{l.T("setting_role", nil), v, l.T("value_anyone", nil)}
+	case settingTournamentRole:
+		v := l.T("value_admins_only", nil)
+		if st.TournamentRole != "" {
+			v = l.T("value_role", map[string]any{"Role": "<@&" + st.TournamentRole + ">"})
+		}
+		return settingLine{l.T("setting_tournament_role", nil), v, l.T("value_admins_only", nil)}
 	case settingCooldown:
 		v := l.T("value_none", nil)
 		if st.Cooldown > 0 {
@@ -104,7 +111,7 @@ func (h *Handler) showSettings(l *i18n.Language, st *tttbot.Settings) string {
 	var b strings.Builder
 	b.WriteString(l.T("settings_title", nil) + "\n")
 	for _, s := range []string{settingChannels, settingRole, settingCooldown, settingDefaults, settingTimeouts,
-		settingSimultaneous, settingMarks, settingLanguage, settingWeb} {
+		settingSimultaneous, settingMarks, settingLanguage, settingWeb, settingTournamentRole} {
 		fmt.Fprintf(&b, "• %s\n", h.settingLine(l, st, s).text(l))
 	}
 	b.WriteString(l.T("settings_footer", nil))

@@ -82,7 +82,12 @@ func (h *Handler) tournament(ctx context.Context, i *discordgo.Interaction, grou
 // tournamentCreate announces a tournament in the channel, its organiser
 // the member who asked, who must be able to manage the server.
 func (h *Handler) tournamentCreate(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
-	if !canManage(i) {
+	// The rule's settings read now, not the cached look's.
+	st, err := h.store.Settings(ctx, i.GuildID)
+	if err != nil {
+		return interaction.Reply{}, err
+	}
+	if !st.MayOrganise(canManage(i), i.Member.Roles) {
 		return interaction.Reply{}, refuse(tttbot.EFORBIDDEN, "tournament_admins_only", nil)
 	}
 	minutes := func(name string, def time.Duration) time.Duration {

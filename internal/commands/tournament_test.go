@@ -118,3 +118,32 @@ func TestTournamentCommands(t *testing.T) {
 	dm := slash(t, org, "", "30", `{"name":"ttt","options":[{"type":2,"name":"tournament","options":[{"type":1,"name":"standings","options":[{"type":4,"name":"id","value":1}]}]}]}`)
 	wantRefused(t, h.Handle(ctx, dm), "invalid", "servers")
 }
+
+// TestTournamentRole: a member with the role the admins chose with
+// /ttt-admin tournament-role may create a tournament; /ttt-admin show lists
+// the role.
+func TestTournamentRole(t *testing.T) {
+	h, _ := newTestHandler(t)
+	ctx := t.Context()
+	const guild = "2000"
+	create := `{"type":3,"name":"name","value":"Club night"},{"type":3,"name":"format","value":"swiss"}`
+	member := func() *discordgo.Interaction {
+		i := tournamentSlash(t, "50", guild, "create", create)
+		i.Member.Roles = []string{"777"}
+		return i
+	}
+	wantRefused(t, h.Handle(ctx, member()), "forbidden", "/ttt-admin tournament-role")
+	set := asAdmin(slash(t, "10", guild, "30", `{"name":"ttt-admin","options":[{"type":2,"name":"tournament-role","options":[`+
+		`{"type":1,"name":"set","options":[{"type":8,"name":"role","value":"777"}]}]}],"resolved":{"roles":{"777":{"id":"777","name":"TD"}}}}`))
+	if r := h.Handle(ctx, set); r.Code != "" {
+		t.Fatalf("tournament-role set: %q %+v", r.Code, r.Response.Data)
+	}
+	show := h.Handle(ctx, asAdmin(slash(t, "10", guild, "30", `{"name":"ttt-admin","options":[{"type":1,"name":"show"}]}`)))
+	if !strings.Contains(shown(show.Response.Data), "**Who may organise tournaments**: members with <@&777>") {
+		t.Errorf("show: %q", shown(show.Response.Data))
+	}
+	r := h.Handle(ctx, member())
+	if d := r.Response.Data; d == nil || d.Flags&discordgo.MessageFlagsEphemeral != 0 || !strings.Contains(shown(d), "Club night") {
+		t.Errorf("create by the role: %+v", r.Response)
+	}
+}

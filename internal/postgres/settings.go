@@ -119,7 +119,7 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 			return err
 		}
 		w := &pgx.Batch{}
-		w.Queue("UPDATE guilds SET ("+settingsrow.Names+") = ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) WHERE id = $1",
+		w.Queue("UPDATE guilds SET ("+settingsrow.Names+") = ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) WHERE id = $1",
 			append([]any{guildID}, settingsrow.From(s).Args()...)...)
 		if err := t.commit(ctx, w); err != nil {
 			return fmt.Errorf("save guild settings: %w", err)

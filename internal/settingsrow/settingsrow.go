@@ -17,7 +17,7 @@ import (
 const Columns = `simultaneous_games, coalesce(channels, ''), coalesce(role_id, ''), cooldown,
 	coalesce(default_size, 0), coalesce(default_k, 0), coalesce(default_level, ''), coalesce(default_first, ''),
 	coalesce(challenge_timeout, 0), coalesce(turn_timeout, 0), coalesce(mark_x, ''), coalesce(mark_o, ''),
-	coalesce(locale, ''), coalesce(web_id, ''), updated_at`
+	coalesce(locale, ''), coalesce(web_id, ''), coalesce(tournament_role_id, ''), updated_at`
 
 // QueryByWebID reads the guild whose web page has the opaque ID $1: its
 // ID, then Columns.
@@ -25,7 +25,7 @@ const QueryByWebID = "SELECT id, " + Columns + " FROM guilds WHERE web_id = $1"
 
 // Names are the columns a store writes, in Row.Args's order.
 const Names = `simultaneous_games, channels, role_id, cooldown, default_size, default_k, default_level,
-	default_first, challenge_timeout, turn_timeout, mark_x, mark_o, locale, web_id, updated_at`
+	default_first, challenge_timeout, turn_timeout, mark_x, mark_o, locale, web_id, tournament_role_id, updated_at`
 
 // Row is a guild's settings as stored: NULL or 0 for a setting left unset,
 // durations in seconds, times in Unix milliseconds, channels
@@ -39,13 +39,14 @@ type Row struct {
 	Challenge, Turn      int64
 	MarkX, MarkO, Locale string
 	Web                  string
+	TournamentRole       string
 	UpdatedAt            int64
 }
 
 // Dest is where a scan of Columns puts each column.
 func (r *Row) Dest() []any {
 	return []any{&r.Simultaneous, &r.Channels, &r.Role, &r.Cooldown, &r.Size, &r.K, &r.Level, &r.First,
-		&r.Challenge, &r.Turn, &r.MarkX, &r.MarkO, &r.Locale, &r.Web, &r.UpdatedAt}
+		&r.Challenge, &r.Turn, &r.MarkX, &r.MarkO, &r.Locale, &r.Web, &r.TournamentRole, &r.UpdatedAt}
 }
 
 // Args are the values to write, in the order of Names: nil for NULL.
@@ -67,7 +68,7 @@ func (r Row) Args() []any {
 		simultaneous = *r.Simultaneous
 	}
 	return []any{simultaneous, str(r.Channels), str(r.Role), r.Cooldown, num(r.Size), num(r.K), str(r.Level),
-		str(r.First), num(r.Challenge), num(r.Turn), str(r.MarkX), str(r.MarkO), str(r.Locale), str(r.Web), r.UpdatedAt}
+		str(r.First), num(r.Challenge), num(r.Turn), str(r.MarkX), str(r.MarkO), str(r.Locale), str(r.Web), str(r.TournamentRole), r.UpdatedAt}
 }
 
 // Settings decodes r as guildID's settings.
@@ -83,6 +84,7 @@ func (r Row) Settings(guildID string) (*tttbot.Settings, error) {
 		TurnTimeout:      time.Duration(r.Turn) * time.Second,
 		Locale:           r.Locale,
 		Web:              r.Web,
+		TournamentRole:   r.TournamentRole,
 	}
 	if r.Channels != "" {
 		s.Channels = strings.Fields(r.Channels)
@@ -115,7 +117,7 @@ func From(s *tttbot.Settings) Row {
 		Size:         int64(s.Defaults.Size), K: int64(s.Defaults.K),
 		Level: s.Defaults.Level, First: string(s.Defaults.First),
 		Challenge: int64(s.ChallengeTimeout / time.Second), Turn: int64(s.TurnTimeout / time.Second),
-		MarkX: s.X.String(), MarkO: s.O.String(), Locale: s.Locale, Web: s.Web,
+		MarkX: s.X.String(), MarkO: s.O.String(), Locale: s.Locale, Web: s.Web, TournamentRole: s.TournamentRole,
 		UpdatedAt: s.UpdatedAt.UnixMilli(),
 	}
 	if s.UpdatedAt.IsZero() {

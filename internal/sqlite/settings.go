@@ -70,9 +70,9 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 // saveSettings writes every setting of s.
 func saveSettings(ctx context.Context, tx *sql.Conn, s *tttbot.Settings) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, `+settingsrow.Names+`)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
 		ON CONFLICT (id) DO UPDATE SET (`+settingsrow.Names+`) =
-			(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)`,
+			(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)`,
 		append([]any{s.GuildID}, settingsrow.From(s).Args()...)...)
 	if err != nil {
 		return fmt.Errorf("save guild settings: %w", err)

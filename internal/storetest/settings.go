@@ -23,7 +23,7 @@ func testSettings(t *testing.T, newDB Opener) {
 	}
 	yes := true
 	want := tttbot.Settings{
-		GuildID: guild, Channels: []string{"11", "12"}, Role: "13", Cooldown: 30 * time.Second,
+		GuildID: guild, Channels: []string{"11", "12"}, Role: "13", TournamentRole: "14", Cooldown: 30 * time.Second,
 		Simultaneous:     &yes,
 		Defaults:         tttbot.Defaults{Size: 4, K: 3, Level: "hard", First: tttbot.FirstThem},
 		ChallengeTimeout: time.Hour, TurnTimeout: 45 * time.Second,
