@@ -81,6 +81,9 @@ type Game struct {
 	// Assisted is set once the human asked for a hint in a game against
 	// the bot (Assist): the game counts in no record (InBotRecord).
 	Assisted bool
+	// Unrated is set on the games of a tournament its organiser made
+	// unrated: they change no rating (see Scopes).
+	Unrated bool
 	// InTournament is set by a tournament creating the game for a board of
 	// its round: the game shares its channel with the round's other games
 	// (see Settings.Room). It matters only when the game is created, and is
@@ -132,9 +135,13 @@ func (g *Game) Wait(timeout time.Duration) time.Duration {
 }
 
 // Scopes are the rating scopes a game between people counts in: the
-// global one (""), and its server's unless it has none or is a Guest.
+// global one (""), and its server's unless it has none or is a Guest;
+// none when it is Unrated.
 func (g *Game) Scopes() []string {
-	if g.GuildID == "" || g.Guest {
+	switch {
+	case g.Unrated:
+		return nil
+	case g.GuildID == "" || g.Guest:
 		return []string{""}
 	}
 	return []string{"", g.GuildID}

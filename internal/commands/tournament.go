@@ -117,7 +117,7 @@ func (h *Handler) tournamentCreate(ctx context.Context, i *discordgo.Interaction
 	}
 	t := &tttbot.Tournament{GuildID: i.GuildID, ChannelID: i.ChannelID, Organiser: user(i).ID, Name: strings.TrimSpace(opts.str("name")),
 		Format: format, Shape: tttbot.Shape{Rows: size, Cols: size, K: k}, Rounds: rounds,
-		RoundTime: minutes("round_minutes", defaultRoundTime), MoveTimeout: move,
+		RoundTime: minutes("round_minutes", defaultRoundTime), MoveTimeout: move, Unrated: opts.has("rated") && !opts.flag("rated"),
 		Deadline: h.opts.Now().Add(minutes("signup_minutes", defaultSignup))}
 	if err := h.play.CreateTournament(ctx, t); err != nil {
 		return interaction.Reply{}, tournamentInvalid(err)
@@ -259,6 +259,9 @@ func (h *Handler) renderAnnouncement(l *i18n.Language, st *tttbot.TournamentStat
 	text := l.T("tournament_announce", map[string]any{"Name": st.Name, "Format": formatText(l, st.Format),
 		"Shape": gametext.Shape(l, st.Shape), "Organiser": mention(l, st.Organiser), "Round": duration(l, st.RoundTime),
 		"Move": duration(l, st.MoveTimeout), "ID": st.ID}) + "\n" + l.T("tournament_entrants", map[string]any{"Count": active})
+	if st.Unrated {
+		text += "\n" + l.T("tournament_unrated", nil)
+	}
 	m := message{accent: accent(palette.Neutral)}
 	base := "ttt:" + actTournament + ":" + strconv.FormatInt(st.ID, 10)
 	leave := discordgo.Button{Label: l.T("button_leave", nil), Style: discordgo.SecondaryButton, CustomID: base + ":l"}

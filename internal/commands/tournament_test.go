@@ -126,7 +126,7 @@ func TestTournamentRole(t *testing.T) {
 	h, _ := newTestHandler(t)
 	ctx := t.Context()
 	const guild = "2000"
-	create := `{"type":3,"name":"name","value":"Club night"},{"type":3,"name":"format","value":"swiss"}`
+	create := `{"type":3,"name":"name","value":"Club night"},{"type":3,"name":"format","value":"swiss"},{"type":5,"name":"rated","value":false}`
 	member := func() *discordgo.Interaction {
 		i := tournamentSlash(t, "50", guild, "create", create)
 		i.Member.Roles = []string{"777"}
@@ -143,7 +143,8 @@ func TestTournamentRole(t *testing.T) {
 		t.Errorf("show: %q", shown(show.Response.Data))
 	}
 	r := h.Handle(ctx, member())
-	if d := r.Response.Data; d == nil || d.Flags&discordgo.MessageFlagsEphemeral != 0 || !strings.Contains(shown(d), "Club night") {
-		t.Errorf("create by the role: %+v", r.Response)
+	if d := r.Response.Data; d == nil || d.Flags&discordgo.MessageFlagsEphemeral != 0 || !strings.Contains(shown(d), "Club night") ||
+		!strings.Contains(shown(d), "unrated") {
+		t.Errorf("create by the role, unrated: %+v", r.Response)
 	}
 }

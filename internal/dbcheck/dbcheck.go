@@ -303,14 +303,15 @@ func (ck *checker) openGames(ctx context.Context) error {
 	})
 }
 
-// ratedResults is every result of a game between people, once in the
-// global scope and once more in its guild's.
+// ratedResults is every result of a rated game between people, once in
+// the global scope and once more in its guild's.
 const ratedResults = `SELECT '' AS scope, r.player_id, g.board_rows, g.board_cols, g.k, r.outcome
-		FROM results r JOIN games g ON g.id = r.game_id WHERE r.bot_level IS NULL AND r.player_id NOT LIKE '` + forgottenLike + `'
+		FROM results r JOIN games g ON g.id = r.game_id
+		WHERE r.bot_level IS NULL AND NOT g.unrated AND r.player_id NOT LIKE '` + forgottenLike + `'
 	UNION ALL
 	SELECT r.guild_id, r.player_id, g.board_rows, g.board_cols, g.k, r.outcome
 		FROM results r JOIN games g ON g.id = r.game_id
-		WHERE r.bot_level IS NULL AND r.guild_id IS NOT NULL AND r.guild_rated AND r.player_id NOT LIKE '` + forgottenLike + `'`
+		WHERE r.bot_level IS NULL AND NOT g.unrated AND r.guild_id IS NOT NULL AND r.guild_rated AND r.player_id NOT LIKE '` + forgottenLike + `'`
 
 // forgottenLike matches the placeholders of forgotten players, who have
 // no ratings or records: their results count only in their opponents'.

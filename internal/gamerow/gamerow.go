@@ -78,7 +78,7 @@ const Columns = `id, coalesce(guild_id, ''), channel_id, coalesce(message_id, ''
 	coalesce(x_player_id, ''), coalesce(o_player_id, ''), status, board, coalesce(turn_id, ''),
 	version, coalesce(deadline, 0), coalesce(winner_id, ''), coalesce(reason, ''),
 	created_at, updated_at, coalesce(finished_at, 0), language,
-	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0), assisted`
+	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0), assisted, unrated`
 
 // The queries of games and moves that both engines run. Those on every
 // command and timer tick must stay on an index as games pile up (each
@@ -100,9 +100,9 @@ const (
 	QueryInsertGame = `INSERT INTO games (guild_id, channel_id, message_id,
 		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
 		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
-		webhook, guest, token, token_expires)
+		webhook, guest, token, token_expires, unrated)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24) RETURNING id`
+		$21, $22, $23, $24, $25) RETURNING id`
 	// QueryAssist marks game $2 as played with a hint ($1 is true).
 	QueryAssist     = "UPDATE games SET assisted = $1 WHERE id = $2"
 	QueryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
@@ -181,7 +181,7 @@ func Game(row Scanner, extra ...any) (*tttbot.Game, error) {
 		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
 		&g.Version, &deadline, &g.Winner, &g.Reason,
 		&created, &updated, &finished, &g.Language,
-		&g.Webhook, &g.Guest, &g.Token.Value, &expires, &g.Assisted}, extra...)...)
+		&g.Webhook, &g.Guest, &g.Token.Value, &expires, &g.Assisted, &g.Unrated}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) { // pgx.ErrNoRows is sql.ErrNoRows too
 		return nil, tttbot.ErrNotFound
 	}
@@ -258,7 +258,7 @@ func InsertArgs(g *tttbot.Game, exclusive bool) []any {
 		NullString(g.XPlayer), NullString(g.OPlayer),
 		string(g.Status), g.Board, NullString(g.Turn), g.Version, ToMS(g.Deadline),
 		g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), excl, g.Language,
-		g.Webhook, g.Guest, NullString(g.Token.Value), ToMS(g.Token.Expires)}
+		g.Webhook, g.Guest, NullString(g.Token.Value), ToMS(g.Token.Expires), g.Unrated}
 }
 
 // ResultsArgs are the values of QueryInsertResults for finished game g:

@@ -408,3 +408,27 @@ func TestTournamentBoardRefused(t *testing.T) {
 		t.Errorf("after the round's deadline: %s, shown over %d times; want finished once", st.Status, len(b.over))
 	}
 }
+
+// TestTournamentUnrated: the games of a tournament made unrated are
+// unrated.
+func TestTournamentUnrated(t *testing.T) {
+	s, db, _ := newService(t, nil)
+	ctx := t.Context()
+	b := &tournamentBoards{}
+	tr := &tttbot.Tournament{GuildID: "500", ChannelID: "600", Organiser: organiser, Name: "Friendly", Format: tttbot.RoundRobin,
+		Shape: tttbot.Shape{Rows: 3, Cols: 3, K: 3}, RoundTime: time.Hour, MoveTimeout: time.Minute, Deadline: t0.Add(time.Hour), Unrated: true}
+	if err := s.CreateTournament(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range players(2) {
+		if err := s.JoinTournament(ctx, tr.ID, p, 1500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.StartTournament(ctx, tr.ID, organiser, b); err != nil {
+		t.Fatal(err)
+	}
+	if g := mustGame(t, db, b.games[1][0].ID); !g.Unrated {
+		t.Errorf("game of an unrated tournament: unrated %v", g.Unrated)
+	}
+}

@@ -63,6 +63,9 @@ func rate(ctx context.Context, t *tx, g *tttbot.Game, w *pgx.Batch) error {
 		return nil
 	}
 	scopes := g.Scopes()
+	if len(scopes) == 0 {
+		return nil // unrated
+	}
 	// Players in ID order, as every game locks them.
 	players := []string{g.Challenger, g.Opponent}
 	slices.Sort(players)

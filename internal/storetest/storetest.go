@@ -140,6 +140,7 @@ func Run(t *testing.T, open Opener) {
 		{"TournamentStartsOnce", testTournamentStartsOnce},
 		{"DueTournaments", testDueTournaments},
 		{"ForgetInTournaments", testForgetInTournaments},
+		{"UnratedGame", testUnratedGame},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {

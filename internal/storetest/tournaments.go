@@ -236,3 +236,28 @@ func testForgetInTournaments(t *testing.T, newDB Opener) {
 		t.Errorf("board 1 after the erasures: %+v, want the two placeholders", g)
 	}
 }
+
+// testUnratedGame: an unrated game (a tournament's its organiser made
+// unrated) keeps its result and history and changes no rating; the
+// consistency check agrees.
+func testUnratedGame(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob",
+		XPlayer: "alice", OPlayer: "bob", Status: tttbot.StatusActive, Unrated: true}
+	OK(t, db.StartGame(ctx, g, nil))
+	g = PlayCells(t, db, g, xWins...)
+	if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); !got.Unrated || got.Winner != "alice" {
+		t.Fatalf("unrated game read back: unrated %v, winner %q", got.Unrated, got.Winner)
+	}
+	if n := countRows(t, db, "ratings"); n != 0 {
+		t.Errorf("an unrated game left %d ratings", n)
+	}
+	if n := countRows(t, db, "results"); n != 2 {
+		t.Errorf("an unrated game left %d results, want its 2", n)
+	}
+	problems, err := db.Check(ctx, nil)
+	if err != nil || len(problems) != 0 {
+		t.Errorf("check: %v, %v; want a sound database", problems, err)
+	}
+}
