@@ -62,6 +62,9 @@ var tables = []table{
 	{name: "puzzles"},
 	{name: "puzzle_ratings"},
 	{name: "puzzle_attempts"},
+	{name: "tournaments"},
+	{name: "tournament_entrants"},
+	{name: "tournament_games"},
 	{name: "interactions"},
 }
 

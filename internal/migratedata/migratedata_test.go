@@ -115,6 +115,26 @@ func newSource(t *testing.T) (string, int64) {
 			t.Fatal(err)
 		}
 	}
+	// A tournament under way: its entrants and a board played by the
+	// active game.
+	tr := &tttbot.Tournament{GuildID: "g1", ChannelID: "c9", Organiser: "alice", Name: "Cup", Format: tttbot.Swiss,
+		Shape: tttbot.Shape{Rows: 3, Cols: 3, K: 3}, Rounds: 1, RoundTime: time.Hour, MoveTimeout: time.Minute,
+		Status: tttbot.TournamentSignup, Deadline: t0.Add(time.Hour)}
+	if err := db.CreateTournament(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"alice", "carol"} {
+		if err := db.Enter(ctx, tr.ID, tttbot.Entrant{Player: p, Rating: 1500, JoinedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr.Status, tr.Round = tttbot.TournamentRunning, 1
+	if err := db.Advance(ctx, tr, []tttbot.TournamentGame{{Round: 1, Board: 1, White: "alice", Black: "carol"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.LinkGame(ctx, tr.ID, 1, 1, active.ID); err != nil {
+		t.Fatal(err)
+	}
 	return path, active.ID
 }
 
