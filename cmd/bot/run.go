@@ -312,6 +312,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	defer func() { stopTournaments(); <-tournamentsDone }()
 	// The miner turns finished games into puzzles after their
 	// interactions are answered; the shutdown waits for the game at hand.
+	service.AddStarterPuzzles(ctx)
 	minerCtx, stopMiner := context.WithCancel(context.Background())
 	minerDone := make(chan struct{})
 	go func() { service.RunMiner(minerCtx, solver); close(minerDone) }()

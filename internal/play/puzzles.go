@@ -27,11 +27,10 @@ func (s *Service) mine(g *tttbot.Game) {
 	}
 }
 
-// RunMiner stores the starter set's puzzles not stored yet, then mines
-// each finished game handed to it (see puzzle.MineGame) with the solver e
-// and stores the puzzles found, until ctx ends. It is the one goroutine
-// that mines: whoever starts it awaits it.
-func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
+// AddStarterPuzzles stores the starter set's puzzles not stored yet. The
+// bot calls it before it is ready, so that a fresh install has puzzles from
+// its first interaction; a failure is logged and leaves the puzzles stored.
+func (s *Service) AddStarterPuzzles(ctx context.Context) {
 	if starter, err := puzzle.Starter(); err != nil {
 		s.log.Error("read starter puzzles", "err", err)
 	} else if n, err := s.store.AddPuzzles(ctx, starter, s.opts.Now()); err != nil {
@@ -39,6 +38,12 @@ func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
 	} else if n > 0 {
 		s.log.Info("starter puzzles stored", "new", n, "shipped", len(starter))
 	}
+}
+
+// RunMiner mines each finished game handed to it (see puzzle.MineGame)
+// with the solver e and stores the puzzles found, until ctx ends. It is the
+// one goroutine that mines: whoever starts it awaits it.
+func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
 	for {
 		select {
 		case <-ctx.Done():

@@ -51,7 +51,7 @@ func (r records) next(t *testing.T, msg string) map[string]string {
 	}
 }
 
-// TestMiner: RunMiner stores the starter set, then mines a game that just
+// TestMiner: AddStarterPuzzles stores the starter set, then RunMiner mines a game that just
 // finished — alice missed a fork, then bob missed one — and stores the
 // puzzles not stored yet; it returns once its context ends.
 func TestMiner(t *testing.T) {
@@ -69,6 +69,7 @@ func TestMiner(t *testing.T) {
 	}
 
 	ctx, cancel := context.WithCancel(t.Context())
+	s.AddStarterPuzzles(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { s.RunMiner(ctx, ai.New(ai.Options{})) })
 	defer func() { cancel(); wg.Wait() }()
