@@ -81,6 +81,10 @@ type Game struct {
 	// Assisted is set once the human asked for a hint in a game against
 	// the bot (Assist): the game counts in no record (InBotRecord).
 	Assisted bool
+	// TurnTimeout, when set, is the game's own time for each turn — a
+	// tournament's move timeout —, kept over its guild's (see
+	// Settings.Retime). Whole seconds.
+	TurnTimeout time.Duration
 	// Unrated is set on the games of a tournament its organiser made
 	// unrated: they change no rating (see Scopes).
 	Unrated bool

@@ -328,14 +328,16 @@ func (s *Settings) MayPlay(roles []string) error {
 	return nil
 }
 
-// Retime sets the deadline of g, just changed at time at, from the guild's
-// timeouts when it sets them: a pending challenge's expiry, or the turn of
-// the human to move. The bot's own turn keeps the deadline it has, which
+// Retime sets the deadline of g, just changed at time at, from the game's
+// own turn timeout, else the guild's timeouts when it sets them: a pending
+// challenge's expiry, or the turn of the human to move. The bot's own turn keeps the deadline it has, which
 // is not a player's time to think.
 func (s *Settings) Retime(g *Game, at time.Time) {
 	switch {
 	case g.Status == StatusPending && s.ChallengeTimeout > 0:
 		g.Deadline = at.Add(g.Wait(s.ChallengeTimeout))
+	case g.Status == StatusActive && g.TurnTimeout > 0 && !g.BotToMove():
+		g.Deadline = at.Add(g.Wait(g.TurnTimeout))
 	case g.Status == StatusActive && s.TurnTimeout > 0 && !g.BotToMove():
 		g.Deadline = at.Add(g.Wait(s.TurnTimeout))
 	}

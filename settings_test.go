@@ -146,6 +146,9 @@ func TestRetime(t *testing.T) {
 		{"the bot's turn", Settings{TurnTimeout: time.Hour}, Game{Status: StatusActive, Challenger: "a", Opponent: "bot", BotLevel: "easy", Turn: "bot", Deadline: old}, old},
 		{"the human's turn against the bot", Settings{TurnTimeout: time.Hour}, Game{Status: StatusActive, Challenger: "a", Opponent: "bot", BotLevel: "easy", Turn: "a", Deadline: old}, at.Add(time.Hour)},
 		{"a finished game", Settings{TurnTimeout: time.Hour}, Game{Status: StatusFinished}, time.Time{}},
+		// A tournament's game keeps its own move timeout over the guild's.
+		{"a turn with the game's own timeout", Settings{TurnTimeout: time.Hour}, Game{Status: StatusActive, Challenger: "a", Opponent: "b", Turn: "b", TurnTimeout: time.Minute, Deadline: old}, at.Add(time.Minute)},
+		{"the game's own timeout, the guild's unset", Settings{}, Game{Status: StatusActive, Challenger: "a", Opponent: "b", Turn: "b", TurnTimeout: time.Minute, Deadline: old}, at.Add(time.Minute)},
 	}
 	for _, tt := range tests {
 		g := tt.g

@@ -78,7 +78,7 @@ const Columns = `id, coalesce(guild_id, ''), channel_id, coalesce(message_id, ''
 	coalesce(x_player_id, ''), coalesce(o_player_id, ''), status, board, coalesce(turn_id, ''),
 	version, coalesce(deadline, 0), coalesce(winner_id, ''), coalesce(reason, ''),
 	created_at, updated_at, coalesce(finished_at, 0), language,
-	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0), assisted, unrated`
+	webhook, guest, coalesce(token, ''), coalesce(token_expires, 0), assisted, unrated, coalesce(turn_timeout, 0)`
 
 // The queries of games and moves that both engines run. Those on every
 // command and timer tick must stay on an index as games pile up (each
@@ -100,9 +100,9 @@ const (
 	QueryInsertGame = `INSERT INTO games (guild_id, channel_id, message_id,
 		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
 		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
-		webhook, guest, token, token_expires, unrated)
+		webhook, guest, token, token_expires, unrated, turn_timeout)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24, $25) RETURNING id`
+		$21, $22, $23, $24, $25, $26) RETURNING id`
 	// QueryAssist marks game $2 as played with a hint ($1 is true).
 	QueryAssist     = "UPDATE games SET assisted = $1 WHERE id = $2"
 	QueryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"
@@ -175,13 +175,13 @@ func ReadMoves(ctx context.Context, q Query, id int64) (moves []tttbot.Move, err
 // tttbot.ErrNotFound when there is no row.
 func Game(row Scanner, extra ...any) (*tttbot.Game, error) {
 	var g tttbot.Game
-	var deadline, created, updated, finished, expires int64
+	var deadline, created, updated, finished, expires, turn int64
 	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.MessageID,
 		&g.Rows, &g.Cols, &g.K, &g.Challenger, &g.Opponent, &g.BotLevel,
 		&g.XPlayer, &g.OPlayer, &g.Status, &g.Board, &g.Turn,
 		&g.Version, &deadline, &g.Winner, &g.Reason,
 		&created, &updated, &finished, &g.Language,
-		&g.Webhook, &g.Guest, &g.Token.Value, &expires, &g.Assisted, &g.Unrated}, extra...)...)
+		&g.Webhook, &g.Guest, &g.Token.Value, &expires, &g.Assisted, &g.Unrated, &turn}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) { // pgx.ErrNoRows is sql.ErrNoRows too
 		return nil, tttbot.ErrNotFound
 	}
@@ -190,6 +190,7 @@ func Game(row Scanner, extra ...any) (*tttbot.Game, error) {
 	}
 	g.Deadline, g.CreatedAt, g.UpdatedAt, g.FinishedAt = FromMS(deadline), FromMS(created), FromMS(updated), FromMS(finished)
 	g.Token.Expires = FromMS(expires)
+	g.TurnTimeout = time.Duration(turn) * time.Second
 	return &g, nil
 }
 
@@ -258,7 +259,16 @@ func InsertArgs(g *tttbot.Game, exclusive bool) []any {
 		NullString(g.XPlayer), NullString(g.OPlayer),
 		string(g.Status), g.Board, NullString(g.Turn), g.Version, ToMS(g.Deadline),
 		g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), excl, g.Language,
-		g.Webhook, g.Guest, NullString(g.Token.Value), ToMS(g.Token.Expires), g.Unrated}
+		g.Webhook, g.Guest, NullString(g.Token.Value), ToMS(g.Token.Expires), g.Unrated, turnTimeout(g)}
+}
+
+// turnTimeout is g's own turn timeout as stored: whole seconds, NULL for
+// none.
+func turnTimeout(g *tttbot.Game) any {
+	if g.TurnTimeout <= 0 {
+		return nil
+	}
+	return int64(g.TurnTimeout / time.Second)
 }
 
 // ResultsArgs are the values of QueryInsertResults for finished game g:

@@ -271,7 +271,7 @@ func (s *Service) deadlineFor(g *tttbot.Game, user string, now time.Time) time.T
 	if g.VsBot() && user == s.botID {
 		return now.Add(botGrace)
 	}
-	return now.Add(g.Wait(s.opts.TurnTimeout))
+	return now.Add(g.Wait(cmp.Or(g.TurnTimeout, s.opts.TurnTimeout)))
 }
 
 // Accept starts challenge g, seen at version, as its opponent user, a

@@ -384,7 +384,8 @@ func (s *Service) createGames(ctx context.Context, t *tttbot.Tournament, games [
 		}
 		g := &tttbot.Game{GuildID: t.GuildID, ChannelID: t.ChannelID, Rows: t.Shape.Rows, Cols: t.Shape.Cols, K: t.Shape.K,
 			Challenger: tg.White, Opponent: tg.Black, XPlayer: tg.White, OPlayer: tg.Black,
-			Status: tttbot.StatusActive, InTournament: true, Unrated: t.Unrated, Deadline: now.Add(min(t.MoveTimeout, t.RoundTime))}
+			Status: tttbot.StatusActive, InTournament: true, Unrated: t.Unrated, TurnTimeout: t.MoveTimeout,
+			Deadline: now.Add(t.MoveTimeout)}
 		if err := s.store.StartGame(ctx, g, nil); tttbot.ErrorCode(err) != "" && tttbot.ErrorCode(err) != tttbot.EINTERNAL {
 			// Refused — a player has a game of their own open in the
 			// channel: the board waits for the round's deadline, where

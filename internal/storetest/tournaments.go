@@ -244,9 +244,14 @@ func testUnratedGame(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
 	g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob",
-		XPlayer: "alice", OPlayer: "bob", Status: tttbot.StatusActive, Unrated: true}
+		XPlayer: "alice", OPlayer: "bob", Status: tttbot.StatusActive, Unrated: true, TurnTimeout: 45 * time.Second}
 	OK(t, db.StartGame(ctx, g, nil))
-	g = PlayCells(t, db, g, xWins...)
+	// Its own turn timeout clocks every turn (a tournament's move timeout).
+	g = PlayCells(t, db, g, xWins[0])
+	if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); got.TurnTimeout != 45*time.Second || !got.Deadline.Equal(t0.Add(time.Second+45*time.Second)) {
+		t.Errorf("after a move: turn timeout %v, deadline %v; want 45s and %v", got.TurnTimeout, got.Deadline, t0.Add(46*time.Second))
+	}
+	g = PlayCells(t, db, g, xWins[1:]...)
 	if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); !got.Unrated || got.Winner != "alice" {
 		t.Fatalf("unrated game read back: unrated %v, winner %q", got.Unrated, got.Winner)
 	}
