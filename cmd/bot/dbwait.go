@@ -82,3 +82,13 @@ func transient(d config.Database, err error) bool {
 	}
 	return sqlite.Transient(err)
 }
+
+// unavailable reports whether err, from a store call, says the database
+// cannot be used for now: besides what may pass (transient), SQLite's
+// failures to store, which last until an operator frees the disk.
+func unavailable(d config.Database, err error) bool {
+	if d.Postgres() {
+		return postgres.Transient(err)
+	}
+	return sqlite.Unavailable(err)
+}

@@ -108,7 +108,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	// database's state, which logs its outages rather than each failed
 	// interaction.
 	dbState := health.NewDatabase(health.DatabaseOptions{
-		Unavailable: func(err error) bool { return health.Unavailable(err) || transient(cfg.Database, err) },
+		Unavailable: func(err error) bool { return health.Unavailable(err) || unavailable(cfg.Database, err) },
 		Now:         o.now, Logger: log,
 	})
 	m.Database(dbState)

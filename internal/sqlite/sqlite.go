@@ -193,6 +193,7 @@ const restartFrames = 10000
 // writer held: a few pages and two syncs.
 func (db *DB) checkpoint(log *slog.Logger) {
 	defer close(db.done)
+	failing := false
 	for {
 		select {
 		case <-db.stop:
@@ -208,9 +209,17 @@ func (db *DB) checkpoint(log *slog.Logger) {
 		if err == nil && frames >= restartFrames {
 			err = db.catchUp()
 		}
-		if err != nil {
-			log.Warn("checkpoint", "err", err)
+		// A disk that takes no writes fails every pass: one line when
+		// checkpoints start failing, one when they work again.
+		switch {
+		case err != nil && !failing:
+			log.Warn("checkpoint failing", "err", err)
+		case err != nil:
+			log.Debug("checkpoint failing", "err", err)
+		case failing:
+			log.Info("checkpoint working again")
 		}
+		failing = err != nil
 	}
 }
 
