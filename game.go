@@ -417,6 +417,17 @@ func (g *Game) Resign(user string, at time.Time) error {
 	return nil
 }
 
+// RoundOver ends g, an active game of a tournament whose round ran out at
+// time at: the player to move loses on time, whatever their turn's own
+// deadline.
+func (g *Game) RoundOver(at time.Time) error {
+	if g.Status != StatusActive {
+		return ErrGameOver
+	}
+	g.finish(g.Other(g.Turn), ReasonTimeout, at)
+	return nil
+}
+
 // DeadlineGrace is how long after a deadline a game becomes due: a click
 // made before the deadline may still be on its way to the database for so
 // long — an interaction's work runs for up to 15 s (internal/discord's

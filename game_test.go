@@ -415,3 +415,19 @@ func TestGameExpire(t *testing.T) {
 		})
 	}
 }
+
+func TestRoundOver(t *testing.T) {
+	at := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	active := Game{Status: StatusActive, Challenger: "a", Opponent: "b", XPlayer: "a", OPlayer: "b", Turn: "b", Deadline: at.Add(time.Hour)}
+	g := active
+	if err := g.RoundOver(at); err != nil || g.Status != StatusFinished || g.Reason != ReasonTimeout || g.Winner != "a" || !g.Deadline.IsZero() {
+		t.Errorf("an active game: %v, %s by %s won by %q", err, g.Status, g.Reason, g.Winner)
+	}
+	if err := g.RoundOver(at); err != ErrGameOver {
+		t.Errorf("a finished game: %v, want ErrGameOver", err)
+	}
+	pending := Game{Status: StatusPending}
+	if err := pending.RoundOver(at); err != ErrGameOver {
+		t.Errorf("a challenge: %v, want ErrGameOver", err)
+	}
+}

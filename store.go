@@ -64,6 +64,10 @@ type GameStore interface {
 	// Resign ends user's active game as a loss for user.
 	Resign(ctx context.Context, id int64, user string, at time.Time) (*Game, error)
 
+	// RoundOver ends active game id at time at, its tournament's round
+	// over: the player to move loses on time (see Game.RoundOver).
+	RoundOver(ctx context.Context, id int64, at time.Time) (*Game, error)
+
 	// Expire ends a game due at time at (see Game.Due): a pending challenge
 	// expires; in an active game the player to move loses on time.
 	// EINVALID when it is not due, ESTALE when version moved on.

@@ -47,6 +47,11 @@ func (s *store) TournamentOfGame(ctx context.Context, game int64) (_ int64, err 
 	return s.next.TournamentOfGame(ctx, game)
 }
 
+func (s *store) RoundOver(ctx context.Context, id int64, at time.Time) (_ *tttbot.Game, err error) {
+	defer s.done(ctx, "RoundOver", time.Now(), &err)
+	return s.next.RoundOver(ctx, id, at)
+}
+
 func (s *store) DueTournaments(ctx context.Context, at time.Time, limit int) (_ []*tttbot.Tournament, err error) {
 	defer s.done(ctx, "DueTournaments", time.Now(), &err)
 	return s.next.DueTournaments(ctx, at, limit)

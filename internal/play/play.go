@@ -38,6 +38,7 @@ type Store interface {
 	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error)
 	Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error)
 	Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error)
+	RoundOver(ctx context.Context, id int64, at time.Time) (*tttbot.Game, error)
 	Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error)
 	Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error)
 	Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error)

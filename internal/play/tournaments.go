@@ -269,17 +269,13 @@ func (s *Service) deadline(ctx context.Context, st *tttbot.TournamentState, boar
 }
 
 // endAtDeadline ends g, open when its round ran out: the player to move
-// loses it.
+// loses it on time.
 func (s *Service) endAtDeadline(ctx context.Context, g *tttbot.Game, gameBoards Boards) error {
-	loser := g.Turn
-	if loser == "" {
-		loser = g.Challenger
-	}
-	ended, err := s.store.Resign(ctx, g.ID, loser, s.opts.Now())
+	ended, err := s.store.RoundOver(ctx, g.ID, s.opts.Now())
 	switch tttbot.ErrorCode(err) {
 	case "":
 		s.mine(ended)
-		s.log.Info("tournament game ended by its round's deadline", "game", g.ID, "loser", loser)
+		s.log.Info("tournament game ended by its round's deadline", "game", g.ID, "loser", g.Turn)
 		return gameBoards.Fired(ctx, Result{Game: ended})
 	case tttbot.EFINISHED, tttbot.ESTALE:
 		return nil // it ended meanwhile: AtRoundDeadline read it open, the decision stands

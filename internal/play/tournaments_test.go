@@ -208,6 +208,9 @@ func TestSwissEight(t *testing.T) {
 			t.Errorf("round 2 board %d: %s, want %s", tg.Board, tg.Result, w)
 		}
 	}
+	if g := mustGame(t, db, r2[2].ID); g.Reason != tttbot.ReasonTimeout || g.Winner != g.XPlayer {
+		t.Errorf("the game open at the round's deadline: %s, won by %q; want lost on time by O", g.Reason, g.Winner)
+	}
 	// Round 3: 7 players, one bye; the leaver is not paired.
 	r3 := b.games[3]
 	if len(r3) != 3 {

@@ -365,6 +365,15 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 	})
 }
 
+// RoundOver ends a game whose tournament round ran out. See
+// tttbot.GameStore.
+func (db *DB) RoundOver(ctx context.Context, id int64, at time.Time) (*tttbot.Game, error) {
+	at = db.opts.At(at)
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
+		return g.RoundOver(at)
+	})
+}
+
 // Assist marks game id as played with a hint. See tttbot.GameStore.
 func (db *DB) Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error) {
 	var g *tttbot.Game

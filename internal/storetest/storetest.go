@@ -141,6 +141,7 @@ func Run(t *testing.T, open Opener) {
 		{"DueTournaments", testDueTournaments},
 		{"ForgetInTournaments", testForgetInTournaments},
 		{"UnratedGame", testUnratedGame},
+		{"RoundOver", testRoundOver},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {

@@ -266,3 +266,22 @@ func testUnratedGame(t *testing.T, newDB Opener) {
 		t.Errorf("check: %v, %v; want a sound database", problems, err)
 	}
 }
+
+// testRoundOver: a tournament's round running out ends an active game as
+// a loss on time of the player to move, once; the check agrees.
+func testRoundOver(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	g := PlayCells(t, db, StartGame(t, db, "c1", "alice", "bob"), 4) // bob to move
+	ended := Must[*tttbot.Game](t)(db.RoundOver(ctx, g.ID, t0.Add(time.Hour)))
+	if ended.Status != tttbot.StatusFinished || ended.Reason != tttbot.ReasonTimeout || ended.Winner != g.Other(g.Turn) || ended.Version != g.Version+1 {
+		t.Errorf("round over: %s by %s, winner %q, version %d; want finished on time, %q winning, version %d",
+			ended.Status, ended.Reason, ended.Winner, ended.Version, g.Other(g.Turn), g.Version+1)
+	}
+	_, err := db.RoundOver(ctx, g.ID, t0.Add(time.Hour))
+	WantCode(t, err, tttbot.EFINISHED)
+	problems, err := db.Check(ctx, nil)
+	if err != nil || len(problems) != 0 {
+		t.Errorf("check: %v, %v; want a sound database", problems, err)
+	}
+}
