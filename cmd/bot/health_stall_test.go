@@ -36,7 +36,7 @@ func TestHealthDatabaseStalls(t *testing.T) {
 				t.Errorf("healthz on a stalled database: got %d %+v, want 503 naming the database, the gateway ok", code, body)
 			}
 			// Not a measure of speed: without the limit the probe waits for
-			// the lock 5s (SQLite's busy timeout) or 10s (a write's timeout).
+			// the lock 10s (SQLite's busy timeout, a write's timeout).
 			if took > limit+limit/2 {
 				t.Errorf("healthz answered after %s, want within the limit, %s", took, limit)
 			}

@@ -51,7 +51,7 @@ type DatabaseOptions struct {
 	// Quiet is how long the database must answer without a failure, after
 	// an outage, to be back (default 10s): a database that flaps has one
 	// outage, not one per flap, and so has one whose writes wait out
-	// SQLite's busy timeout (5s) behind another process's lock while its
+	// SQLite's busy timeout (10s) behind another process's lock while its
 	// reads answer.
 	Quiet  time.Duration
 	Now    func() time.Time // default time.Now

@@ -9,9 +9,11 @@ import (
 )
 
 // busyTimeout is how long a connection waits for a lock that another
-// process holds (a migration, a backup) before it fails with "database is
-// locked".
-const busyTimeout = 5 * time.Second
+// process holds (a migration, a backup, an operator's open transaction)
+// before it fails with "database is locked": as long as a write may take
+// on PostgreSQL (its writeTimeout), well inside an interaction's work
+// limit (15s), so that a stall shorter than that costs no interaction.
+const busyTimeout = 10 * time.Second
 
 // probe is Ping's write: it commits the schema's user_version as it is, on
 // the write connection, and gives up at ctx's deadline. A write's

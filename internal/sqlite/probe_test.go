@@ -57,3 +57,30 @@ func TestPingLocked(t *testing.T) {
 		t.Errorf("ping once the lock is released: %v", err)
 	}
 }
+
+// A write waits out another process's lock held for longer than the busy
+// timeout was (5s) but less than the write timeout, and commits: a stall
+// shorter than a write may take costs no interaction.
+func TestWriteWaitsOutLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds a lock for 6s")
+	}
+	db, path := newDB(t, Options{})
+	release := lockFile(t, path)
+	const held = 6 * time.Second
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		<-time.After(held) // the lock's holder, not a wait for the write
+		release()
+	}()
+	defer func() { <-released }()
+	start := time.Now()
+	err := db.write(t.Context(), func(ctx context.Context, tx *sql.Conn) error {
+		_, err := tx.ExecContext(ctx, "SELECT 1") // BEGIN IMMEDIATE took the lock
+		return err
+	})
+	if took := time.Since(start); err != nil || took < held {
+		t.Errorf("write behind a lock held %s: got %v after %s, want it committed once the lock is released", held, err, took)
+	}
+}
