@@ -133,7 +133,8 @@ type TournamentStore interface {
 	TournamentOfGame(ctx context.Context, game int64) (int64, error)
 
 	// DueTournaments claims and lists up to limit tournaments signing up or
-	// running whose deadline is at or before at, oldest deadline first. A
+	// running whose deadline is at or before at, or running with a board of
+	// the current round whose game has not started, oldest deadline first. A
 	// claim lasts until at + ClaimLease or the tournament's next Advance,
 	// like GameStore.Due's.
 	DueTournaments(ctx context.Context, at time.Time, limit int) ([]*Tournament, error)

@@ -216,6 +216,12 @@ func (h *Handler) RoundStarted(ctx context.Context, st *tttbot.TournamentState, 
 	if _, err := h.msg.SendMessage(ctx, st.ChannelID, h.renderRound(l, st).data()); err != nil {
 		return err
 	}
+	return h.BoardsStarted(ctx, st, games)
+}
+
+// BoardsStarted posts a board for each of games in the tournament's
+// channel, and tracks each for the timers.
+func (h *Handler) BoardsStarted(ctx context.Context, st *tttbot.TournamentState, games []*tttbot.Game) error {
 	for _, g := range games {
 		// A board speaks its game's language, as its later edits do.
 		id, err := h.msg.SendMessage(ctx, st.ChannelID, h.render(ctx, h.gameLang(g), g, nil).data())

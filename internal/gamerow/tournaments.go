@@ -48,13 +48,19 @@ const (
 	QueryDecide = `UPDATE tournament_games SET result = $1
 		WHERE tournament_id = $2 AND round = $3 AND board = $4 AND result = 'pending'`
 	// QueryDueTournaments claims, until $1, up to $3 tournaments due at
-	// $2 and not claimed. PostgreSQL runs QueryDueTournamentsSkipLocked:
+	// $2 and not claimed: past their deadline, or running with a board of
+	// the round whose game has not started (a crash between the round's
+	// start and its games, or a player busy elsewhere in the channel).
+	// PostgreSQL runs QueryDueTournamentsSkipLocked:
 	// under READ COMMITTED two callers would read the same rows and both
 	// claim them; it passes by the rows another caller holds.
 	QueryDueTournaments           = dueTournaments + ") RETURNING " + TournamentColumns
 	QueryDueTournamentsSkipLocked = dueTournaments + " FOR UPDATE SKIP LOCKED) RETURNING " + TournamentColumns
 	dueTournaments                = `UPDATE tournaments SET claimed_until = $1 WHERE id IN (
-		SELECT id FROM tournaments WHERE status IN ('signup', 'running') AND deadline <= $2
+		SELECT id FROM tournaments WHERE status IN ('signup', 'running')
+			AND (deadline <= $2 OR status = 'running' AND EXISTS (SELECT 1 FROM tournament_games b
+				WHERE b.tournament_id = tournaments.id AND b.round = tournaments.round AND b.game_id IS NULL
+				AND b.black_id IS NOT NULL AND b.result = 'pending'))
 			AND (claimed_until IS NULL OR claimed_until <= $2) ORDER BY deadline, id LIMIT $3`
 )
 

@@ -16,6 +16,9 @@ type TournamentBoards interface {
 	// RoundStarted shows round s.Round's pairings and a board for each of
 	// games, the round's games to play (byes and forfeits have none).
 	RoundStarted(ctx context.Context, s *tttbot.TournamentState, games []*tttbot.Game) error
+	// BoardsStarted shows a board for each of games, started late in
+	// round s.Round.
+	BoardsStarted(ctx context.Context, s *tttbot.TournamentState, games []*tttbot.Game) error
 	// TournamentOver shows the final table, or that the tournament was
 	// cancelled (s.Status says which).
 	TournamentOver(ctx context.Context, s *tttbot.TournamentState) error
@@ -213,7 +216,11 @@ func (s *Service) FireTournaments(ctx context.Context, boards TournamentBoards, 
 	n := 0
 	for _, t := range due {
 		st, err := s.store.Tournament(ctx, t.ID)
-		if err == nil {
+		switch {
+		case err != nil:
+		case st.Status == tttbot.TournamentRunning && st.Deadline.After(s.opts.Now()):
+			err = s.startLate(ctx, st, boards)
+		default:
 			err = s.deadline(ctx, st, boards, gameBoards)
 		}
 		if err != nil {
@@ -266,6 +273,25 @@ func (s *Service) deadline(ctx context.Context, st *tttbot.TournamentState, boar
 		return s.progress(ctx, next, false, boards)
 	}
 	return nil
+}
+
+// startLate starts the games of the current round's boards that have
+// none yet, before the round's deadline, and shows them.
+func (s *Service) startLate(ctx context.Context, st *tttbot.TournamentState, boards TournamentBoards) error {
+	var late []tttbot.TournamentGame
+	for _, tg := range st.Games {
+		if tg.Round == st.Round && tg.GameID == 0 {
+			late = append(late, tg)
+		}
+	}
+	played, err := s.createGames(ctx, &st.Tournament, late)
+	if len(played) > 0 {
+		s.log.Info("tournament games started late", "tournament", st.ID, "round", st.Round, "games", len(played))
+		if err := boards.BoardsStarted(ctx, st, played); err != nil {
+			s.log.Log(ctx, health.Level(err), "show tournament boards", "tournament", st.ID, "err", err)
+		}
+	}
+	return err
 }
 
 // endAtDeadline ends g, open when its round ran out: the player to move
@@ -384,9 +410,10 @@ func (s *Service) createGames(ctx context.Context, t *tttbot.Tournament, games [
 			Deadline: now.Add(t.MoveTimeout)}
 		if err := s.store.StartGame(ctx, g, nil); tttbot.ErrorCode(err) != "" && tttbot.ErrorCode(err) != tttbot.EINTERNAL {
 			// Refused — a player has a game of their own open in the
-			// channel: the board waits for the round's deadline, where
-			// both lose, and the others are played.
-			s.log.Warn("tournament game refused", "tournament", t.ID, "round", tg.Round, "board", tg.Board, "err", err)
+			// channel: the others are played, and the board is tried again
+			// (DueTournaments lists it) until the round's deadline, where
+			// both lose.
+			s.log.Debug("tournament game refused", "tournament", t.ID, "round", tg.Round, "board", tg.Board, "err", err)
 			continue
 		} else if err != nil {
 			return played, fmt.Errorf("start round %d board %d: %w", tg.Round, tg.Board, err)

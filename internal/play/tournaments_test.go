@@ -23,6 +23,7 @@ type tournamentBoards struct {
 	rounds []int // the rounds shown started
 	games  map[int][]*tttbot.Game
 	over   []*tttbot.TournamentState
+	late   []*tttbot.Game // games shown started late
 }
 
 func (b *tournamentBoards) RoundStarted(_ context.Context, s *tttbot.TournamentState, games []*tttbot.Game) error {
@@ -33,6 +34,13 @@ func (b *tournamentBoards) RoundStarted(_ context.Context, s *tttbot.TournamentS
 	}
 	b.rounds = append(b.rounds, s.Round)
 	b.games[s.Round] = games
+	return nil
+}
+
+func (b *tournamentBoards) BoardsStarted(_ context.Context, s *tttbot.TournamentState, games []*tttbot.Game) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.late = append(b.late, games...)
 	return nil
 }
 
@@ -433,5 +441,45 @@ func TestTournamentUnrated(t *testing.T) {
 	}
 	if g := mustGame(t, db, b.games[1][0].ID); !g.Unrated {
 		t.Errorf("game of an unrated tournament: unrated %v", g.Unrated)
+	}
+}
+
+// TestTournamentGamesStartedLate: a round saved without its games (the
+// process died between the two) has them started at the next tick, before
+// the round's deadline, and shown.
+func TestTournamentGamesStartedLate(t *testing.T) {
+	s, db, c := newService(t, nil)
+	ctx := t.Context()
+	b := &tournamentBoards{}
+	tr := newTournament(t, s, tttbot.Swiss, 1, players(4)...)
+	st, err := s.Tournament(ctx, tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, rounds, _ := st.NextRound()
+	st.Status, st.Round, st.Rounds, st.Deadline = tttbot.TournamentRunning, 1, rounds, c.now.Add(time.Hour)
+	if err := db.Advance(ctx, &st.Tournament, games); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FireTournaments(ctx, b, &boards{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.late) != 2 || len(b.rounds) != 0 {
+		t.Fatalf("started late: %d games shown, %d rounds reposted; want 2 and none", len(b.late), len(b.rounds))
+	}
+	st, err = s.Tournament(ctx, tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range st.Games {
+		if tg.GameID == 0 {
+			t.Errorf("board %d has no game after the tick", tg.Board)
+		}
+	}
+	for _, g := range b.late {
+		finish(t, s, db, b, g.ID, whiteWins)
+	}
+	if len(b.over) != 1 {
+		t.Errorf("the round's games over: shown over %d times, want once", len(b.over))
 	}
 }

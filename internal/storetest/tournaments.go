@@ -199,6 +199,22 @@ func testDueTournaments(t *testing.T, newDB Opener) {
 	if len(again) != 1 || again[0].ID != tr.ID || again[0].Status != tttbot.TournamentRunning {
 		t.Errorf("after an advance: %v due, want tournament %d", again, tr.ID)
 	}
+
+	// A running tournament is due before its deadline while a board of its
+	// round has no game; once linked, it is not.
+	run := NewTournament("run")
+	OK(t, db.CreateTournament(ctx, run))
+	run.Status, run.Round, run.Deadline = tttbot.TournamentRunning, 1, t0.Add(24*time.Hour)
+	OK(t, db.Advance(ctx, run, []tttbot.TournamentGame{{Round: 1, Board: 1, White: "ann", Black: "bob"},
+		{Round: 1, Board: 2, White: "cat", Result: tttbot.ResultWhite}}))
+	late := at.Add(2 * tttbot.ClaimLease)
+	if due := Must[[]*tttbot.Tournament](t)(db.DueTournaments(ctx, late, 0)); !slices.ContainsFunc(due, func(d *tttbot.Tournament) bool { return d.ID == run.ID }) {
+		t.Errorf("a round with a board without its game is not due")
+	}
+	OK(t, db.LinkGame(ctx, run.ID, 1, 1, 501))
+	if due := Must[[]*tttbot.Tournament](t)(db.DueTournaments(ctx, late.Add(tttbot.ClaimLease), 0)); slices.ContainsFunc(due, func(d *tttbot.Tournament) bool { return d.ID == run.ID }) {
+		t.Errorf("a round whose boards all have games is due before its deadline")
+	}
 }
 
 // testForgetInTournaments: an erasure takes the player out of every
