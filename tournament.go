@@ -128,6 +128,10 @@ type TournamentStore interface {
 	// Decide records a board's result; ErrGameDecided when it has one.
 	Decide(ctx context.Context, id int64, round, board int, r TournamentResult) error
 
+	// PlayerTournaments lists the IDs of up to limit finished tournaments
+	// of guildID that player entered, newest first.
+	PlayerTournaments(ctx context.Context, guildID, player string, limit int) ([]int64, error)
+
 	// TournamentOfGame returns the tournament whose board game is, 0 for
 	// none.
 	TournamentOfGame(ctx context.Context, game int64) (int64, error)

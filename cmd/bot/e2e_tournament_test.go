@@ -121,6 +121,11 @@ func TestTournamentKnockout(t *testing.T) {
 		if r.Ephemeral() || !strings.Contains(r.Message.Text(), "is over!") {
 			t.Errorf("standings after the end: %s", r.Data)
 		}
+		// /ttt stats lists the player's place.
+		stats := h.srv.Slash(t, players[1], ch, "ttt stats").Result(t)
+		if !strings.Contains(stats.Text(), "Tournaments: Cup: ") || !strings.Contains(stats.Text(), " of 4") {
+			t.Errorf("stats after the tournament:\n%s", stats.Text())
+		}
 	})
 }
 

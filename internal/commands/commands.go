@@ -32,6 +32,7 @@ type AI interface {
 // through internal/play. tttbot.Store describes each method.
 type Reader interface {
 	Games
+	Tournaments
 	Records
 	GuildSettings
 	Profiles
@@ -44,6 +45,11 @@ type Games interface {
 	Game(ctx context.Context, id int64) (*tttbot.Game, error)
 	OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error)
 	Moves(ctx context.Context, id int64) ([]tttbot.Move, error)
+}
+
+// Tournaments lists a player's finished tournaments, for /ttt stats.
+type Tournaments interface {
+	PlayerTournaments(ctx context.Context, guildID, player string, limit int) ([]int64, error)
 }
 
 // Records reads what finished games leave behind: leaderboards, stats and

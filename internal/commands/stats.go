@@ -67,6 +67,9 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts opti
 		}
 		b.WriteString(l.T("stats_vs_bot", map[string]any{"Records": strings.Join(parts, " · ")}) + "\n")
 	}
+	if line := h.tournamentPlaces(ctx, l, scope, who); line != "" {
+		b.WriteString(line + "\n")
+	}
 	ps, err := h.store.PuzzleStanding(ctx, who)
 	if err != nil {
 		return interaction.Reply{}, err

@@ -342,6 +342,40 @@ func (h *Handler) renderStandings(l *i18n.Language, st *tttbot.TournamentState) 
 	return message{content: clip(b.String(), maxContent), accent: accent(palette.Neutral)}
 }
 
+// statsTournaments is how many finished tournaments /ttt stats lists.
+const statsTournaments = 5
+
+// tournamentPlaces is the line of /ttt stats that lists who's places in
+// the last finished tournaments of guildID; "" when there are none, or in
+// a DM.
+func (h *Handler) tournamentPlaces(ctx context.Context, l *i18n.Language, guildID, who string) string {
+	if guildID == "" {
+		return ""
+	}
+	ids, err := h.store.PlayerTournaments(ctx, guildID, who, statsTournaments)
+	if err != nil {
+		h.logger(ctx).Warn("read player's tournaments", "err", err)
+		return ""
+	}
+	var places []string
+	for _, id := range ids {
+		st, err := h.play.Tournament(ctx, id)
+		if err != nil {
+			continue
+		}
+		table := st.Standings()
+		for _, p := range table {
+			if p.Player == who {
+				places = append(places, l.T("stats_tournament_place", map[string]any{"Name": st.Name, "Rank": p.Rank, "Of": len(table)}))
+			}
+		}
+	}
+	if len(places) == 0 {
+		return ""
+	}
+	return l.T("stats_tournaments", map[string]any{"List": strings.Join(places, " · ")})
+}
+
 // points writes a score in halves (or quarters) as players read them: 2,
 // 1.5, 0.75.
 func points(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }

@@ -32,7 +32,8 @@ func TestPlaceholders(t *testing.T) {
 		"QueryLeaveSignup": QueryLeaveSignup, "QueryWithdraw": QueryWithdraw, "QueryAdvance": QueryAdvance,
 		"QueryAddTournamentGame": QueryAddTournamentGame, "QueryLinkGame": QueryLinkGame, "QueryDecide": QueryDecide,
 		"ForgetInTournaments0": ForgetInTournaments[0], "ForgetInTournaments1": ForgetInTournaments[1],
-		"ForgetInTournaments2": ForgetInTournaments[2], "QueryTournamentOfGame": QueryTournamentOfGame, "QueryDueTournaments": QueryDueTournaments, "QueryDueTournamentsSkipLocked": QueryDueTournamentsSkipLocked,
+		"ForgetInTournaments2": ForgetInTournaments[2], "QueryTournamentOfGame": QueryTournamentOfGame,
+		"QueryPlayerTournaments": QueryPlayerTournaments, "QueryDueTournaments": QueryDueTournaments, "QueryDueTournamentsSkipLocked": QueryDueTournamentsSkipLocked,
 	} {
 		next := 1
 		for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(q, -1) {

@@ -23,11 +23,13 @@ const (
 		board_rows, board_cols, k, rounds, round_seconds, move_seconds, unrated, status, round, deadline,
 		version, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 1, $17, $17) RETURNING id`
-	QueryTournament       = `SELECT ` + TournamentColumns + ` FROM tournaments WHERE id = $1`
-	QueryEntrants         = `SELECT player_id, rating, joined_at, withdrawn FROM tournament_entrants WHERE tournament_id = $1 ORDER BY joined_at, player_id`
-	QueryTournamentGames  = `SELECT round, board, white_id, coalesce(black_id, ''), result, coalesce(game_id, 0) FROM tournament_games WHERE tournament_id = $1 ORDER BY round, board`
-	QueryTournamentStatus = `SELECT status FROM tournaments WHERE id = $1`
-	QueryEntrantWithdrawn = `SELECT withdrawn FROM tournament_entrants WHERE tournament_id = $1 AND player_id = $2`
+	QueryTournament        = `SELECT ` + TournamentColumns + ` FROM tournaments WHERE id = $1`
+	QueryEntrants          = `SELECT player_id, rating, joined_at, withdrawn FROM tournament_entrants WHERE tournament_id = $1 ORDER BY joined_at, player_id`
+	QueryTournamentGames   = `SELECT round, board, white_id, coalesce(black_id, ''), result, coalesce(game_id, 0) FROM tournament_games WHERE tournament_id = $1 ORDER BY round, board`
+	QueryTournamentStatus  = `SELECT status FROM tournaments WHERE id = $1`
+	QueryEntrantWithdrawn  = `SELECT withdrawn FROM tournament_entrants WHERE tournament_id = $1 AND player_id = $2`
+	QueryPlayerTournaments = `SELECT t.id FROM tournaments t JOIN tournament_entrants e ON e.tournament_id = t.id
+		WHERE t.guild_id = $1 AND e.player_id = $2 AND t.status = 'finished' ORDER BY t.id DESC LIMIT $3`
 	QueryTournamentOfGame = `SELECT coalesce(max(tournament_id), 0) FROM tournament_games WHERE game_id = $1`
 	QueryEnter            = `INSERT INTO tournament_entrants (tournament_id, player_id, rating, joined_at, withdrawn)
 		SELECT $1, $2, $3, $4, false FROM tournaments WHERE id = $1 AND status = 'signup'
@@ -206,6 +208,19 @@ func TournamentGames(rows Rows) ([]tttbot.TournamentGame, error) {
 		}
 		g.Result = tttbot.TournamentResult(result)
 		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// IDs reads a column of IDs.
+func IDs(rows Rows) ([]int64, error) {
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("read IDs: %w", err)
+		}
+		out = append(out, id)
 	}
 	return out, rows.Err()
 }

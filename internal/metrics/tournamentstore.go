@@ -42,6 +42,11 @@ func (s *store) Decide(ctx context.Context, id int64, round, board int, r tttbot
 	return s.next.Decide(ctx, id, round, board, r)
 }
 
+func (s *store) PlayerTournaments(ctx context.Context, guildID, player string, limit int) (_ []int64, err error) {
+	defer s.done(ctx, "PlayerTournaments", time.Now(), &err)
+	return s.next.PlayerTournaments(ctx, guildID, player, limit)
+}
+
 func (s *store) TournamentOfGame(ctx context.Context, game int64) (_ int64, err error) {
 	defer s.done(ctx, "TournamentOfGame", time.Now(), &err)
 	return s.next.TournamentOfGame(ctx, game)

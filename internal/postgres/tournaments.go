@@ -170,6 +170,19 @@ func (db *DB) Decide(ctx context.Context, id int64, round, board int, r tttbot.T
 
 func decided(context.Context, *tx) error { return tttbot.ErrGameDecided }
 
+// PlayerTournaments lists a player's finished tournaments. See
+// tttbot.TournamentStore.
+func (db *DB) PlayerTournaments(ctx context.Context, guildID, player string, limit int) (ids []int64, err error) {
+	err = db.query(ctx, func(rows gamerow.Rows) (err error) {
+		ids, err = gamerow.IDs(rows)
+		return err
+	}, gamerow.QueryPlayerTournaments, guildID, player, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read player's tournaments: %w", err)
+	}
+	return ids, nil
+}
+
 // TournamentOfGame returns the tournament of a game. See
 // tttbot.TournamentStore.
 func (db *DB) TournamentOfGame(ctx context.Context, game int64) (id int64, err error) {

@@ -118,6 +118,16 @@ func testTournament(t *testing.T, newDB Opener) {
 	tr.Status, tr.Deadline = tttbot.TournamentFinished, time.Time{}
 	OK(t, db.Advance(ctx, tr, nil))
 	wantErr(t, db.Leave(ctx, tr.ID, "ann"), tttbot.ErrSignupClosed)
+	// The finished tournaments of its entrants, withdrawn or not; not of one
+	// who left during the sign-up, nor of another guild.
+	for player, want := range map[string][]int64{"ann": {tr.ID}, "cat": {tr.ID}, "dan": nil} {
+		if got := Must[[]int64](t)(db.PlayerTournaments(ctx, "guild", player, 5)); !slices.Equal(got, want) {
+			t.Errorf("%s's tournaments: %v, want %v", player, got, want)
+		}
+	}
+	if got := Must[[]int64](t)(db.PlayerTournaments(ctx, "other", "ann", 5)); len(got) != 0 {
+		t.Errorf("ann's tournaments in another guild: %v", got)
+	}
 	if due := Must[[]*tttbot.Tournament](t)(db.DueTournaments(ctx, t0.Add(24*time.Hour), 0)); len(due) != 0 {
 		t.Errorf("a finished tournament is due: %v", due)
 	}
