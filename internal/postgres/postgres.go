@@ -47,6 +47,10 @@ type DB struct {
 	// turnTimeouts are the guilds' turn timeouts as last read, which a
 	// move on a game as seen assumes and its write checks (see playSeen).
 	turnTimeouts turnTimeouts
+
+	// streak times the calls' lost connections, which they wait out for
+	// a while (see retry).
+	streak streak
 }
 
 // writeTimeout bounds a write transaction, which runs without its
@@ -80,7 +84,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open database %s: %w", pgurl.Redact(url), err)
 	}
-	db := &DB{pool: pool, opts: opts}
+	db := &DB{pool: pool, opts: opts, streak: streak{now: time.Now}}
 	// A database the bot cannot write would fail every move: refuse it.
 	if err := db.Ping(ctx); err != nil {
 		pool.Close()
@@ -264,8 +268,8 @@ func queueCommit(b *pgx.Batch) {
 // transaction without ctx's cancellation, which would roll back a change
 // the player has already been promised, but within writeTimeout. A
 // transaction that a deadlock aborted runs again, and one that lost its
-// connection before COMMIT runs again once (see retry). One that lost it
-// after COMMIT was sent may have committed: when it records an
+// connection before COMMIT runs again while the server comes back (see
+// retry). One that lost it after COMMIT was sent may have committed: when it records an
 // interaction, the replay check tells, and it runs again only if it did
 // not, or returns errCommitted if it did; else it fails with
 // commitUnknown. Its outcome is what Ping reports of the writes.
@@ -281,13 +285,19 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) err
 			return err
 		}
 	}
-	err := retry(func() error {
+	err := retry(ctx, "write", func() error {
 		err := db.writeTx(ctx, id, fn)
 		var unknown *commitUnknown
 		if id == 0 || !errors.As(err, &unknown) {
 			return err
 		}
-		switch done, cerr := db.recorded(ctx, id, unknown.pid); {
+		// The check waits for a server that restarts, as a read does.
+		var done bool
+		cerr := db.read(ctx, func() (err error) {
+			done, err = db.recorded(ctx, id, unknown.pid)
+			return err
+		})
+		switch {
 		case cerr != nil:
 			db.opts.Logger.Debug("write's outcome unknown", "err", err, "check", cerr)
 			return err
@@ -298,7 +308,7 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, t *tx) err
 			db.opts.Logger.Debug("write's commit unconfirmed", "committed", false, "err", err)
 			return unknown.err // lost before it committed: run again
 		}
-	}, db.opts.Logger, time.Sleep)
+	}, &db.streak, db.opts.Logger, time.Sleep)
 	db.failed.Note(err, storageFailure(err))
 	if (err == nil || errors.Is(err, errCommitted)) && in != nil {
 		in.SetRecorded()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -18,6 +19,47 @@ const (
 	maxAttempts = 5
 	retryBase   = 10 * time.Millisecond
 )
+
+// A call that lost its connection before anything was committed runs
+// again, after the same backoff capped at maxWait, within lostFor of the
+// first loss of the current streak (see streak): a fast restart refuses
+// connections for a second or so (57P01 as it shuts down, refused and
+// 57P03 as it starts), and lostFor leaves most of an interaction's work
+// limit (15s). A longer outage fails its calls at once.
+const (
+	lostFor = 3 * time.Second
+	maxWait = 250 * time.Millisecond
+)
+
+// streak times the current run of lost connections: from the first call
+// that lost its connection since the last that did not. It is safe for
+// concurrent use.
+type streak struct {
+	now   func() time.Time
+	since atomic.Int64 // UnixNano of the first loss; 0: none
+}
+
+// lost notes a lost connection, and reports whether the streak is young
+// enough to wait for the server.
+func (s *streak) lost() bool {
+	now := s.now().UnixNano()
+	s.since.CompareAndSwap(0, now)
+	return time.Duration(now-s.since.Load()) < lostFor
+}
+
+// answered reports whether err, a call's outcome, is the server's
+// answer: success, or an error of its own that is not a lost connection.
+func answered(err error) bool {
+	var pe *pgconn.PgError
+	return err == nil || errors.As(err, &pe) && !connLost(err)
+}
+
+// ended notes that the server answered.
+func (s *streak) ended() {
+	if s.since.Load() != 0 {
+		s.since.Store(0)
+	}
+}
 
 // retryable reports whether err aborted a transaction that may simply run
 // again: a deadlock between two transactions (rating bands, taken in the
@@ -57,56 +99,59 @@ func (e *commitUnknown) Unwrap() error { return e.err }
 // outcome back does so; any other reports this.
 var errCommitted = errors.New("the change was stored, but the connection was lost before the database confirmed it")
 
-// retry runs attempt until it succeeds, fails for good, or has run
-// maxAttempts times, and returns its last error. A deadlock or a
-// serialization failure runs it again, and so does, once, a connection
-// lost before the transaction's COMMIT was sent: nothing was committed.
-// One lost after it (commitUnknown) does not: the caller checks for a
-// replay first. Before each run again it logs the failure and sleeps a
-// backoff: the transactions that collided would collide again if they ran
-// again at once, and the jitter spreads them apart.
-func retry(attempt func() error, log *slog.Logger, sleep func(time.Duration)) error {
-	lost := false
+// retry runs attempt, what ("write" or "read"), until it succeeds or
+// fails for good, and returns its last error. A deadlock or a
+// serialization failure runs it again, up to maxAttempts runs in all; a
+// connection lost before the transaction's COMMIT was sent (nothing was
+// committed) or lost by a read, while lost's streak is younger than
+// lostFor. One lost after COMMIT (commitUnknown) does not: the caller
+// checks for a replay first. Nor does anything once ctx is done. Before
+// each run again it logs the failure and sleeps a backoff: the
+// transactions that collided would collide again if they ran again at
+// once, and the jitter spreads them apart; a server that restarts gets
+// time to come back.
+func retry(ctx context.Context, what string, attempt func() error, lost *streak, log *slog.Logger, sleep func(time.Duration)) error {
+	var collided int
 	for n := 1; ; n++ {
 		err := attempt()
+		if answered(err) {
+			lost.ended()
+		}
 		switch {
-		case n == maxAttempts:
+		case ctx.Err() != nil:
 			return err
 		case retryable(err):
-		case connLost(err) && !lost && !errors.As(err, new(*commitUnknown)):
-			lost = true
+			if collided++; collided == maxAttempts {
+				return err
+			}
+		case connLost(err) && lost.lost() && !errors.As(err, new(*commitUnknown)):
 		default:
 			return err
 		}
 		wait := backoff(n)
 		// A lost connection is an outage's, which health.Database logs
-		// once: each write's part in it goes at debug level.
+		// once: each call's part in it goes at debug level.
 		level := slog.LevelWarn
 		if connLost(err) {
 			level = slog.LevelDebug
 		}
-		log.Log(context.Background(), level, "write retried", "attempt", n, "wait", wait, "err", err)
+		log.Log(ctx, level, what+" retried", "attempt", n, "wait", wait, "err", err)
 		sleep(wait)
 	}
 }
 
-// backoff is the wait after the n-th failed run: retryBase·2ⁿ⁻¹, less a
-// random part of up to half of it.
+// backoff is the wait after the n-th failed run: retryBase·2ⁿ⁻¹, at most
+// maxWait, less a random part of up to half of it.
 func backoff(n int) time.Duration {
-	d := retryBase << (n - 1)
+	d := min(retryBase<<min(n-1, 16), maxWait)
 	return d - rand.N(d/2+1)
 }
 
-// read runs fn, a read, and once more when it lost its connection: a read
-// changes nothing, so a second run is safe. The pool is reset first (see
-// lost), so that the second run has a new connection.
+// read runs fn, a read, again while it loses its connection (see retry): a
+// read changes nothing, so running it again is safe. The pool is reset
+// first (see lost), so that the next run has a new connection.
 func (db *DB) read(ctx context.Context, fn func() error) error {
-	err := db.lost(fn())
-	if !connLost(err) || ctx.Err() != nil {
-		return err
-	}
-	db.opts.Logger.Debug("read retried", "err", err) // an outage's: see retry
-	return db.lost(fn())
+	return retry(ctx, "read", func() error { return db.lost(fn()) }, &db.streak, db.opts.Logger, time.Sleep)
 }
 
 // lost resets the pool when err is a lost connection, and returns err: a

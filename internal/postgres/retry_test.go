@@ -13,8 +13,9 @@ import (
 
 // TestRetry: a deadlock or a serialization failure runs the transaction
 // again, after a growing, jittered wait and a log line each time, up to
-// maxAttempts runs; so does, once, a connection lost before COMMIT; any
-// other outcome ends it at once, a connection lost after COMMIT too.
+// maxAttempts runs; so does a connection lost before COMMIT, until the
+// streak of losses is lostFor old; any other outcome ends it at once, a connection
+// lost after COMMIT too.
 func TestRetry(t *testing.T) {
 	deadlock := &pgconn.PgError{Code: "40P01", Message: "deadlock detected"}
 	serialization := &pgconn.PgError{Code: "40001", Message: "could not serialize access"}
@@ -24,9 +25,9 @@ func TestRetry(t *testing.T) {
 	tests := []struct {
 		name        string
 		outcomes    []error // of each run, the last repeated
-		wantRuns    int
+		wantRuns    int     // 0: until the waits add up to lostFor
 		wantErr     error
-		lostRetries int // of the retries, those after a lost connection
+		lostRetries int // of the retries, those after a lost connection; -1: all
 	}{
 		{"at once", []error{nil}, 1, nil, 0},
 		{"after a deadlock", []error{deadlock, nil}, 2, nil, 0},
@@ -35,7 +36,8 @@ func TestRetry(t *testing.T) {
 		{"another failure", []error{other}, 1, other, 0},
 		{"another failure after a deadlock", []error{deadlock, other}, 2, other, 0},
 		{"after a lost connection", []error{lost, nil}, 2, nil, 1},
-		{"lost twice", []error{lost}, 2, lost, 1},
+		{"lost three times", []error{lost, lost, lost, nil}, 4, nil, 3},
+		{"lost every time", []error{lost}, 0, lost, -1},
 		{"lost after a deadlock", []error{deadlock, lost, nil}, 3, nil, 1},
 		{"commit unknown", []error{unknown}, 1, unknown, 0},
 	}
@@ -45,28 +47,42 @@ func TestRetry(t *testing.T) {
 			log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			runs := 0
 			var waits []time.Duration
-			err := retry(func() error {
+			now := time.Unix(0, 1)
+			lost := &streak{now: func() time.Time { return now }}
+			err := retry(t.Context(), "write", func() error {
 				runs++
 				return tt.outcomes[min(runs, len(tt.outcomes))-1]
-			}, log, func(d time.Duration) { waits = append(waits, d) })
+			}, lost, log, func(d time.Duration) {
+				waits = append(waits, d)
+				now = now.Add(d)
+			})
 			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
 				t.Errorf("got %v, want %v", err, tt.wantErr)
 			}
-			if runs != tt.wantRuns || len(waits) != runs-1 {
+			if len(waits) != runs-1 || (tt.wantRuns != 0 && runs != tt.wantRuns) {
 				t.Fatalf("got %d runs and %d waits, want %d runs and a wait between each two", runs, len(waits), tt.wantRuns)
 			}
+			var waited time.Duration
 			for i, w := range waits {
-				full := retryBase << i
+				full := min(retryBase<<i, maxWait)
 				if w < full/2 || w > full {
 					t.Errorf("wait %d: got %s, want %s to %s", i+1, w, full/2, full)
 				}
+				waited += w
+			}
+			if tt.wantRuns == 0 && (waited < lostFor || waited-waits[len(waits)-1] >= lostFor) {
+				t.Errorf("waited %s in %d waits, want the last to take the total to %s or past it", waited, len(waits), lostFor)
 			}
 			if got := strings.Count(logs.String(), `msg="write retried"`); got != len(waits) {
 				t.Errorf("got %d log lines, want one a retry, %d:\n%s", got, len(waits), logs.String())
 			}
 			// A lost connection's retry is an outage's, logged at debug level.
-			if got := strings.Count(logs.String(), `level=DEBUG msg="write retried"`); got != tt.lostRetries {
-				t.Errorf("got %d retries logged at debug level, want %d:\n%s", got, tt.lostRetries, logs.String())
+			want := tt.lostRetries
+			if want < 0 {
+				want = len(waits)
+			}
+			if got := strings.Count(logs.String(), `level=DEBUG msg="write retried"`); got != want {
+				t.Errorf("got %d retries logged at debug level, want %d:\n%s", got, want, logs.String())
 			}
 		})
 	}
@@ -81,5 +97,30 @@ func TestBackoffJitter(t *testing.T) {
 	}
 	if len(seen) < 10 {
 		t.Errorf("got %d different waits in 100, want them spread", len(seen))
+	}
+}
+
+// TestStreak: calls wait for the server within lostFor of the first loss
+// of a streak, which an answer ends; a call that comes later in the same
+// streak, a long outage, fails at once.
+func TestStreak(t *testing.T) {
+	lostErr := &pgconn.PgError{Severity: "FATAL", Code: "57P03", Message: "the database system is starting up"}
+	now := time.Unix(0, 1)
+	lost := &streak{now: func() time.Time { return now }}
+	runs := func() int {
+		n := 0
+		retry(t.Context(), "read", func() error { n++; return lostErr }, lost, slog.New(slog.DiscardHandler),
+			func(d time.Duration) { now = now.Add(d) })
+		return n
+	}
+	if n := runs(); n < 5 {
+		t.Errorf("first call of an outage: got %d runs, want it to wait with several", n)
+	}
+	if n := runs(); n != 1 {
+		t.Errorf("a call later in the outage: got %d runs, want 1", n)
+	}
+	retry(t.Context(), "read", func() error { return nil }, lost, slog.New(slog.DiscardHandler), nil)
+	if n := runs(); n < 5 {
+		t.Errorf("first call of the next outage: got %d runs, want it to wait with several", n)
 	}
 }
