@@ -65,6 +65,10 @@ type Settings struct {
 	// its admins have not turned the page on.
 	Web string
 
+	// Daily is where and when the day's puzzle is posted (see DailyPuzzle);
+	// zero: it is not.
+	Daily Daily
+
 	UpdatedAt time.Time
 }
 
@@ -107,6 +111,7 @@ const (
 	SettingChannels         = "channels"
 	SettingRole             = "role"
 	SettingTournamentRole   = "tournament role"
+	SettingDaily            = "daily puzzle"
 	SettingCooldown         = "cooldown"
 	SettingChallengeTimeout = "challenge timeout"
 	SettingTurnTimeout      = "turn timeout"
@@ -194,6 +199,8 @@ func (s *Settings) Validate() error {
 		return bad(SettingRole, "%q is not a role", s.Role)
 	case s.TournamentRole != "" && !Snowflake(s.TournamentRole):
 		return bad(SettingTournamentRole, "%q is not a role", s.TournamentRole)
+	case s.Daily.validate() != nil:
+		return bad(SettingDaily, "%v", s.Daily.validate())
 	case s.Cooldown < 0 || s.Cooldown > MaxCooldown || !whole(s.Cooldown):
 		return bad(SettingCooldown, "whole seconds from 0 to %d", int(MaxCooldown/time.Second))
 	case s.ChallengeTimeout != 0 && (s.ChallengeTimeout < MinChallengeTimeout || s.ChallengeTimeout > MaxChallengeTimeout || !whole(s.ChallengeTimeout)):

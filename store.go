@@ -131,6 +131,13 @@ type SettingsStore interface {
 	// reports how many ratings it deleted. The guild's games finished
 	// before the reset no longer count in its ratings.
 	ResetRatings(ctx context.Context, guildID string) (int, error)
+
+	// DueDaily claims the daily puzzle posts due at time at (see Daily):
+	// each guild's Due moves on, in the claim, to the first of its hours
+	// after at, so that of several instances on one database one alone
+	// posts it. A post whose process dies before it is sent is lost for
+	// the day, never sent twice.
+	DueDaily(ctx context.Context, at time.Time) ([]DailyPost, error)
 }
 
 // PuzzleStore keeps the puzzles, the players' puzzle ratings and their

@@ -310,6 +310,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	tournamentsDone := make(chan struct{})
 	go func() { service.RunTournaments(tournamentsCtx, o.timerInterval, h, h); close(tournamentsDone) }()
 	defer func() { stopTournaments(); <-tournamentsDone }()
+	// The daily puzzle's posts, each claimed by one instance at its hour.
+	dailyCtx, stopDaily := context.WithCancel(context.Background())
+	dailyDone := make(chan struct{})
+	go func() { service.RunDaily(dailyCtx, o.timerInterval, h); close(dailyDone) }()
+	defer func() { stopDaily(); <-dailyDone }()
 	// The miner turns finished games into puzzles after their
 	// interactions are answered; the shutdown waits for the game at hand.
 	service.AddStarterPuzzles(ctx)

@@ -71,6 +71,20 @@ func (h *Handler) admin(ctx context.Context, i *discordgo.Interaction, sub *disc
 			}
 			return nil
 		})
+	case "puzzle":
+		if flag("off") {
+			return h.change(ctx, i, settingDaily, func(s *tttbot.Settings) error { s.Daily = tttbot.Daily{}; return nil })
+		}
+		id := str("channel")
+		hour, ok := num("hour")
+		switch {
+		case id == "" || !ok:
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_daily_missing", nil)
+		case resolved == nil || resolved.Channels[id] == nil || resolved.Channels[id].GuildID != "" && resolved.Channels[id].GuildID != i.GuildID:
+			return interaction.Reply{}, refuse(tttbot.EINVALID, "admin_channel_unresolved", nil)
+		}
+		now := h.opts.Now()
+		return h.change(ctx, i, settingDaily, func(s *tttbot.Settings) error { s.Daily = tttbot.NewDaily(id, hour, now); return nil })
 	case "channels clear":
 		return h.change(ctx, i, settingChannels, func(s *tttbot.Settings) error { s.Channels = nil; return nil })
 	case "role set", "tournament-role set":

@@ -68,6 +68,10 @@ func adminDefinition(loc localizer) *discordgo.ApplicationCommand {
 		o.Choices = cs
 		return o
 	}
+	dailyChannel := option(discordgo.ApplicationCommandOptionChannel, "channel", "opt_daily_channel")
+	dailyChannel.ChannelTypes = []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews}
+	hour := option(discordgo.ApplicationCommandOptionInteger, "hour", "opt_daily_hour")
+	hour.MinValue, hour.MaxValue = new(0.0), 23
 	cooldown := required(option(discordgo.ApplicationCommandOptionInteger, "seconds", "opt_cooldown_seconds"))
 	cooldown.MinValue, cooldown.MaxValue = new(0.0), float64(tttbot.MaxCooldown/time.Second)
 	text := func(name, id string) *discordgo.ApplicationCommandOption {
@@ -102,6 +106,7 @@ func adminDefinition(loc localizer) *discordgo.ApplicationCommand {
 				sub("set", "admin_tournament_role_set", required(option(discordgo.ApplicationCommandOptionRole, "role", "opt_role"))),
 				sub("clear", "admin_tournament_role_clear")),
 			sub("cooldown", "admin_cooldown", cooldown),
+			sub("puzzle", "admin_daily", dailyChannel, hour, option(discordgo.ApplicationCommandOptionBoolean, "off", "opt_daily_off")),
 			sub("defaults", "admin_defaults",
 				choices(option(discordgo.ApplicationCommandOptionInteger, "size", "opt_default_size"), sizes...),
 				choices(option(discordgo.ApplicationCommandOptionInteger, "win", "opt_default_win"), wins...),

@@ -25,6 +25,9 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 	if strings.HasPrefix(data.CustomID, "ttt:"+actTournament+":") {
 		return h.tournamentClick(ctx, i, data.CustomID)
 	}
+	if strings.HasPrefix(data.CustomID, "ttt:"+actDaily+":") {
+		return h.dailySolve(ctx, i, data.CustomID)
+	}
 	if strings.HasPrefix(data.CustomID, "ttt:"+actPuzzle+":") {
 		return h.puzzleMove(ctx, i, data.CustomID)
 	}

@@ -190,6 +190,8 @@ func settingText(l *i18n.Language, setting string) string {
 		return l.T("setting_error_mark", nil)
 	case tttbot.SettingMarks:
 		return l.T("admin_marks_same", nil)
+	case tttbot.SettingDaily:
+		return l.T("admin_daily_missing", nil)
 	}
 	return l.T("setting_error", nil)
 }

@@ -108,6 +108,11 @@ func (h *Handler) puzzle(ctx context.Context, i *discordgo.Interaction) (interac
 	} else if err != nil {
 		return interaction.Reply{}, err
 	}
+	return h.showPuzzle(ctx, i, p)
+}
+
+// showPuzzle answers with puzzle p's board, privately, its clock started.
+func (h *Handler) showPuzzle(ctx context.Context, i *discordgo.Interaction, p *tttbot.Puzzle) (interaction.Reply, error) {
 	pos, err := p.Position()
 	if err != nil {
 		return interaction.Reply{}, err

@@ -23,6 +23,7 @@ const (
 	settingMarks          = "marks"
 	settingLanguage       = "language"
 	settingWeb            = "web"
+	settingDaily          = "daily puzzle"
 )
 
 // settingLine is one setting with its value and default, each in the
@@ -58,6 +59,12 @@ func (h *Handler) settingLine(l *i18n.Language, st *tttbot.Settings, setting str
 			v = l.T("value_role", map[string]any{"Role": "<@&" + st.TournamentRole + ">"})
 		}
 		return settingLine{l.T("setting_tournament_role", nil), v, l.T("value_admins_only", nil)}
+	case settingDaily:
+		v := l.T("value_daily_off", nil)
+		if d := st.Daily; d.Channel != "" {
+			v = l.T("value_daily", map[string]any{"Channel": channelMention(d.Channel), "Hour": d.Hour, "Next": relTime(d.Due)})
+		}
+		return settingLine{l.T("setting_daily", nil), v, l.T("value_daily_off", nil)}
 	case settingCooldown:
 		v := l.T("value_none", nil)
 		if st.Cooldown > 0 {
@@ -111,7 +118,7 @@ func (h *Handler) showSettings(l *i18n.Language, st *tttbot.Settings) string {
 	var b strings.Builder
 	b.WriteString(l.T("settings_title", nil) + "\n")
 	for _, s := range []string{settingChannels, settingRole, settingCooldown, settingDefaults, settingTimeouts,
-		settingSimultaneous, settingMarks, settingLanguage, settingWeb, settingTournamentRole} {
+		settingSimultaneous, settingMarks, settingLanguage, settingWeb, settingTournamentRole, settingDaily} {
 		fmt.Fprintf(&b, "• %s\n", h.settingLine(l, st, s).text(l))
 	}
 	b.WriteString(l.T("settings_footer", nil))

@@ -190,7 +190,14 @@ func (h *Handler) showForfeits(ctx context.Context, ended []*tttbot.Game) {
 // tournamentLang is the language a tournament's messages speak: its
 // server's.
 func (h *Handler) tournamentLang(ctx context.Context, st *tttbot.TournamentState) *i18n.Language {
-	if locale := h.look(ctx, st.GuildID).Locale; locale != "" {
+	return h.guildLang(ctx, st.GuildID)
+}
+
+// guildLang is the language of the messages the bot posts in a guild on its
+// own, outside an interaction: the guild's setting, else the catalogs'
+// source.
+func (h *Handler) guildLang(ctx context.Context, guildID string) *i18n.Language {
+	if locale := h.look(ctx, guildID).Locale; locale != "" {
 		return h.cat.For(locale)
 	}
 	return h.cat.Source()

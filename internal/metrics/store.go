@@ -141,6 +141,11 @@ func (s *store) ResetRatings(ctx context.Context, guildID string) (_ int, err er
 	return s.next.ResetRatings(ctx, guildID)
 }
 
+func (s *store) DueDaily(ctx context.Context, at time.Time) (_ []tttbot.DailyPost, err error) {
+	defer s.done(ctx, "DueDaily", time.Now(), &err)
+	return s.next.DueDaily(ctx, at)
+}
+
 func (s *store) ForgetPlayer(ctx context.Context, user string, at time.Time) (_ *tttbot.Erasure, err error) {
 	defer s.done(ctx, "ForgetPlayer", time.Now(), &err)
 	return s.next.ForgetPlayer(ctx, user, at)

@@ -46,6 +46,7 @@ type Store interface {
 	SetToken(ctx context.Context, id int64, t tttbot.Token) error
 	UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error)
 	ResetRatings(ctx context.Context, guildID string) (int, error)
+	DueDaily(ctx context.Context, at time.Time) ([]tttbot.DailyPost, error)
 	ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error)
 	SetPublic(ctx context.Context, p tttbot.Player, public bool, at time.Time) error
 	Remember(ctx context.Context) error

@@ -119,7 +119,7 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 			return err
 		}
 		w := &pgx.Batch{}
-		w.Queue("UPDATE guilds SET ("+settingsrow.Names+") = ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) WHERE id = $1",
+		w.Queue("UPDATE guilds SET ("+settingsrow.Names+") = ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) WHERE id = $1",
 			append([]any{guildID}, settingsrow.From(s).Args()...)...)
 		if err := t.commit(ctx, w); err != nil {
 			return fmt.Errorf("save guild settings: %w", err)
@@ -164,4 +164,21 @@ func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
 		return t.all(ctx, b)
 	})
 	return n, err
+}
+
+// DueDaily claims the daily posts due at time at. See
+// tttbot.SettingsStore.
+func (db *DB) DueDaily(ctx context.Context, at time.Time) (ps []tttbot.DailyPost, err error) {
+	err = db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue(settingsrow.QueryDueDaily, at.UnixMilli()).Query(func(rows pgx.Rows) (err error) {
+			ps, err = settingsrow.DailyPosts(rows, at)
+			return err
+		})
+		if err := t.all(ctx, b); err != nil {
+			return fmt.Errorf("due daily posts: %w", err)
+		}
+		return nil
+	})
+	return ps, err
 }

@@ -17,7 +17,8 @@ import (
 const Columns = `simultaneous_games, coalesce(channels, ''), coalesce(role_id, ''), cooldown,
 	coalesce(default_size, 0), coalesce(default_k, 0), coalesce(default_level, ''), coalesce(default_first, ''),
 	coalesce(challenge_timeout, 0), coalesce(turn_timeout, 0), coalesce(mark_x, ''), coalesce(mark_o, ''),
-	coalesce(locale, ''), coalesce(web_id, ''), coalesce(tournament_role_id, ''), updated_at`
+	coalesce(locale, ''), coalesce(web_id, ''), coalesce(tournament_role_id, ''),
+	coalesce(daily_channel_id, ''), coalesce(daily_hour, 0), coalesce(daily_due, 0), updated_at`
 
 // QueryByWebID reads the guild whose web page has the opaque ID $1: its
 // ID, then Columns.
@@ -25,7 +26,8 @@ const QueryByWebID = "SELECT id, " + Columns + " FROM guilds WHERE web_id = $1"
 
 // Names are the columns a store writes, in Row.Args's order.
 const Names = `simultaneous_games, channels, role_id, cooldown, default_size, default_k, default_level,
-	default_first, challenge_timeout, turn_timeout, mark_x, mark_o, locale, web_id, tournament_role_id, updated_at`
+	default_first, challenge_timeout, turn_timeout, mark_x, mark_o, locale, web_id, tournament_role_id,
+	daily_channel_id, daily_hour, daily_due, updated_at`
 
 // Row is a guild's settings as stored: NULL or 0 for a setting left unset,
 // durations in seconds, times in Unix milliseconds, channels
@@ -40,13 +42,16 @@ type Row struct {
 	MarkX, MarkO, Locale string
 	Web                  string
 	TournamentRole       string
+	DailyChannel         string
+	DailyHour, DailyDue  int64
 	UpdatedAt            int64
 }
 
 // Dest is where a scan of Columns puts each column.
 func (r *Row) Dest() []any {
 	return []any{&r.Simultaneous, &r.Channels, &r.Role, &r.Cooldown, &r.Size, &r.K, &r.Level, &r.First,
-		&r.Challenge, &r.Turn, &r.MarkX, &r.MarkO, &r.Locale, &r.Web, &r.TournamentRole, &r.UpdatedAt}
+		&r.Challenge, &r.Turn, &r.MarkX, &r.MarkO, &r.Locale, &r.Web, &r.TournamentRole,
+		&r.DailyChannel, &r.DailyHour, &r.DailyDue, &r.UpdatedAt}
 }
 
 // Args are the values to write, in the order of Names: nil for NULL.
@@ -67,8 +72,13 @@ func (r Row) Args() []any {
 	if r.Simultaneous != nil {
 		simultaneous = *r.Simultaneous
 	}
+	var hour any // 0 is midnight, NULL no daily post
+	if r.DailyChannel != "" {
+		hour = r.DailyHour
+	}
 	return []any{simultaneous, str(r.Channels), str(r.Role), r.Cooldown, num(r.Size), num(r.K), str(r.Level),
-		str(r.First), num(r.Challenge), num(r.Turn), str(r.MarkX), str(r.MarkO), str(r.Locale), str(r.Web), str(r.TournamentRole), r.UpdatedAt}
+		str(r.First), num(r.Challenge), num(r.Turn), str(r.MarkX), str(r.MarkO), str(r.Locale), str(r.Web), str(r.TournamentRole),
+		str(r.DailyChannel), hour, num(r.DailyDue), r.UpdatedAt}
 }
 
 // Settings decodes r as guildID's settings.
@@ -85,6 +95,9 @@ func (r Row) Settings(guildID string) (*tttbot.Settings, error) {
 		Locale:           r.Locale,
 		Web:              r.Web,
 		TournamentRole:   r.TournamentRole,
+	}
+	if r.DailyChannel != "" {
+		s.Daily = tttbot.Daily{Channel: r.DailyChannel, Hour: int(r.DailyHour), Due: time.UnixMilli(r.DailyDue).UTC()}
 	}
 	if r.Channels != "" {
 		s.Channels = strings.Fields(r.Channels)
@@ -120,8 +133,48 @@ func From(s *tttbot.Settings) Row {
 		MarkX: s.X.String(), MarkO: s.O.String(), Locale: s.Locale, Web: s.Web, TournamentRole: s.TournamentRole,
 		UpdatedAt: s.UpdatedAt.UnixMilli(),
 	}
+	if s.Daily.Channel != "" {
+		r.DailyChannel, r.DailyHour, r.DailyDue = s.Daily.Channel, int64(s.Daily.Hour), s.Daily.Due.UnixMilli()
+	}
 	if s.UpdatedAt.IsZero() {
 		r.UpdatedAt = 0
 	}
 	return r
+}
+
+// QueryDueDaily claims the daily posts due at $1 (Unix milliseconds),
+// moving each guild's next post to the first of its hours after $1, and
+// returns the guilds' IDs and channels (see tttbot.SettingsStore.DueDaily).
+// The row's lock orders instances: the second finds it no longer due.
+const QueryDueDaily = `UPDATE guilds SET daily_due = daily_due + 86400000 * (($1 - daily_due) / 86400000 + 1)
+	WHERE daily_due <= $1 RETURNING id, daily_channel_id`
+
+// QueryAnyDaily reports whether a daily post is due at $1: a read that
+// spares SQLite's single writer the claim on the timers' every tick.
+const QueryAnyDaily = "SELECT EXISTS (SELECT 1 FROM guilds WHERE daily_due <= $1)"
+
+// Rows are query results, *sql.Rows or pgx.Rows.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// DailyPosts reads the posts QueryDueDaily claimed at time at: the day's
+// is at's.
+func DailyPosts(rows Rows, at time.Time) ([]tttbot.DailyPost, error) {
+	at = at.UTC()
+	day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
+	var out []tttbot.DailyPost
+	for rows.Next() {
+		p := tttbot.DailyPost{Day: day}
+		if err := rows.Scan(&p.GuildID, &p.Channel); err != nil {
+			return nil, fmt.Errorf("read daily post: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read daily posts: %w", err)
+	}
+	return out, nil
 }

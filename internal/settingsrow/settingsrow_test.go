@@ -15,7 +15,7 @@ func TestRoundTrip(t *testing.T) {
 	no := false
 	for _, s := range []*tttbot.Settings{
 		{GuildID: "1"},
-		{GuildID: "1", Channels: []string{"2", "3"}, Role: "4", TournamentRole: "5", Cooldown: time.Minute, Simultaneous: &no,
+		{GuildID: "1", Channels: []string{"2", "3"}, Role: "4", TournamentRole: "5", Daily: tttbot.NewDaily("6", 0, time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)), Cooldown: time.Minute, Simultaneous: &no,
 			Defaults:         tttbot.Defaults{Size: 4, K: 3, Level: "easy", First: tttbot.FirstMe},
 			ChallengeTimeout: time.Hour, TurnTimeout: 20 * time.Second,
 			X: tttbot.Mark{Name: "cat", ID: "5", Animated: true}, O: tttbot.Mark{Name: "🐶"}, Locale: "fr",

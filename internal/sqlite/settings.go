@@ -70,9 +70,9 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 // saveSettings writes every setting of s.
 func saveSettings(ctx context.Context, tx *sql.Conn, s *tttbot.Settings) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, `+settingsrow.Names+`)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
 		ON CONFLICT (id) DO UPDATE SET (`+settingsrow.Names+`) =
-			(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)`,
+			(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)`,
 		append([]any{s.GuildID}, settingsrow.From(s).Args()...)...)
 	if err != nil {
 		return fmt.Errorf("save guild settings: %w", err)
@@ -122,4 +122,26 @@ func (db *DB) ResetRatings(ctx context.Context, guildID string) (int, error) {
 		return nil
 	})
 	return int(n), err
+}
+
+// DueDaily claims the daily posts due at time at. See
+// tttbot.SettingsStore.
+func (db *DB) DueDaily(ctx context.Context, at time.Time) (ps []tttbot.DailyPost, err error) {
+	var due bool
+	if err := db.r.QueryRowContext(ctx, settingsrow.QueryAnyDaily, at.UnixMilli()).Scan(&due); err != nil || !due {
+		if err != nil {
+			err = fmt.Errorf("due daily posts: %w", err)
+		}
+		return nil, err
+	}
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		rows, err := tx.QueryContext(ctx, settingsrow.QueryDueDaily, at.UnixMilli())
+		if err != nil {
+			return fmt.Errorf("due daily posts: %w", err)
+		}
+		defer rows.Close()
+		ps, err = settingsrow.DailyPosts(rows, at)
+		return err
+	})
+	return ps, err
 }

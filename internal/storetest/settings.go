@@ -28,7 +28,7 @@ func testSettings(t *testing.T, newDB Opener) {
 		Defaults:         tttbot.Defaults{Size: 4, K: 3, Level: "hard", First: tttbot.FirstThem},
 		ChallengeTimeout: time.Hour, TurnTimeout: 45 * time.Second,
 		X: tttbot.Mark{Name: "cat", ID: "14", Animated: true}, O: tttbot.Mark{Name: "🐶"},
-		Locale: "pt-BR", UpdatedAt: t0,
+		Locale: "pt-BR", Daily: tttbot.NewDaily("15", 0, t0), UpdatedAt: t0,
 	}
 	saved := Must[*tttbot.Settings](t)(db.UpdateSettings(t.Context(), guild, func(s *tttbot.Settings) error {
 		*s = want
@@ -342,5 +342,56 @@ func testResetWhileRating(t *testing.T, newDB Opener) {
 		})
 		wg.Wait()
 		checkSound(t, db)
+	}
+}
+
+// testDueDaily: a daily post is claimed once at its hour, by one of
+// several claims at once, then not again until its next day; a guild that
+// turned it off is never due.
+func testDueDaily(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	for guild, d := range map[string]tttbot.Daily{"901": tttbot.NewDaily("21", 9, t0), "902": tttbot.NewDaily("22", 10, t0), "903": {}} {
+		Must[*tttbot.Settings](t)(db.UpdateSettings(ctx, guild, func(s *tttbot.Settings) error { s.Daily = d; return nil }))
+	}
+	nine := tttbot.NextDaily(9, t0)
+	day := nine.Truncate(24 * time.Hour)
+	if got := Must[[]tttbot.DailyPost](t)(db.DueDaily(ctx, nine.Add(-time.Millisecond))); len(got) != 0 {
+		t.Errorf("before its hour: %+v, want none", got)
+	}
+	// Eight claims at once (two instances' timers): one gets the post.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var got []tttbot.DailyPost
+	for range 8 {
+		wg.Go(func() {
+			ps, err := db.DueDaily(ctx, nine.Add(time.Minute))
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			got = append(got, ps...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if diff := cmp.Diff([]tttbot.DailyPost{{GuildID: "901", Channel: "21", Day: day}}, got); diff != "" {
+		t.Errorf("claims at its hour (-want +got):\n%s", diff)
+	}
+	s := Must[*tttbot.Settings](t)(db.Settings(ctx, "901"))
+	if want := nine.AddDate(0, 0, 1); !s.Daily.Due.Equal(want) {
+		t.Errorf("next post: %v, want %v", s.Daily.Due, want)
+	}
+	// Three days down: one post on coming back, the next the day after.
+	back := nine.AddDate(0, 0, 3).Add(time.Hour)
+	got = Must[[]tttbot.DailyPost](t)(db.DueDaily(ctx, back))
+	if len(got) != 2 || got[0].Day != back.Truncate(24*time.Hour) {
+		t.Errorf("after three days: %+v, want both guilds once, today", got)
+	}
+	if s := Must[*tttbot.Settings](t)(db.Settings(ctx, "901")); !s.Daily.Due.Equal(nine.AddDate(0, 0, 4)) {
+		t.Errorf("next post after three days: %v, want %v", s.Daily.Due, nine.AddDate(0, 0, 4))
+	}
+	if got := Must[[]tttbot.DailyPost](t)(db.DueDaily(ctx, back)); len(got) != 0 {
+		t.Errorf("claimed again: %+v", got)
 	}
 }

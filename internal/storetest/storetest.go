@@ -123,6 +123,7 @@ func Run(t *testing.T, open Opener) {
 		{"ClickTwice", testClickTwice},
 		{"SchemaConstraints", testSchemaConstraints},
 		{"Settings", testSettings},
+		{"DueDaily", testDueDaily},
 		{"StartGame", testStartGame},
 		{"CooldownAtOnce", testCooldownAtOnce},
 		{"ResetRatings", testResetRatings},
