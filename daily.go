@@ -70,3 +70,19 @@ type DailyPost struct {
 	GuildID, Channel string
 	Day              time.Time // the day whose puzzle is posted, midnight UTC
 }
+
+// DailySolve is a member's first solve of a guild's daily puzzle.
+type DailySolve struct {
+	Player string
+	Took   time.Duration
+}
+
+// DailyFastest is how many of the fastest solves a daily post shows.
+const DailyFastest = 3
+
+// DailyBoard is a daily post as its members' solves leave it.
+type DailyBoard struct {
+	Channel, Message string
+	Solvers          int
+	Fastest          []DailySolve // up to DailyFastest, the fastest first
+}

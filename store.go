@@ -138,6 +138,15 @@ type SettingsStore interface {
 	// posts it. A post whose process dies before it is sent is lost for
 	// the day, never sent twice.
 	DueDaily(ctx context.Context, at time.Time) ([]DailyPost, error)
+
+	// DailyPosted records the message that posted puzzle puzzleID, post's
+	// day's; a second record of the guild's day is ignored.
+	DailyPosted(ctx context.Context, post DailyPost, puzzleID, messageID string) error
+
+	// DailySolved records s, a member's solve of puzzle puzzleID on day,
+	// when it is the guild's daily post of that day (false: it is not), a
+	// member's first alone, and returns the post's solvers and fastest.
+	DailySolved(ctx context.Context, guildID, puzzleID string, day time.Time, s DailySolve) (DailyBoard, bool, error)
 }
 
 // PuzzleStore keeps the puzzles, the players' puzzle ratings and their

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,12 +83,40 @@ func TestDaily(t *testing.T) {
 	if len(ids) != 1 || ids[0] != "ttt:zd:"+want.ID {
 		t.Fatalf("post's buttons %v, want Solve of %s alone: no board in the channel", ids, want.ID)
 	}
-	for _, member := range []string{"20", "21"} {
-		r := h.Handle(ctx, at(click(member, guild, "555", "901", "555", ids[0])))
+	// Two members open it privately and solve it by its line, the second
+	// faster; each solve brings the post up to date through the edit
+	// queue, its version the count of solvers.
+	for n, member := range []struct {
+		id   string
+		took time.Duration
+	}{{"20", 50 * time.Second}, {"21", 12 * time.Second}} {
+		r := h.Handle(ctx, at(click(member.id, guild, "555", "901", "555", ids[0])))
 		d := r.Response.Data
 		if r.Code != "" || d.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(shown(d), "Puzzle · 4×4, 3 in a row") ||
 			len(buttonIDs(d)) < 16 || !strings.HasPrefix(buttonIDs(d)[0], "ttt:z:"+want.ID+":") {
-			t.Errorf("Solve by %s: %q %+v", member, r.Code, d)
+			t.Fatalf("Solve by %s: %q %+v", member.id, r.Code, d)
+		}
+		clock = clock.Add(member.took)
+		for ply := 0; ply < len(want.Line); ply += 2 {
+			id, ok := puzzleButtons(t, r)[want.Line[ply].Cell]
+			if !ok {
+				t.Fatalf("%s: no button on the line's cell %d", member.id, want.Line[ply].Cell)
+			}
+			if r = h.Handle(ctx, at(click(member.id, guild, "555", "m", "555", id))); r.Code != "" {
+				t.Fatalf("%s's move %d: %q", member.id, ply, r.Code)
+			}
+		}
+		e := r.Edit
+		if !strings.Contains(shown(r.Response.Data), "Solved") || e == nil || e.MessageID != "901" || e.ChannelID != "555" || e.Version != n+1 {
+			t.Fatalf("solve by %s: %q, edit %+v", member.id, shown(r.Response.Data), e)
+		}
+		if s := shown(e.Data); !strings.Contains(s, fmt.Sprintf("Solved so far: %d", n+1)) {
+			t.Errorf("post after %s: %q", member.id, s)
+		}
+		if n == 1 {
+			if s := shown(e.Data); !strings.Contains(s, "Fastest: <@21> 12 seconds, <@20> 50 seconds") {
+				t.Errorf("post's fastest: %q", s)
+			}
 		}
 	}
 	wantRefused(t, h.Handle(ctx, at(click("20", guild, "555", "901", "555", "ttt:zd:4x4k3-nosuch"))), "invalid", "")

@@ -169,7 +169,9 @@ func (h *Handler) puzzleMove(ctx context.Context, i *discordgo.Interaction, cust
 			}
 			note := l.T("puzzle_solved", map[string]any{"Plies": len(c.moves), "Time": duration(l, took.Round(time.Second))}) +
 				"\n" + h.puzzleRating(l, at, st)
-			return updateMessage(h.puzzleBoard(ctx, l, i.GuildID, p, next, c, note, 0, false)), nil
+			r := updateMessage(h.puzzleBoard(ctx, l, i.GuildID, p, next, c, note, 0, false))
+			r.Edit = h.dailyEdit(ctx, i, p, c.start, took)
+			return r, nil
 		}
 		b, err := h.analyze(actx, next)
 		if err != nil {

@@ -146,6 +146,16 @@ func (s *store) DueDaily(ctx context.Context, at time.Time) (_ []tttbot.DailyPos
 	return s.next.DueDaily(ctx, at)
 }
 
+func (s *store) DailyPosted(ctx context.Context, post tttbot.DailyPost, puzzleID, messageID string) (err error) {
+	defer s.done(ctx, "DailyPosted", time.Now(), &err)
+	return s.next.DailyPosted(ctx, post, puzzleID, messageID)
+}
+
+func (s *store) DailySolved(ctx context.Context, guildID, puzzleID string, day time.Time, d tttbot.DailySolve) (_ tttbot.DailyBoard, _ bool, err error) {
+	defer s.done(ctx, "DailySolved", time.Now(), &err)
+	return s.next.DailySolved(ctx, guildID, puzzleID, day, d)
+}
+
 func (s *store) ForgetPlayer(ctx context.Context, user string, at time.Time) (_ *tttbot.Erasure, err error) {
 	defer s.done(ctx, "ForgetPlayer", time.Now(), &err)
 	return s.next.ForgetPlayer(ctx, user, at)

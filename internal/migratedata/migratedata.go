@@ -65,6 +65,8 @@ var tables = []table{
 	{name: "tournaments"},
 	{name: "tournament_entrants"},
 	{name: "tournament_games"},
+	{name: "daily_posts"},
+	{name: "daily_solves"},
 	{name: "interactions"},
 }
 

@@ -135,6 +135,13 @@ func newSource(t *testing.T) (string, int64) {
 	if err := db.LinkGame(ctx, tr.ID, 1, 1, active.ID); err != nil {
 		t.Fatal(err)
 	}
+	// A daily post and a member's solve of it.
+	if err := db.DailyPosted(ctx, tttbot.DailyPost{GuildID: "g1", Channel: "c9", Day: t0}, ps[0].ID, "m9"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.DailySolved(ctx, "g1", ps[0].ID, t0, tttbot.DailySolve{Player: "carol", Took: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
 	return path, active.ID
 }
 

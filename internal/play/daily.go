@@ -12,8 +12,9 @@ import (
 
 // DailyBoards posts the daily puzzle; internal/commands renders it.
 type DailyBoards interface {
-	// PostDaily posts puzzle p, day's, in a guild's channel (see post).
-	PostDaily(ctx context.Context, post tttbot.DailyPost, p *tttbot.Puzzle) error
+	// PostDaily posts puzzle p, day's, in a guild's channel (see post),
+	// and returns its message's ID.
+	PostDaily(ctx context.Context, post tttbot.DailyPost, p *tttbot.Puzzle) (string, error)
 }
 
 // RunDaily posts the daily puzzles due every interval until ctx ends (see
@@ -49,13 +50,19 @@ func (s *Service) FireDaily(ctx context.Context, boards DailyBoards) (int, error
 		if err != nil {
 			return n, err
 		}
-		if err := boards.PostDaily(ctx, post, &p); err != nil {
+		id, err := boards.PostDaily(ctx, post, &p)
+		if err != nil {
 			// The claim moved the post to the next day: a channel the bot
 			// may not write to costs that server today's post alone.
 			s.log.Log(ctx, health.Level(err), "post daily puzzle", "guild", post.GuildID, "channel", post.Channel, "err", err)
 			continue
 		}
 		n++
+		// The post's count of solvers is brought up to date through this
+		// record: without it, the post stays as posted.
+		if err := s.store.DailyPosted(ctx, post, p.ID, id); err != nil {
+			s.log.Log(ctx, health.Level(err), "record daily post", "guild", post.GuildID, "err", err)
+		}
 		s.log.Info("daily puzzle posted", "guild", post.GuildID, "channel", post.Channel, "puzzle", p.ID)
 	}
 	return n, nil
@@ -79,4 +86,15 @@ func DailyPuzzle(day time.Time) (tttbot.Puzzle, error) {
 		return p, fmt.Errorf("daily puzzle: no starter puzzle of %v", tttbot.DailyShape)
 	}
 	return p, nil
+}
+
+// DailySolved records user's solve of puzzle id, begun at start and taking
+// took, when it is the guild's daily puzzle of start's day, and returns
+// the post's solvers and fastest (false: it is not the daily puzzle).
+func (s *Service) DailySolved(ctx context.Context, guildID, id, user string, start time.Time, took time.Duration) (tttbot.DailyBoard, bool, error) {
+	b, ok, err := s.store.DailySolved(ctx, guildID, id, start, tttbot.DailySolve{Player: user, Took: max(took, 0)})
+	if err == nil && ok {
+		s.log.Info("daily puzzle solved", "guild", guildID, "puzzle", id, "user", user, "solvers", b.Solvers)
+	}
+	return b, ok, err
 }

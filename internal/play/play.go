@@ -47,6 +47,8 @@ type Store interface {
 	UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error)
 	ResetRatings(ctx context.Context, guildID string) (int, error)
 	DueDaily(ctx context.Context, at time.Time) ([]tttbot.DailyPost, error)
+	DailyPosted(ctx context.Context, post tttbot.DailyPost, puzzleID, messageID string) error
+	DailySolved(ctx context.Context, guildID, puzzleID string, day time.Time, s tttbot.DailySolve) (tttbot.DailyBoard, bool, error)
 	ForgetPlayer(ctx context.Context, user string, at time.Time) (*tttbot.Erasure, error)
 	SetPublic(ctx context.Context, p tttbot.Player, public bool, at time.Time) error
 	Remember(ctx context.Context) error

@@ -182,3 +182,41 @@ func (db *DB) DueDaily(ctx context.Context, at time.Time) (ps []tttbot.DailyPost
 	})
 	return ps, err
 }
+
+// DailyPosted records a daily post's message. See tttbot.SettingsStore.
+func (db *DB) DailyPosted(ctx context.Context, post tttbot.DailyPost, puzzleID, messageID string) error {
+	return db.write(ctx, func(ctx context.Context, t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue(settingsrow.QueryDailyPosted, post.GuildID, settingsrow.Day(post.Day), puzzleID, post.Channel, messageID)
+		if err := t.all(ctx, b); err != nil {
+			return fmt.Errorf("record daily post: %w", err)
+		}
+		return nil
+	})
+}
+
+// DailySolved records a member's solve of a daily puzzle. See
+// tttbot.SettingsStore.
+func (db *DB) DailySolved(ctx context.Context, guildID, puzzleID string, day time.Time, s tttbot.DailySolve) (b tttbot.DailyBoard, found bool, err error) {
+	d := settingsrow.Day(day)
+	err = db.write(ctx, func(ctx context.Context, t *tx) error {
+		b = tttbot.DailyBoard{}
+		w := &pgx.Batch{}
+		w.Queue(settingsrow.QueryDailySolved, guildID, d, s.Player, s.Took.Milliseconds(), puzzleID)
+		w.Queue(settingsrow.QueryDailyBoard, guildID, d, puzzleID).QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&b.Channel, &b.Message, &b.Solvers)
+			if found = err == nil; errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			return err
+		})
+		w.Queue(settingsrow.QueryDailyFastest, guildID, d, tttbot.DailyFastest).Query(func(rows pgx.Rows) error {
+			return settingsrow.DailyFastest(rows, &b)
+		})
+		if err := t.all(ctx, w); err != nil {
+			return fmt.Errorf("record daily solve: %w", err)
+		}
+		return nil
+	})
+	return b, found, err
+}

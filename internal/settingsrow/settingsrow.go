@@ -178,3 +178,45 @@ func DailyPosts(rows Rows, at time.Time) ([]tttbot.DailyPost, error) {
 	}
 	return out, nil
 }
+
+// The daily posts' statements (see tttbot.SettingsStore.DailyPosted and
+// DailySolved); days are YYYY-MM-DD. SQLite numbers $N parameters in the
+// order they first appear: each statement names them in order.
+const (
+	// QueryDailyPosted takes the guild, day, puzzle, channel and message.
+	QueryDailyPosted = `INSERT INTO daily_posts (guild_id, day, puzzle_id, channel_id, message_id)
+		VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`
+	// QueryDailySolved takes the guild, day, player, milliseconds taken
+	// and puzzle: a solve of another puzzle than the day's is not one.
+	QueryDailySolved = `INSERT INTO daily_solves (guild_id, day, player_id, took_ms)
+		SELECT $1, $2, $3, $4 FROM daily_posts WHERE guild_id = $1 AND day = $2 AND puzzle_id = $5
+		ON CONFLICT DO NOTHING`
+	// QueryDailyBoard takes the guild, day and puzzle: the post's channel,
+	// message and solvers.
+	QueryDailyBoard = `SELECT channel_id, message_id,
+		(SELECT count(*) FROM daily_solves s WHERE s.guild_id = p.guild_id AND s.day = p.day)
+		FROM daily_posts p WHERE guild_id = $1 AND day = $2 AND puzzle_id = $3`
+	// QueryDailyFastest takes the guild, day and how many.
+	QueryDailyFastest = `SELECT player_id, took_ms FROM daily_solves WHERE guild_id = $1 AND day = $2
+		ORDER BY took_ms, player_id LIMIT $3`
+)
+
+// Day is day's key in the daily tables.
+func Day(day time.Time) string { return day.UTC().Format(time.DateOnly) }
+
+// DailyFastest reads QueryDailyFastest's rows into b.
+func DailyFastest(rows Rows, b *tttbot.DailyBoard) error {
+	for rows.Next() {
+		var s tttbot.DailySolve
+		var ms int64
+		if err := rows.Scan(&s.Player, &ms); err != nil {
+			return fmt.Errorf("read daily solves: %w", err)
+		}
+		s.Took = time.Duration(ms) * time.Millisecond
+		b.Fastest = append(b.Fastest, s)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read daily solves: %w", err)
+	}
+	return nil
+}

@@ -145,3 +145,38 @@ func (db *DB) DueDaily(ctx context.Context, at time.Time) (ps []tttbot.DailyPost
 	})
 	return ps, err
 }
+
+// DailyPosted records a daily post's message. See tttbot.SettingsStore.
+func (db *DB) DailyPosted(ctx context.Context, post tttbot.DailyPost, puzzleID, messageID string) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		if _, err := tx.ExecContext(ctx, settingsrow.QueryDailyPosted, post.GuildID, settingsrow.Day(post.Day), puzzleID, post.Channel, messageID); err != nil {
+			return fmt.Errorf("record daily post: %w", err)
+		}
+		return nil
+	})
+}
+
+// DailySolved records a member's solve of a daily puzzle. See
+// tttbot.SettingsStore.
+func (db *DB) DailySolved(ctx context.Context, guildID, puzzleID string, day time.Time, s tttbot.DailySolve) (b tttbot.DailyBoard, found bool, err error) {
+	d := settingsrow.Day(day)
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
+		b = tttbot.DailyBoard{}
+		if _, err := tx.ExecContext(ctx, settingsrow.QueryDailySolved, guildID, d, s.Player, s.Took.Milliseconds(), puzzleID); err != nil {
+			return fmt.Errorf("record daily solve: %w", err)
+		}
+		err := tx.QueryRowContext(ctx, settingsrow.QueryDailyBoard, guildID, d, puzzleID).Scan(&b.Channel, &b.Message, &b.Solvers)
+		if found = err == nil; errors.Is(err, sql.ErrNoRows) {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("read daily post: %w", err)
+		}
+		rows, err := tx.QueryContext(ctx, settingsrow.QueryDailyFastest, guildID, d, tttbot.DailyFastest)
+		if err != nil {
+			return fmt.Errorf("read daily solves: %w", err)
+		}
+		defer rows.Close()
+		return settingsrow.DailyFastest(rows, &b)
+	})
+	return b, found, err
+}

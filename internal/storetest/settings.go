@@ -395,3 +395,45 @@ func testDueDaily(t *testing.T, newDB Opener) {
 		t.Errorf("claimed again: %+v", got)
 	}
 }
+
+// testDailySolves: a member's first solve of the day's post counts, once;
+// the fastest come first; a solve of another puzzle, day or guild is none.
+func testDailySolves(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	day := t0.Truncate(24 * time.Hour)
+	post := tttbot.DailyPost{GuildID: "901", Channel: "21", Day: day}
+	if err := db.DailyPosted(ctx, post, "p1", "m1"); err != nil {
+		t.Fatal(err)
+	}
+	// A second record of the day (another instance's) changes nothing.
+	if err := db.DailyPosted(ctx, post, "p2", "m2"); err != nil {
+		t.Fatal(err)
+	}
+	solve := func(guild, puzzle string, day time.Time, player string, took time.Duration) (tttbot.DailyBoard, bool) {
+		t.Helper()
+		b, ok, err := db.DailySolved(ctx, guild, puzzle, day, tttbot.DailySolve{Player: player, Took: took})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, ok
+	}
+	for _, tt := range []struct {
+		guild, puzzle string
+		day           time.Time
+	}{{"902", "p1", day}, {"901", "p2", day}, {"901", "p1", day.AddDate(0, 0, 1)}} {
+		if b, ok := solve(tt.guild, tt.puzzle, tt.day, "30", time.Second); ok {
+			t.Errorf("solve of %+v: %+v, want no post", tt, b)
+		}
+	}
+	solve("901", "p1", day, "31", 40*time.Second)
+	solve("901", "p1", day, "32", 9*time.Second)
+	solve("901", "p1", day, "33", 20*time.Second)
+	solve("901", "p1", day, "31", 2*time.Second) // a replay: the first solve stays
+	b, ok := solve("901", "p1", day, "34", 90*time.Second)
+	want := tttbot.DailyBoard{Channel: "21", Message: "m1", Solvers: 4, Fastest: []tttbot.DailySolve{
+		{Player: "32", Took: 9 * time.Second}, {Player: "33", Took: 20 * time.Second}, {Player: "31", Took: 40 * time.Second}}}
+	if diff := cmp.Diff(want, b); !ok || diff != "" {
+		t.Errorf("board (-want +got, found %v):\n%s", ok, diff)
+	}
+}

@@ -124,6 +124,7 @@ func Run(t *testing.T, open Opener) {
 		{"SchemaConstraints", testSchemaConstraints},
 		{"Settings", testSettings},
 		{"DueDaily", testDueDaily},
+		{"DailySolves", testDailySolves},
 		{"StartGame", testStartGame},
 		{"CooldownAtOnce", testCooldownAtOnce},
 		{"ResetRatings", testResetRatings},
