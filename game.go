@@ -182,7 +182,9 @@ type Player struct {
 }
 
 // MoveRequest is a click on a cell: who, where, and which board version the
-// click was made against. Deadline is the next player's turn deadline.
+// click was made against. Deadline is the next player's turn deadline as
+// counted from At; Settings.Play counts it from when the move is stored
+// instead, when that is later.
 type MoveRequest struct {
 	GameID   int64
 	Player   string

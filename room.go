@@ -72,14 +72,21 @@ func (s *Settings) Accept(g *Game, r AcceptRequest, room Room, def bool) error {
 }
 
 // Play makes move m and its Answer on g, as Game.PlayAnswered does, under
-// its guild's settings s, and returns the moves made: the next turn's
-// deadline follows s's turn timeout from the last of them when it sets one.
-func (s *Settings) Play(g *Game, m MoveRequest) ([]Move, error) {
+// its guild's settings s, and returns the moves made. stored is when the
+// store writes them: the next turn runs from then rather than from when
+// the last of them was made, so that a database that held the move takes
+// nothing of the next player's time. It is as long as the request asked
+// (Deadline less At), or s's turn timeout when it sets one.
+func (s *Settings) Play(g *Game, m MoveRequest, stored time.Time) ([]Move, error) {
 	moves, err := g.PlayAnswered(m)
 	if err != nil {
 		return nil, err
 	}
-	s.Retime(g, moves[len(moves)-1].At)
+	at := moves[len(moves)-1].At
+	if held := stored.Sub(at); held > 0 && g.Status == StatusActive && !g.Deadline.IsZero() {
+		g.Deadline, at = g.Deadline.Add(held), stored
+	}
+	s.Retime(g, at)
 	return moves, nil
 }
 

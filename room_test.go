@@ -115,8 +115,9 @@ func TestSettingsAccept(t *testing.T) {
 	}
 }
 
-// TestSettingsPlay: the deadline follows the guild's turn timeout from the
-// last move made, the bot's answer included.
+// TestSettingsPlay: the deadline follows the guild's turn timeout, else the
+// request's, from the last move made, the bot's answer included, or from
+// when the move is stored when that is later.
 func TestSettingsPlay(t *testing.T) {
 	at := t0.Add(time.Minute)
 	m := MoveRequest{GameID: 1, Player: "alice", Cell: 0, Version: 2, At: at, Deadline: at.Add(5 * time.Minute)}
@@ -126,19 +127,24 @@ func TestSettingsPlay(t *testing.T) {
 		name         string
 		s            Settings
 		m            MoveRequest
+		stored       time.Time
 		wantMoves    int
 		wantDeadline time.Time
 		wantErr      error
 	}{
-		{"no timeout set", Settings{}, m, 1, at.Add(5 * time.Minute), nil},
-		{"the guild's timeout", Settings{TurnTimeout: time.Hour}, m, 1, at.Add(time.Hour), nil},
-		{"the guild's timeout from the answer", Settings{TurnTimeout: 2 * time.Hour}, answered, 2, at.Add(time.Second + 2*time.Hour), nil},
-		{"refused", Settings{TurnTimeout: time.Hour}, MoveRequest{GameID: 1, Player: "bob", Version: 2, At: at}, 0, t0.Add(5 * time.Minute), ErrNotYourTurn},
+		{"no timeout set", Settings{}, m, at, 1, at.Add(5 * time.Minute), nil},
+		{"the guild's timeout", Settings{TurnTimeout: time.Hour}, m, at, 1, at.Add(time.Hour), nil},
+		{"the guild's timeout from the answer", Settings{TurnTimeout: 2 * time.Hour}, answered, at, 2, at.Add(time.Second + 2*time.Hour), nil},
+		{"stored late", Settings{}, m, at.Add(8 * time.Second), 1, at.Add(8*time.Second + 5*time.Minute), nil},
+		{"stored late, the guild's timeout", Settings{TurnTimeout: time.Hour}, m, at.Add(8 * time.Second), 1, at.Add(8*time.Second + time.Hour), nil},
+		{"answered, stored late", Settings{}, answered, at.Add(8 * time.Second), 2, at.Add(7*time.Second + time.Hour), nil},
+		{"stored before the answer's time", Settings{TurnTimeout: 2 * time.Hour}, answered, at, 2, at.Add(time.Second + 2*time.Hour), nil},
+		{"refused", Settings{TurnTimeout: time.Hour}, MoveRequest{GameID: 1, Player: "bob", Version: 2, At: at}, at.Add(8 * time.Second), 0, t0.Add(5 * time.Minute), ErrNotYourTurn},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := active(".../.../...", "alice")
-			moves, err := tt.s.Play(g, tt.m)
+			moves, err := tt.s.Play(g, tt.m, tt.stored)
 			if err != tt.wantErr {
 				t.Fatalf("got %v, want %v", err, tt.wantErr)
 			}

@@ -63,10 +63,10 @@ func newCutProxy(t *testing.T, rawURL string) (*cutProxy, string) {
 	return p, u.String()
 }
 
-// stmtName is the name pgx's statement cache gives sql.
+// stmtName is the digest of sql that pgx names its statement by.
 func stmtName(sql string) string {
 	sum := sha256.Sum256([]byte(sql))
-	return "stmtcache_" + hex.EncodeToString(sum[:24])
+	return hex.EncodeToString(sum[:24])
 }
 
 // arm makes the proxy cut the next round trip that binds one of sqls.
@@ -75,7 +75,9 @@ func (p *cutProxy) arm(deliver bool, sqls ...string) {
 	defer p.mu.Unlock()
 	p.mark, p.deliver = map[string]bool{}, deliver
 	for _, s := range sqls {
-		p.mark[stmtName(s)] = true
+		// Named by pgx's cache, or as pgx names a statement prepared by
+		// its text, as the connection opened (queryPlaySeen).
+		p.mark["stmtcache_"+stmtName(s)], p.mark["stmt_"+stmtName(s)] = true, true
 	}
 }
 

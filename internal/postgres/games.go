@@ -42,7 +42,11 @@ const (
 	// none when 0, seen at $20) and the moves (arrays $16–$19) in one
 	// statement, all written only while the game is still at version $13
 	// and its guild's turn timeout is $14 seconds: see playSeen. It returns
-	// the columns that change without a new version.
+	// the columns that change without a new version. Nor does it write when
+	// its transaction has waited 200ms or more (on a lock, a stalled
+	// server): the next turn's deadline, decided before the statement ran,
+	// would be short of that wait, and the locking path times it after its
+	// lock (see tttbot.Settings.Play).
 	//
 	// It locks the game's row before the interaction's key, the locking
 	// path the other way round: a replay racing on both paths can
@@ -52,6 +56,7 @@ const (
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
 		finished_at = $12, claimed_until = NULL
 		WHERE id = $1 AND version = $13 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $14
+			AND clock_timestamp() - now() < interval '200 milliseconds'
 		RETURNING id, message_id, token, token_expires),
 	i AS (INSERT INTO interactions (id, seen_at) SELECT $15::bigint, $20::bigint FROM g WHERE $15::bigint <> 0),
 	mv AS (INSERT INTO moves (game_id, ply, cell, player_id, at)
@@ -259,7 +264,8 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game)
 		}
 	}
 	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
-		moves, err := st.Play(g, m)
+		// Run with the game locked: its time is the write's.
+		moves, err := st.Play(g, m, db.opts.At(time.Time{}))
 		if err != nil {
 			return err
 		}
@@ -295,7 +301,7 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.G
 	st := tttbot.Settings{GuildID: g.GuildID, TurnTimeout: turn}
 	var moves []tttbot.Move
 	finished, err := g.Change(m.At, func(g *tttbot.Game) (err error) {
-		moves, err = st.Play(g, m)
+		moves, err = st.Play(g, m, db.opts.At(time.Time{}))
 		return err
 	})
 	if err != nil || finished {

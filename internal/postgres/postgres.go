@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -71,6 +72,18 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
+	// Each connection prepares a move's one statement as it opens, once
+	// the migrations have made its tables, rather than at its first use:
+	// a lock held on the games then holds the statement's own transaction,
+	// which its guard sees (see queryPlaySeen).
+	var migrated atomic.Bool
+	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		if !migrated.Load() {
+			return nil
+		}
+		_, err := c.Prepare(ctx, queryPlaySeen, queryPlaySeen)
+		return err
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", pgurl.Redact(url), cleanErr(err, url))
@@ -84,6 +97,8 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open database %s: %w", pgurl.Redact(url), err)
 	}
+	migrated.Store(true)
+	pool.Reset() // the migrations' connections have not prepared it
 	db := &DB{pool: pool, opts: opts, streak: streak{now: time.Now}}
 	// A database the bot cannot write would fail every move: refuse it.
 	if err := db.Ping(ctx); err != nil {

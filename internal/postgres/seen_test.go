@@ -13,9 +13,9 @@ import (
 // while the game and its guild's turn timeout are as read, and nothing
 // else; when it stands aside it has written nothing.
 func TestPlaySeenPath(t *testing.T) {
-	db, _ := newDB(t, Options{})
-	ctx := t.Context()
 	at := time.UnixMilli(1_700_000_000_000).UTC()
+	db, _ := newDB(t, Options{Now: func() time.Time { return at }}) // the moves are stored when made
+	ctx := t.Context()
 	g := storetest.Challenge("c1", "alice", "bob")
 	g.GuildID = "903"
 	if err := db.StartGame(ctx, g, nil); err != nil {

@@ -268,7 +268,8 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game)
 	m = db.opts.Move(m)
 	var moves []tttbot.Move
 	play := func(_ context.Context, _ *sql.Conn, g *tttbot.Game, st *tttbot.Settings) (err error) {
-		moves, err = st.Play(g, m)
+		// Run in the write, with its lock taken: its time is the write's.
+		moves, err = st.Play(g, m, db.opts.At(time.Time{}))
 		return err
 	}
 	var g *tttbot.Game

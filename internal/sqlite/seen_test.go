@@ -19,7 +19,7 @@ func TestPlaySeenPath(t *testing.T) {
 	g := storetest.PlayCells(t, db, storetest.StartGame(t, db, "c1", "alice", "bob"), 4)
 	seen := func(m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
 		play := func(_ context.Context, _ *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
-			_, err := st.Play(g, m)
+			_, err := st.Play(g, m, m.At)
 			return err
 		}
 		var got *tttbot.Game

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,4 +109,62 @@ func (db *DB) awaitLockWaiters(t testing.TB, n int) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// A move that another connection's lock held between its click and its
+// write gives the next player a whole turn from when the move is stored,
+// not from the click: the deadline it asked for moves by the wait.
+func testMoveHeldKeepsNextTurn(t *testing.T, newDB Opener) {
+	clk := &lockedClock{t: t0}
+	db := newDB(t, Options{Now: clk.Now})
+	ctx := t.Context()
+	g := StartGame(t, db, "c1", "alice", "bob") // alice to move
+	m := Click(g, "alice", 4)
+	turn := m.Deadline.Sub(m.At)
+
+	release := db.lock(t)
+	type played struct {
+		g   *tttbot.Game
+		err error
+	}
+	move := make(chan played, 1)
+	go func() {
+		g, err := db.Play(ctx, m, g)
+		move <- played{g, err}
+	}()
+	db.awaitLockWaiters(t, 1)
+	stored := m.At.Add(8 * time.Second)
+	clk.set(stored)
+	// The stall lasts longer than a store lets its one-statement write
+	// wait before it times the turn again under the game's lock.
+	<-time.After(500 * time.Millisecond)
+	release()
+
+	p := <-move
+	if p.err != nil {
+		t.Fatalf("the held click: %v", p.err)
+	}
+	want := stored.Add(turn)
+	if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); !p.g.Deadline.Equal(want) || !got.Deadline.Equal(want) {
+		t.Errorf("bob's deadline: got %s (stored %s), want %s: a whole turn from when the move was stored", p.g.Deadline, got.Deadline, want)
+	}
+}
+
+// lockedClock is a settable test clock that a store may read while the
+// test sets it.
+type lockedClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *lockedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *lockedClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
 }

@@ -93,6 +93,7 @@ func Run(t *testing.T, open Opener) {
 		{"DueAndExpire", testDueAndExpire},
 		{"DueClaims", testDueClaims},
 		{"MoveHeldPastDeadline", testMoveHeldPastDeadline},
+		{"MoveHeldKeepsNextTurn", testMoveHeldKeepsNextTurn},
 		{"OpenGame", testOpenGame},
 		{"SetMessageAndPlayers", testSetMessageAndPlayers},
 		{"WebhookGameRoundTrip", testWebhookGameRoundTrip},
