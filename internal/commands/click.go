@@ -205,6 +205,8 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 		return h.replay(ctx, i, g, -1, true)
 	case actReplayStep:
 		return h.replay(ctx, i, g, c.Page, false)
+	case actPictures:
+		return h.pictures(ctx, i, g)
 	}
 	return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_button", nil)
 }

@@ -23,6 +23,7 @@ const (
 	actReviewPage  = "vp" // ttt:vp:GAME:PAGE — turns a review's page
 	actReplay      = "h"  // ttt:h:GAME — opens a game's replay in a message of its own
 	actReplayStep  = "hp" // ttt:hp:GAME:PLY:SLOT — shows a replay after PLY moves
+	actPictures    = "p"  // ttt:p:GAME — shows a game in pictures, in a message of its own
 	actLeaderboard = "l"  // ttt:l:SCOPE:ROWS:COLS:K:PAGE — a leaderboard page (see leaderboardID)
 )
 
@@ -46,7 +47,7 @@ func fields(action string) ([]string, bool) {
 		return []string{"version", "cell"}, true
 	case ActAccept, ActDecline:
 		return []string{"version"}, true
-	case ActRematch, ActResign, actReview, actReplay:
+	case ActRematch, ActResign, actReview, actReplay, actPictures:
 		return nil, true
 	case actReviewPage:
 		return []string{"page"}, true

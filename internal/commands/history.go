@@ -173,10 +173,11 @@ func (h *Handler) replay(ctx context.Context, i *discordgo.Interaction, g *tttbo
 		step("▶", min(ply+1, n), 2, ply == n),
 		step("⏭", n, 3, ply == n),
 	}}
-	if n > 0 {
-		row.Components = append(row.Components, reviewButton(l, g.ID))
-	}
 	m := message{content: b.String(), components: []discordgo.MessageComponent{row}}
+	if n > 0 {
+		// The step buttons fill a row; the game's others take the next.
+		m.components = append(m.components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{reviewButton(l, g.ID), picturesButton(l, g.ID)}})
+	}
 	if open {
 		return post(m, true), nil
 	}

@@ -29,6 +29,9 @@ type message struct {
 	// separator, the controls.
 	accent   *int
 	controls []discordgo.MessageComponent
+	// media, when set, makes the message a components V2 one: after the
+	// text, a gallery of these pictures.
+	media []media
 }
 
 func (m message) data() *discordgo.InteractionResponseData {
@@ -37,12 +40,21 @@ func (m message) data() *discordgo.InteractionResponseData {
 		Components:      nonNil(m.components),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{discordgo.AllowedMentionTypeUsers}},
 	}
-	if m.accent != nil {
-		c := &discordgo.Container{AccentColor: m.accent, Components: append([]discordgo.MessageComponent{discordgo.TextDisplay{Content: m.content}}, m.components...)}
+	head := []discordgo.MessageComponent{discordgo.TextDisplay{Content: m.content}}
+	if len(m.media) > 0 {
+		var g discordgo.MediaGallery
+		g, d.Files = gallery(m.media)
+		head = append(head, g)
+	}
+	switch {
+	case m.accent != nil:
+		c := &discordgo.Container{AccentColor: m.accent, Components: append(head, m.components...)}
 		if len(m.controls) > 0 {
 			c.Components = append(c.Components, discordgo.Separator{}, discordgo.ActionsRow{Components: m.controls})
 		}
 		d.Content, d.Components, d.Flags = "", []discordgo.MessageComponent{c}, discordgo.MessageFlagsIsComponentsV2
+	case len(m.media) > 0:
+		d.Content, d.Components, d.Flags = "", append(head, m.components...), discordgo.MessageFlagsIsComponentsV2
 	}
 	return d
 }

@@ -78,7 +78,7 @@ func clip(s string, n int) string {
 func post(m message, private bool) interaction.Reply {
 	d := quiet(m)
 	if private {
-		d.Flags = discordgo.MessageFlagsEphemeral
+		d.Flags |= discordgo.MessageFlagsEphemeral
 	}
 	return interaction.Reply{Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: d}}
 }

@@ -60,10 +60,7 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 
 	l := h.userLang(i)
 	var b strings.Builder
-	b.WriteString(l.T("review_header", map[string]any{
-		"Game": gameNumber(g.ID), "Shape": gametext.Shape(l, g.Shape()),
-		"XMark": mark(&tttbot.Settings{}, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer), "OMark": mark(&tttbot.Settings{}, g, g.OPlayer), "O": h.playerName(l, g, g.OPlayer),
-		"Outcome": h.outcome(l, g)}))
+	b.WriteString(l.T("review_header", h.gameTitle(l, g)))
 	b.WriteString("\n" + textBoard(r.geo, r.positions[n], r.moves[n-1].Cell) + "\n")
 	unproven := false
 	for k, j := range js {
@@ -85,7 +82,7 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 				CustomID: CustomID{Action: actReviewPage, GameID: g.ID, Page: min(page+1, pages-1)}.String()})
 	}
 	row.Components = append(row.Components, discordgo.Button{Label: l.T("button_replay", nil), Style: discordgo.SecondaryButton,
-		CustomID: CustomID{Action: actReplay, GameID: g.ID}.String()})
+		CustomID: CustomID{Action: actReplay, GameID: g.ID}.String()}, picturesButton(l, g.ID))
 	if u := h.gamePage(ctx, g); u != "" {
 		row.Components = append(row.Components, h.linkButton(l, "button_web_game", u))
 	}
@@ -94,6 +91,16 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 		return post(m, true), nil
 	}
 	return update(m), nil
+}
+
+// gameTitle is what the title of a finished game's review or pictures
+// names: its number and shape, its players with their marks, and how it
+// ended.
+func (h *Handler) gameTitle(l *i18n.Language, g *tttbot.Game) map[string]any {
+	return map[string]any{
+		"Game": gameNumber(g.ID), "Shape": gametext.Shape(l, g.Shape()),
+		"XMark": mark(&tttbot.Settings{}, g, g.XPlayer), "X": h.playerName(l, g, g.XPlayer), "OMark": mark(&tttbot.Settings{}, g, g.OPlayer), "O": h.playerName(l, g, g.OPlayer),
+		"Outcome": h.outcome(l, g)}
 }
 
 // judgeMoves judges moves lo to hi-1 of a replayed game. It analyzes the

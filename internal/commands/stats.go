@@ -17,7 +17,8 @@ import (
 
 // stats answers /ttt stats: a player's rating on each board they played on
 // this server (everywhere, in a DM), their rank, record and streaks, their
-// record against the bot, and their puzzle rating, solves and streak.
+// record against the bot, and their puzzle rating, solves and streak; and
+// a chart of their ratings over time.
 func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts options) (interaction.Reply, error) {
 	who, err := targetUser(i, opts)
 	if err != nil {
@@ -79,6 +80,13 @@ func (h *Handler) stats(ctx context.Context, i *discordgo.Interaction, opts opti
 			"Solves": ps.Solves, "Attempts": ps.Attempts, "Streak": ps.Streak, "Best": ps.Best}) + "\n")
 	}
 	m := message{content: strings.TrimSuffix(b.String(), "\n")}
+	chart, err := ratingChart(l, st)
+	if err != nil {
+		return interaction.Reply{}, err
+	}
+	if chart != nil {
+		m.media = []media{*chart}
+	}
 	return post(h.withLink(m, l, "button_web_profile", h.playerLink(ctx, who, scope)), false), nil
 }
 

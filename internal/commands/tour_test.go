@@ -325,6 +325,8 @@ func tour(t testing.TB, cat *i18n.Catalog, locale string) []rendered {
 	tr.ok("review", slash(t, alice, "2000", "c1", subcommand("review", fmt.Sprintf(`{"name":"game","type":4,"value":%d}`, vsBot))))
 	tr.ok("review's next page", click(alice, "2000", "c1", "v1", "c1", CustomID{Action: actReviewPage, GameID: vsBot, Page: 1}.String()))
 	tr.ok("review of a won game", click(alice, "2000", "c1", "v1", "c1", CustomID{Action: actReview, GameID: won}.String()))
+	tr.ok("pictures", click(alice, "2000", "c1", "v1", "c1", CustomID{Action: actPictures, GameID: won}.String()))
+	tr.ok("pictures of a game against the bot", click(alice, "2000", "c1", "v1", "c1", CustomID{Action: actPictures, GameID: vsBot}.String()))
 	tr.refused("review of a declined challenge", slash(t, alice, "2000", "c1", subcommand("review", fmt.Sprintf(`{"name":"game","type":4,"value":%d}`, declined))))
 	tr.refused("unknown option", slash(t, alice, "2000", "c1", subcommand("stats", `{"name":"colour","type":3,"value":"red"}`)))
 	tr.ok("forget-me", slash(t, bob, "2000", "c1", subcommand("forget-me", `{"name":"confirm","type":5,"value":true}`)))
