@@ -12,8 +12,8 @@ import (
 
 // DailyBoards posts the daily puzzle; internal/commands renders it.
 type DailyBoards interface {
-	// PostDaily posts puzzle p, day's, in a guild's channel (see post),
-	// and returns its message's ID.
+	// PostDaily posts puzzle p, the day's, in post's channel and returns
+	// the message's ID.
 	PostDaily(ctx context.Context, post tttbot.DailyPost, p *tttbot.Puzzle) (string, error)
 }
 
