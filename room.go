@@ -58,15 +58,17 @@ func (s *Settings) Shares(def bool) bool {
 // Accept starts challenge g as r asks, under its guild's settings s, in
 // its channel's room (see Room, with def): the game's own refusals first
 // (see Game.Accept), then the guild's role (MayPlay), then the room. The
-// deadline of the first turn follows s's turn timeout when it sets one.
-func (s *Settings) Accept(g *Game, r AcceptRequest, room Room, def bool) error {
+// first turn runs from stored, when the store writes the change, as a
+// move's next turn does (see Play), for as long as s's turn timeout when
+// it sets one.
+func (s *Settings) Accept(g *Game, r AcceptRequest, room Room, def bool, stored time.Time) error {
 	if err := g.Accept(r); err != nil {
 		return err
 	}
 	if err := s.MayPlay(r.Roles); err != nil {
 		return err
 	}
-	s.Retime(g, r.At)
+	s.Retime(g, g.countFrom(r.At, stored))
 	_, err := s.Room(g, r.Player, room, def)
 	return err
 }
@@ -82,12 +84,20 @@ func (s *Settings) Play(g *Game, m MoveRequest, stored time.Time) ([]Move, error
 	if err != nil {
 		return nil, err
 	}
-	at := moves[len(moves)-1].At
-	if held := stored.Sub(at); held > 0 && g.Status == StatusActive && !g.Deadline.IsZero() {
-		g.Deadline, at = g.Deadline.Add(held), stored
-	}
-	s.Retime(g, at)
+	s.Retime(g, g.countFrom(moves[len(moves)-1].At, stored))
 	return moves, nil
+}
+
+// countFrom moves the deadline of g's turn, asked for as counted from at,
+// to count from stored when that is later, and returns the time the turn
+// counts from.
+func (g *Game) countFrom(at, stored time.Time) time.Time {
+	held := stored.Sub(at)
+	if held <= 0 || g.Status != StatusActive || g.Deadline.IsZero() {
+		return at
+	}
+	g.Deadline = g.Deadline.Add(held)
+	return stored
 }
 
 // Change runs fn, which changes g through its domain methods, and when it

@@ -104,7 +104,7 @@ func TestSettingsAccept(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := pending()
-			err := tt.s.Accept(g, AcceptRequest{GameID: g.ID, Player: tt.user, Version: 1, XPlayer: "alice", At: t0, Deadline: turn, Roles: tt.roles}, tt.room, false)
+			err := tt.s.Accept(g, AcceptRequest{GameID: g.ID, Player: tt.user, Version: 1, XPlayer: "alice", At: t0, Deadline: turn, Roles: tt.roles}, tt.room, false, t0)
 			if err != tt.want {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
@@ -250,6 +250,33 @@ func TestGameStart(t *testing.T) {
 			}
 			if err == nil && (g.Version != 1 || !g.CreatedAt.Equal(t0) || !g.UpdatedAt.Equal(t0) || g.Rows != tt.rows || g.Board == "") {
 				t.Errorf("got %+v, want version 1 of a %d-row board created at %s", *g, tt.rows, t0)
+			}
+		})
+	}
+}
+
+// TestSettingsAcceptStoredLate: the first turn runs from when the store
+// writes the acceptance, when that is later than the click.
+func TestSettingsAcceptStoredLate(t *testing.T) {
+	turn := 5 * time.Minute
+	tests := []struct {
+		name   string
+		s      Settings
+		stored time.Time
+		want   time.Time
+	}{
+		{"stored at once", Settings{}, t0, t0.Add(turn)},
+		{"stored late", Settings{}, t0.Add(8 * time.Second), t0.Add(8*time.Second + turn)},
+		{"stored late, the guild's timeout", Settings{TurnTimeout: time.Hour}, t0.Add(8 * time.Second), t0.Add(8*time.Second + time.Hour)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := pending()
+			if err := tt.s.Accept(g, AcceptRequest{GameID: g.ID, Player: "bob", Version: 1, XPlayer: "alice", At: t0, Deadline: t0.Add(turn)}, Room{}, false, tt.stored); err != nil {
+				t.Fatal(err)
+			}
+			if !g.Deadline.Equal(tt.want) {
+				t.Errorf("got deadline %s, want %s", g.Deadline, tt.want)
 			}
 		})
 	}

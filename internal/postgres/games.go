@@ -350,7 +350,7 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 		if err := t.c.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("read channel's games: %w", err)
 		}
-		return st.Accept(g, r, rm.Room, db.opts.SimultaneousGames)
+		return st.Accept(g, r, rm.Room, db.opts.SimultaneousGames, db.opts.At(time.Time{}))
 	})
 }
 

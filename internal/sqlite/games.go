@@ -338,7 +338,7 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 		if err != nil {
 			return err
 		}
-		return st.Accept(g, r, room, db.opts.SimultaneousGames)
+		return st.Accept(g, r, room, db.opts.SimultaneousGames, db.opts.At(time.Time{}))
 	})
 }
 

@@ -111,42 +111,63 @@ func (db *DB) awaitLockWaiters(t testing.TB, n int) {
 	}
 }
 
-// A move that another connection's lock held between its click and its
-// write gives the next player a whole turn from when the move is stored,
-// not from the click: the deadline it asked for moves by the wait.
+// A move, or the acceptance of a challenge, that another connection's
+// lock held between its click and its write gives the next player a whole
+// turn from when it is stored, not from the click: the deadline it asked
+// for moves by the wait.
 func testMoveHeldKeepsNextTurn(t *testing.T, newDB Opener) {
-	clk := &lockedClock{t: t0}
-	db := newDB(t, Options{Now: clk.Now})
-	ctx := t.Context()
-	g := StartGame(t, db, "c1", "alice", "bob") // alice to move
-	m := Click(g, "alice", 4)
-	turn := m.Deadline.Sub(m.At)
+	for _, tt := range []struct {
+		name  string
+		write func(db *DB, g *tttbot.Game) (*tttbot.Game, error)
+		asked time.Duration // the turn the write asks for
+	}{
+		{"move", func(db *DB, g *tttbot.Game) (*tttbot.Game, error) {
+			return db.Play(t.Context(), Click(g, "alice", 4), g)
+		}, 3*time.Minute - time.Second},
+		{"accept", func(db *DB, g *tttbot.Game) (*tttbot.Game, error) {
+			return db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice",
+				At: t0.Add(time.Second), Deadline: t0.Add(2 * time.Minute)})
+		}, 2*time.Minute - time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			clk := &lockedClock{t: t0}
+			db := newDB(t, Options{Now: clk.Now})
+			var g *tttbot.Game
+			if tt.name == "move" {
+				g = StartGame(t, db, "c1", "alice", "bob") // alice to move
+			} else {
+				g = Challenge("c1", "alice", "bob")
+				OK(t, db.StartGame(t.Context(), g, nil))
+			}
 
-	release := db.lock(t)
-	type played struct {
-		g   *tttbot.Game
-		err error
-	}
-	move := make(chan played, 1)
-	go func() {
-		g, err := db.Play(ctx, m, g)
-		move <- played{g, err}
-	}()
-	db.awaitLockWaiters(t, 1)
-	stored := m.At.Add(8 * time.Second)
-	clk.set(stored)
-	// The stall lasts longer than a store lets its one-statement write
-	// wait before it times the turn again under the game's lock.
-	<-time.After(500 * time.Millisecond)
-	release()
+			release := db.lock(t)
+			type written struct {
+				g   *tttbot.Game
+				err error
+			}
+			done := make(chan written, 1)
+			go func() {
+				g, err := tt.write(db, g)
+				done <- written{g, err}
+			}()
+			db.awaitLockWaiters(t, 1)
+			stored := t0.Add(9 * time.Second)
+			clk.set(stored)
+			// The stall lasts longer than a store lets its one-statement
+			// write wait before it times the turn again under the game's
+			// lock.
+			<-time.After(500 * time.Millisecond)
+			release()
 
-	p := <-move
-	if p.err != nil {
-		t.Fatalf("the held click: %v", p.err)
-	}
-	want := stored.Add(turn)
-	if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); !p.g.Deadline.Equal(want) || !got.Deadline.Equal(want) {
-		t.Errorf("bob's deadline: got %s (stored %s), want %s: a whole turn from when the move was stored", p.g.Deadline, got.Deadline, want)
+			w := <-done
+			if w.err != nil {
+				t.Fatalf("the held click: %v", w.err)
+			}
+			want := stored.Add(tt.asked)
+			if got := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID)); !w.g.Deadline.Equal(want) || !got.Deadline.Equal(want) {
+				t.Errorf("deadline: got %s (stored %s), want %s: a whole turn from when the click was stored", w.g.Deadline, got.Deadline, want)
+			}
+		})
 	}
 }
 
