@@ -41,14 +41,11 @@ func gallery(ms []media) (discordgo.MediaGallery, []*discordgo.File) {
 // the moves as a review does, within its budget: those it leaves unsolved
 // get dark badges.
 func (h *Handler) pictures(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game) (interaction.Reply, error) {
-	r, err := h.replayGame(ctx, i, g)
+	r, err := h.replayMoves(ctx, i, g)
 	if err != nil {
 		return interaction.Reply{}, err
 	}
 	n := len(r.moves)
-	if n == 0 {
-		return interaction.Reply{}, refuse(tttbot.EINVALID, "review_nothing", map[string]any{"Game": gameNumber(g.ID)})
-	}
 	js, err := h.judgeMoves(ctx, r, 0, n)
 	if err != nil {
 		return interaction.Reply{}, err

@@ -42,14 +42,11 @@ func (h *Handler) review(ctx context.Context, i *discordgo.Interaction, opts opt
 // reviewPage shows page of game g's review, privately: in a new message
 // when open, else in place of the clicked one.
 func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, page int, open bool) (interaction.Reply, error) {
-	r, err := h.replayGame(ctx, i, g)
+	r, err := h.replayMoves(ctx, i, g)
 	if err != nil {
 		return interaction.Reply{}, err
 	}
 	n := len(r.moves)
-	if n == 0 {
-		return interaction.Reply{}, refuse(tttbot.EINVALID, "review_nothing", map[string]any{"Game": gameNumber(g.ID)})
-	}
 	pages := (n + reviewMoves - 1) / reviewMoves
 	page = min(max(page, 0), pages-1)
 	lo, hi := page*reviewMoves, min(n, (page+1)*reviewMoves)
@@ -91,6 +88,16 @@ func (h *Handler) reviewPage(ctx context.Context, i *discordgo.Interaction, g *t
 		return post(m, true), nil
 	}
 	return update(m), nil
+}
+
+// replayMoves replays g for a review or its pictures, refusing a game
+// that ended before its first move.
+func (h *Handler) replayMoves(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game) (*replayed, error) {
+	r, err := h.replayGame(ctx, i, g)
+	if err == nil && len(r.moves) == 0 {
+		err = refuse(tttbot.EINVALID, "review_nothing", map[string]any{"Game": gameNumber(g.ID)})
+	}
+	return r, err
 }
 
 // gameTitle is what the title of a finished game's review or pictures
