@@ -37,18 +37,8 @@ type cutProxy struct {
 // rawURL through it. It stops when t ends.
 func newCutProxy(t *testing.T, rawURL string) (*cutProxy, string) {
 	t.Helper()
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &cutProxy{ln: ln, target: u.Host}
-	q := u.Query()
-	q.Set("sslmode", "disable") // up reads one start-up message: no SSL request first
-	u.RawQuery = q.Encode()
+	ln, target, through := proxyListen(t, rawURL)
+	p := &cutProxy{ln: ln, target: target}
 	p.wg.Go(p.accept)
 	t.Cleanup(func() {
 		ln.Close()
@@ -59,8 +49,28 @@ func newCutProxy(t *testing.T, rawURL string) (*cutProxy, string) {
 		p.mu.Unlock()
 		p.wg.Wait()
 	})
+	return p, through
+}
+
+// proxyListen opens a proxy's listener for the server of rawURL, and
+// returns it, the server's address, and rawURL through the proxy, without
+// SSL: the proxies read the start-up message, not an SSL request.
+func proxyListen(t *testing.T, rawURL string) (ln net.Listener, target, through string) {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err = net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target = u.Host
+	q := u.Query()
+	q.Set("sslmode", "disable")
+	u.RawQuery = q.Encode()
 	u.Host = ln.Addr().String()
-	return p, u.String()
+	return ln, target, u.String()
 }
 
 // stmtName is the digest of sql that pgx names its statement by.

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
-	"net/url"
 	"sync"
 	"testing"
 
@@ -32,26 +31,15 @@ type restartProxy struct {
 // and rawURL through it. It stops when t ends.
 func newRestartProxy(t *testing.T, rawURL string) (*restartProxy, string) {
 	t.Helper()
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &restartProxy{ln: ln, target: u.Host}
-	q := u.Query()
-	q.Set("sslmode", "disable") // the refusal answers the start-up message, not an SSL request
-	u.RawQuery = q.Encode()
+	ln, target, through := proxyListen(t, rawURL)
+	p := &restartProxy{ln: ln, target: target}
 	p.wg.Go(p.accept)
 	t.Cleanup(func() {
 		ln.Close()
 		p.closeAll()
 		p.wg.Wait()
 	})
-	u.Host = ln.Addr().String()
-	return p, u.String()
+	return p, through
 }
 
 // restart ends every relayed session and refuses the next n connections.
