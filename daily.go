@@ -19,7 +19,7 @@ type Daily struct {
 
 // DailyShape is the shape of the daily puzzle: past 3×3's few puzzles,
 // short enough to solve over a coffee.
-var DailyShape = Shape{Rows: 4, Cols: 4, K: 3}
+func DailyShape() Shape { return Shape{Rows: 4, Cols: 4, K: 3} }
 
 // NewDaily is the daily puzzle in channel at hour, first posted at the
 // next such hour after now.

@@ -77,13 +77,13 @@ func DailyPuzzle(day time.Time) (tttbot.Puzzle, error) {
 	}
 	var set []tttbot.Puzzle
 	for _, p := range all {
-		if p.Shape == tttbot.DailyShape {
+		if p.Shape == tttbot.DailyShape() {
 			set = append(set, p)
 		}
 	}
 	p, ok := tttbot.DailyPuzzle(day, set)
 	if !ok {
-		return p, fmt.Errorf("daily puzzle: no starter puzzle of %v", tttbot.DailyShape)
+		return p, fmt.Errorf("daily puzzle: no starter puzzle of %v", tttbot.DailyShape())
 	}
 	return p, nil
 }
