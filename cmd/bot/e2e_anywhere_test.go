@@ -19,16 +19,6 @@ import (
 // There it may not use channel REST, and reaches its boards only through
 // the interactions on them.
 
-// inModes runs test against the bot over the gateway and in HTTP mode.
-func inModes(t *testing.T, test func(t *testing.T, h *harness)) {
-	for _, mode := range []struct {
-		name  string
-		start func(*testing.T) *harness
-	}{{"gateway", newHarness}, {"http", newHTTPHarness}} {
-		t.Run(mode.name, func(t *testing.T) { test(t, mode.start(t)) })
-	}
-}
-
 // noChannelREST fails if the bot called any channel endpoint for the
 // channels: Discord answers them Missing Access, and the bot must not try.
 func (h *harness) noChannelREST(channels ...string) {
@@ -49,7 +39,7 @@ func (h *harness) webhookEdits() int {
 }
 
 func TestBotDMGame(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
+	bothModes(t, func(t *testing.T, h *harness) {
 		alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
 		dm := h.srv.NewDMChannel()
 
@@ -68,7 +58,7 @@ func TestBotDMGame(t *testing.T) {
 }
 
 func TestGroupDMChallengeToWin(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
+	bothModes(t, func(t *testing.T, h *harness) {
 		alice, bob, carol := h.srv.NewUser("alice"), h.srv.NewUser("bob"), h.srv.NewUser("carol")
 		group := h.srv.NewGroupDM()
 
@@ -97,7 +87,7 @@ func TestGroupDMChallengeToWin(t *testing.T) {
 }
 
 func TestGroupDMTurnTimeout(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
+	bothModes(t, func(t *testing.T, h *harness) {
 		alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
 		group := h.srv.NewGroupDM()
 
@@ -125,7 +115,7 @@ func TestGroupDMTurnTimeout(t *testing.T) {
 // TestGuestServer: in a server that has not installed the bot, a user who
 // installed it plays there, rated worldwide only.
 func TestGuestServer(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
+	bothModes(t, func(t *testing.T, h *harness) {
 		alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
 		guild := h.srv.NewGuestGuild()
 		ch := h.srv.NewChannelIn(guild)
@@ -169,7 +159,7 @@ func TestGuestServer(t *testing.T) {
 // token that reaches the board; the game still ends on time, and the next
 // click on the board shows it.
 func TestTokenExpiredBeforeDeadline(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
+	bothModes(t, func(t *testing.T, h *harness) {
 		alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
 		group := h.srv.NewGroupDM()
 		board := h.startGame(group, alice, bob)

@@ -408,7 +408,7 @@ func TestBadChallenges(t *testing.T) {
 // through channel REST in a server, through the latest click's webhook in
 // the DM with the bot.
 func TestResign(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
+	bothModes(t, func(t *testing.T, h *harness) {
 		alice := h.srv.NewUser("alice")
 		dm := h.srv.NewDMChannel()
 		for _, ch := range []string{h.srv.NewChannel(), dm} {

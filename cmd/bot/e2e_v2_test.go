@@ -57,7 +57,7 @@ func wantBoard(t *testing.T, what string, m *discordtest.Message, accent int, co
 // 35 components while played, 36 once over — then reviewed and rematched;
 // a turn that runs out, edited by the timers.
 func TestBoardsV2(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
+	bothModes(t, func(t *testing.T, h *harness) {
 		alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
 		ch := h.srv.NewChannel()
 
@@ -116,7 +116,7 @@ func TestBoardsV2(t *testing.T) {
 // flag — still takes clicks: a move on it is answered by drawing it anew
 // as V2, and an outdated one is edited into V2.
 func TestClassicBoardUpgraded(t *testing.T) {
-	inModes(t, func(t *testing.T, h *harness) {
+	bothModes(t, func(t *testing.T, h *harness) {
 		alice, bob := h.srv.NewUser("alice"), h.srv.NewUser("bob")
 		ch := h.srv.NewChannel()
 		board := h.startGame(ch, alice, bob)
