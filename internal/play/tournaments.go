@@ -29,11 +29,12 @@ type TournamentBoards interface {
 // every game again.
 const tournamentQueue = 256
 
-// gameOver hands g, when it has just finished, to the puzzle miner and to
+// gameOver hands g, when it has just finished, to the puzzle miner and,
+// when it may be a tournament's — a game between people in a server — to
 // the tournament runner, without waiting.
 func (s *Service) gameOver(g *tttbot.Game) {
 	s.mine(g)
-	if g == nil || g.Status.Open() {
+	if g == nil || g.Status.Open() || g.VsBot() || g.GuildID == "" {
 		return
 	}
 	select {
