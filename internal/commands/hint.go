@@ -31,8 +31,9 @@ func (h *Handler) hint(ctx context.Context, i *discordgo.Interaction) (interacti
 	} else if err != nil {
 		return interaction.Reply{}, err
 	}
-	if c := *g; c.Assist(who, g.Version) != nil { // on a copy: the store marks the game
-		return interaction.Reply{}, c.Assist(who, g.Version)
+	check := *g // refused early on a copy: the store marks the game
+	if err := check.Assist(who, g.Version); err != nil {
+		return interaction.Reply{}, err
 	}
 	pos, err := g.Position()
 	if err != nil {
