@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"sync/atomic"
 	"time"
 
@@ -107,6 +108,11 @@ func startWeb(l listeners, cfg config.Config, endpoint *discord.HTTPHandler, m *
 		starting.ServeHTTP(rw, r)
 	})
 	admin.Handle("GET /metrics", m.Handler())
+	if cfg.HTTP.Pprof {
+		admin.HandleFunc("GET /debug/pprof/", pprof.Index)
+		admin.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		admin.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	}
 	public := admin
 	if l.admin != nil {
 		public = http.NewServeMux()

@@ -136,6 +136,27 @@ func TestAdminListen(t *testing.T) {
 			{"admin /healthz", status(get(t, "http://"+admin+"/healthz")), http.StatusOK},
 			{"admin /metrics", status(get(t, "http://"+admin+"/metrics")), http.StatusOK},
 			{"admin, interaction", post("http://" + admin + cfg.HTTP.Path), http.StatusNotFound},
+			{"admin, profiles while pprof is off", status(get(t, "http://"+admin+"/debug/pprof/")), http.StatusNotFound},
+		} {
+			if tt.code != tt.want {
+				t.Errorf("%s: got %d, want %d", tt.name, tt.code, tt.want)
+			}
+		}
+	})
+	t.Run("pprof", func(t *testing.T) {
+		cfg := botConfigFor(t, discordtest.NewServer(t))
+		cfg.Discord.Mode = config.ModeHTTP
+		cfg.Discord.PublicKey = strings.Repeat("ab", 32)
+		cfg.HTTP.AdminListen, cfg.HTTP.Pprof = "127.0.0.1:0", true
+		public, admin := runBot(t, cfg, serveOptions{})
+		for _, tt := range []struct {
+			name string
+			code int
+			want int
+		}{
+			{"admin, profiles", status(get(t, "http://"+admin+"/debug/pprof/")), http.StatusOK},
+			{"admin, heap profile", status(get(t, "http://"+admin+"/debug/pprof/heap")), http.StatusOK},
+			{"public, profiles", status(get(t, "http://"+public+"/debug/pprof/")), http.StatusNotFound},
 		} {
 			if tt.code != tt.want {
 				t.Errorf("%s: got %d, want %d", tt.name, tt.code, tt.want)

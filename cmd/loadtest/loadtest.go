@@ -60,6 +60,7 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 
 	// Each bot keeps its address across a restart.
 	starts := make([]func() (*child, error), o.instances)
+	var profileAddr string // the first bot's admin listener, with -cpuprofile
 	urls := make([]string, o.instances)
 	for i := range starts {
 		listen, err := freeAddr()
@@ -70,11 +71,22 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		if o.instances == 1 {
 			cfgPath = filepath.Join(dir, "config.toml")
 		}
-		cfg := botConfig(o, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen, i == 0)
+		admin := ""
+		if i == 0 && o.cpuProfile != "" {
+			if admin, err = freeAddr(); err != nil {
+				return nil, err
+			}
+			profileAddr = admin
+		}
+		cfg := botConfig(o, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen, admin, i == 0)
 		if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 			return nil, fmt.Errorf("write config: %w", err)
 		}
-		starts[i] = func() (*child, error) { return startChild(ctx, o.bot, cfgPath, "http://"+listen, stderr) }
+		health := "http://" + listen // where /healthz answers
+		if admin != "" {
+			health = "http://" + admin
+		}
+		starts[i] = func() (*child, error) { return startChild(ctx, o.bot, cfgPath, health, stderr) }
 		urls[i] = "http://" + listen + "/interactions"
 	}
 	bots := make([]*child, o.instances)
@@ -160,6 +172,11 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		f.cpu0[i] = b.cpuTime()
 	}
 	self0 := cpuTime(os.Getpid())
+	var profiled chan error
+	if profileAddr != "" {
+		profiled = make(chan error, 1)
+		go func() { profiled <- fetchProfile(ctx, profileAddr, o.duration, o.cpuProfile) }()
+	}
 	switch {
 	case o.kill:
 		select {
@@ -206,6 +223,11 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		rep.cpu += b.cpuTime() - f.cpu0[i]
 	}
 	rep.driverCPU = cpuTime(os.Getpid()) - self0
+	if profiled != nil {
+		if err := <-profiled; err != nil {
+			return nil, err
+		}
+	}
 	if o.abandon > 0 {
 		// Every deadline set under load falls within a timeout of its end,
 		// and is due tttbot.DeadlineGrace later: wait until the timers
@@ -304,7 +326,7 @@ const timerInterval = time.Second
 // botConfig is the configuration of one bot: in http mode on listen, with
 // the REST stub at api. Only the first bot registers the commands, as in a
 // deployment of several instances.
-func botConfig(o loadOptions, publicKey, api, listen string, register bool) string {
+func botConfig(o loadOptions, publicKey, api, listen, admin string, register bool) string {
 	database := fmt.Sprintf("path = %q", o.db)
 	if o.databaseURL != "" {
 		database = fmt.Sprintf("url = %q", o.databaseURL)
@@ -321,6 +343,7 @@ register_commands = %t
 
 [http]
 listen = %q
+%s
 
 [database]
 %s
@@ -330,7 +353,7 @@ listen = %q
 
 [log]
 level = "warn"
-%s`, publicKey, api, register, listen, database, game, webConfig(o))
+%s`, publicKey, api, register, listen, profiling(admin), database, game, webConfig(o))
 }
 
 // machineSpeed times ed25519.Sign on 2 KB, the fastest of a few batches: a

@@ -329,7 +329,7 @@ func TestBotConfigRegistersOnce(t *testing.T) {
 	o := loadOptions{databaseURL: "postgres://postgres@127.0.0.1:5432/test", abandon: 0.01, turnTimeout: 5 * time.Second}
 	for _, register := range []bool{true, false} {
 		path := filepath.Join(t.TempDir(), "config.toml")
-		if err := os.WriteFile(path, []byte(botConfig(o, strings.Repeat("ab", 32), "http://127.0.0.1:1/api/v9", "127.0.0.1:0", register)), 0o600); err != nil {
+		if err := os.WriteFile(path, []byte(botConfig(o, strings.Repeat("ab", 32), "http://127.0.0.1:1/api/v9", "127.0.0.1:0", "", register)), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		cfg, err := config.Load(path, func(string) string { return "" })
@@ -339,5 +339,17 @@ func TestBotConfigRegistersOnce(t *testing.T) {
 		if got := cfg.Discord.RegisterCommands; got != register {
 			t.Errorf("register_commands = %t, want %t", got, register)
 		}
+	}
+	// With -cpuprofile, the first bot serves its profiles on an admin listener.
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(botConfig(o, strings.Repeat("ab", 32), "http://127.0.0.1:1/api/v9", "127.0.0.1:7001", "127.0.0.1:7002", true)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path, func(string) string { return "" })
+	if err != nil {
+		t.Fatalf("load the config of a profiled bot: %v", err)
+	}
+	if !cfg.HTTP.Pprof || cfg.HTTP.AdminListen != "127.0.0.1:7002" {
+		t.Errorf("profiled bot: pprof %t on %q, want true on 127.0.0.1:7002", cfg.HTTP.Pprof, cfg.HTTP.AdminListen)
 	}
 }

@@ -44,6 +44,7 @@ type loadOptions struct {
 	faultEvery  time.Duration
 	stall       time.Duration // how long a fault stalls the database
 	pages       int           // web pages per second besides the interactions (web.go)
+	cpuProfile  string        // file for the first bot's CPU profile over the measured window (profile.go)
 }
 
 // A soak's defaults, where they differ from a load test's: a modest load,
@@ -104,6 +105,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.DurationVar(&o.faultEvery, "fault-every", 3*time.Minute, "with -soak, the time between faults")
 	fs.DurationVar(&o.stall, "stall", 8*time.Second, "with -soak, how long a lock, SIGSTOP or full disk lasts")
 	fs.IntVar(&o.pages, "pages", 0, "web pages per second to fetch besides the interactions: the bots serve their pages, each guild's turned on by its admin, and a crawler fetches leaderboards, profiles and games (0: none)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the first bot's CPU profile over the measured window to `file`, for go tool pprof (the bot serves it on an admin listener with [http] pprof)")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
 	rest, err := cli.Parse(fs, stdout, stderr, args)
 	if err != nil {

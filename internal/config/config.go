@@ -82,6 +82,9 @@ type HTTP struct {
 	// HealthTimeout bounds each check of /healthz, and so its answer: a
 	// check not done by then is reported as timed out.
 	HealthTimeout Duration `toml:"health_timeout"`
+	// Pprof serves Go's profiles at /debug/pprof/ on AdminListen, which it
+	// needs: a profile costs the bot's CPU and shows its internals.
+	Pprof bool `toml:"pprof"`
 }
 
 // Database is where games are kept: the SQLite file at Path (the

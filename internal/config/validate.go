@@ -61,6 +61,9 @@ func (c Config) validate(where func(key string) string) error {
 	case a == c.HTTP.Listen && !strings.HasSuffix(a, ":0"): // port 0 picks a free one each
 		bad("http.admin_listen", "must differ from http.listen, or be left out to share it")
 	}
+	if c.HTTP.Pprof && c.HTTP.AdminListen == "" {
+		bad("http.pprof", "needs http.admin_listen, so that the profiles are never on the public listener")
+	}
 	if c.HTTP.MaxConnections < 1 {
 		bad("http.max_connections", "must be at least 1, got %d", c.HTTP.MaxConnections)
 	}

@@ -40,16 +40,34 @@ func (s *Service) AddStarterPuzzles(ctx context.Context) {
 	}
 }
 
+// minerShare is the most of one core the miner takes: after mining a game
+// it rests for the time the game took, times 1/minerShare − 1. Mining a
+// 5×5 game takes milliseconds, more than the interaction that finished
+// it; under load the queue fills and games go unmined rather than take
+// the players' CPU.
+const minerShare = 0.05
+
 // RunMiner mines each finished game handed to it (see puzzle.MineGame)
-// with the solver e and stores the puzzles found, until ctx ends. It is the
-// one goroutine that mines: whoever starts it awaits it.
+// with the solver e and stores the puzzles found, until ctx ends, taking
+// at most minerShare of a core. It is the one goroutine that mines:
+// whoever starts it awaits it.
 func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
+	rest := time.NewTimer(0)
+	defer rest.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-rest.C:
+		}
+		select {
+		case <-ctx.Done():
+			return
 		case id := <-s.finished:
-			switch err := s.MineGame(ctx, id, e); {
+			start := time.Now()
+			err := s.MineGame(ctx, id, e)
+			rest.Reset(time.Duration(float64(time.Since(start)) * (1/minerShare - 1)))
+			switch {
 			case err == nil || ctx.Err() != nil:
 			case errors.Is(err, puzzle.ErrUnproven):
 				// A position the solver could not settle within the

@@ -2,6 +2,7 @@ package play_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"strconv"
@@ -32,7 +33,7 @@ func (r records) WithAttrs([]slog.Attr) slog.Handler { return r }
 func (r records) WithGroup(string) slog.Handler      { return r }
 
 // next waits for the record with message msg, up to 10 s, and returns its
-// attributes.
+// attributes, and its time as "time".
 func (r records) next(t *testing.T, msg string) map[string]string {
 	t.Helper()
 	timeout := time.After(10 * time.Second)
@@ -42,7 +43,7 @@ func (r records) next(t *testing.T, msg string) map[string]string {
 			if rec.Message != msg {
 				continue
 			}
-			attrs := map[string]string{}
+			attrs := map[string]string{"time": rec.Time.Format(time.RFC3339Nano)}
 			rec.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
 			return attrs
 		case <-timeout:
@@ -84,6 +85,40 @@ func TestMiner(t *testing.T) {
 	}
 	cancel()
 	wg.Wait()
+}
+
+// The miner rests after each game for 1/minerShare − 1 times what the game
+// took, so that under load it takes no more than its share of a core.
+func TestMinerRests(t *testing.T) {
+	c := &clock{now: t0}
+	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: c.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	logs := make(records, 100)
+	s := play.New(db, scripted{0}, bot, play.Options{Now: c.Now, Seed: 1, Logger: slog.New(logs)})
+	ctx, cancel := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.RunMiner(ctx, ai.New(ai.Options{})) })
+	defer func() { cancel(); wg.Wait() }()
+
+	started(t, s, 0, 1, 3, 6, 5, 8, 4)
+	started(t, s, 0, 1, 3, 6, 5, 8, 4)
+	first, second := logs.next(t, "puzzles mined"), logs.next(t, "puzzles mined")
+	took, err := time.ParseDuration(first["took"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	at1, err1 := time.Parse(time.RFC3339Nano, first["time"])
+	at2, err2 := time.Parse(time.RFC3339Nano, second["time"])
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	// took is rounded to the microsecond; the rest counts the game's reads too.
+	if gap, least := at2.Sub(at1), 19*(took-time.Microsecond); gap < least {
+		t.Errorf("second game mined %s after the first, which took %s: want at least %s", gap, took, least)
+	}
 }
 
 // MineGame stores a finished game's puzzles once, each remembering the
