@@ -28,6 +28,9 @@ type database interface {
 	// commits in a second from commitConns connections, or 0 where it is
 	// not measured.
 	commitSpeed(ctx context.Context) (int, error)
+	// scratch opens an empty store of the same engine, removed by close,
+	// for the floor's moves (floor.go).
+	scratch(ctx context.Context, dir string) (s tttbot.GameStore, close func() error, err error)
 }
 
 // commitConns is how many connections commitSpeed commits from at once:

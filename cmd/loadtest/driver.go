@@ -41,6 +41,13 @@ type driver struct {
 	deferred  atomic.Int64    // deferrals: answers that came through the webhook
 	abandoned atomic.Int64    // answers that told of a failure on the bot's side
 	lost      atomic.Int64    // requests lost with a killed bot
+	bodies    atomic.Int64    // requests sent
+	bodyBytes atomic.Int64    // and their bodies' bytes, for the floor's check
+}
+
+// meanBody is the mean size of the requests' bodies so far.
+func (d *driver) meanBody() int {
+	return int(d.bodyBytes.Load() / max(d.bodies.Load(), 1))
 }
 
 // lateAfter is how long Discord waits for an interaction's first answer.

@@ -247,6 +247,10 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		return nil, err
 	}
 	rep.speed[1] = machineSpeed()
+	rep.bodySize = d.meanBody()
+	if rep.floor, err = measureFloor(ctx, db, dir, rep.bodySize); err != nil {
+		return nil, err
+	}
 	if rep.commits[1], err = db.commitSpeed(ctx); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,8 @@ type report struct {
 	driverCPU time.Duration    // the load test's own, meanwhile
 	speed     [2]time.Duration // machineSpeed before and after the load
 	commits   [2]int           // the database's commitSpeed before and after the load
+	floor     floor            // measured after the load, with the bots stopped
+	bodySize  int              // the requests' mean body
 	kinds     [numKinds]kindStats
 	bySize    [2][]time.Duration // 3×3, bigger boards
 	perSec    []int64
@@ -210,6 +212,11 @@ func (r *report) print(out io.Writer) {
 		// The driver stands in for Discord, but shares the bot's cores.
 		fmt.Fprintf(out, "driver CPU: %.2f of %d cores, %dµs per interaction\n", r.driverCPU.Seconds()/(r.elapsed+r.paused).Seconds(),
 			runtime.NumCPU(), r.driverCPU.Microseconds()/int64(max(len(all), 1)))
+		if f := r.floor; f.total() > 0 {
+			per := r.cpu / time.Duration(max(len(all), 1))
+			fmt.Fprintf(out, "floor: %dµs = Ed25519 check of a %d-byte request %dµs + a move committed on %s %dµs; the bot's CPU per interaction is %.1f× the floor\n",
+				f.total().Microseconds(), r.bodySize, f.verify.Microseconds(), r.engine(), f.move.Microseconds(), float64(per)/float64(f.total()))
+		}
 	}
 	fmt.Fprintf(out, "machine speed: ed25519.Sign on 2 KB takes %.1fµs before the load, %.1fµs after\n",
 		float64(r.speed[0].Nanoseconds())/1000, float64(r.speed[1].Nanoseconds())/1000)

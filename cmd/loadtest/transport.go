@@ -32,6 +32,8 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	// signing is the client's time, not the bot's.
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	sig := ed25519.Sign(w.d.key, append([]byte(ts), body...))
+	w.d.bodies.Add(1)
+	w.d.bodyBytes.Add(int64(len(body)))
 	if badSig {
 		sig[0] ^= 1
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/tttbot/tttbot"
 )
 
-// player plays 5×5 games in its own channel, one move per call, starting a
-// new game when one ends.
-type player struct {
+// Player plays 5×5 games in its own channel, one move per call, starting a
+// new game when one ends: the benchmarks' moves, and the load test's floor.
+type Player struct {
 	s       tttbot.GameStore
 	channel string
 	rng     *rand.Rand
@@ -23,7 +23,13 @@ type player struct {
 	cells   []int // the game's remaining moves, in order
 }
 
-func (p *player) newGame(ctx context.Context) error {
+// NewPlayer returns a Player of games on s in channel, its moves drawn
+// from seed.
+func NewPlayer(s tttbot.GameStore, channel string, seed uint64) *Player {
+	return &Player{s: s, channel: channel, rng: rand.New(rand.NewPCG(seed, 2))}
+}
+
+func (p *Player) newGame(ctx context.Context) error {
 	p.g = &tttbot.Game{GuildID: "guild", ChannelID: p.channel, Rows: 5, Cols: 5, K: 4,
 		Challenger: "x" + p.channel, Opponent: "o" + p.channel, Status: tttbot.StatusActive}
 	p.g.XPlayer, p.g.OPlayer = p.g.Challenger, p.g.Opponent
@@ -31,12 +37,12 @@ func (p *player) newGame(ctx context.Context) error {
 	return p.s.StartGame(ctx, p.g, nil)
 }
 
-// move applies the next move as a click does: the game read, then an
+// Move applies the next move as a click does: the game read, then an
 // interaction recorded, the rules, the move inserted, the game updated,
 // the commit — and, one move in a dozen or so, the results and ratings.
 // With seen, the move carries the game as read (Play's seen), as the
 // bot's clicks do; without, the store reads and locks the game again.
-func (p *player) move(ctx context.Context, interaction int64, seen bool) error {
+func (p *Player) Move(ctx context.Context, interaction int64, seen bool) error {
 	if p.g == nil || p.g.Status != tttbot.StatusActive {
 		if err := p.newGame(ctx); err != nil {
 			return err
@@ -79,9 +85,9 @@ func BenchmarkMove(b *testing.B, open func(b *testing.B) tttbot.GameStore) {
 			b.ReportAllocs()
 			run := func(pb interface{ Next() bool }) {
 				i := n.Add(1)
-				p := &player{s: s, channel: fmt.Sprint("c", i), rng: rand.New(rand.NewPCG(uint64(i), 2))}
+				p := NewPlayer(s, fmt.Sprint("c", i), uint64(i))
 				for pb.Next() {
-					if err := p.move(b.Context(), ids.Add(1), seen); err != nil {
+					if err := p.Move(b.Context(), ids.Add(1), seen); err != nil {
 						b.Error(err)
 						return
 					}
