@@ -36,7 +36,12 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_button_start", nil)
 	}
 	me := user(i).ID
-	g, err := h.store.Game(ctx, c.GameID)
+	var g *tttbot.Game
+	if c.Action == ActMove {
+		g, err = h.play.Playing(ctx, c.GameID)
+	} else {
+		g, err = h.store.Game(ctx, c.GameID)
+	}
 	if err != nil {
 		return interaction.Reply{}, err
 	}

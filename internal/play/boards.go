@@ -9,7 +9,11 @@ import (
 // SetMessage records messageID as the board message of game id, which the
 // timers then edit through channel REST.
 func (s *Service) SetMessage(ctx context.Context, id int64, messageID string) error {
-	return s.store.SetMessage(ctx, id, messageID)
+	err := s.store.SetMessage(ctx, id, messageID)
+	if err == nil {
+		s.recent.setMessage(id, messageID)
+	}
+	return err
 }
 
 // SetToken records t as the token of game id's latest interaction, whose

@@ -90,6 +90,7 @@ type Service struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
+	recent          recent     // open games as last stored, for Playing
 	finished        chan int64 // games to mine for puzzles (see RunMiner)
 	tournamentGames chan int64 // finished games for RunTournaments
 }
@@ -114,6 +115,7 @@ func New(store Store, engine AI, botID string, opts Options) *Service {
 	return &Service{
 		store: store, ai: engine, botID: botID, opts: opts, log: opts.Logger,
 		rand:     rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+		recent:   recent{games: make(map[int64]tttbot.Game)},
 		finished: make(chan int64, mineQueue), tournamentGames: make(chan int64, tournamentQueue),
 	}
 }
@@ -252,6 +254,7 @@ func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, com
 		return Result{}, err
 	}
 	if g.Status != tttbot.StatusActive || g.Turn != s.botID {
+		s.recent.put(g)
 		return Result{Game: g}, nil
 	}
 	r, err := s.botMove(ctx, g)
@@ -260,6 +263,7 @@ func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, com
 		s.log.Log(ctx, health.Level(err), "bot move", "game", g.ID, "err", err)
 		return Result{Game: g}, nil
 	}
+	s.recent.put(r.Game)
 	return r, nil
 }
 
@@ -282,10 +286,12 @@ func (s *Service) deadlineFor(g *tttbot.Game, user string, now time.Time) time.T
 // member with roles.
 func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, roles []string, version int) (*tttbot.Game, error) {
 	at := s.madeAt(ctx)
-	return s.store.Accept(ctx, tttbot.AcceptRequest{
+	g, err := s.store.Accept(ctx, tttbot.AcceptRequest{
 		GameID: g.ID, Player: user, Version: version, XPlayer: g.XPlayer,
 		At: at, Deadline: at.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles,
 	})
+	s.recent.put(g)
+	return g, err
 }
 
 // madeAt is when the player made the request ctx serves: when Discord
@@ -345,6 +351,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 			r = answered
 		}
 	}
+	s.recent.put(r.Game)
 	s.gameOver(r.Game)
 	return r, nil
 }
@@ -458,7 +465,9 @@ func (s *Service) ResignGame(ctx context.Context, g *tttbot.Game, user string) (
 // Assist marks game id, as user saw it at version, as played with a hint
 // (see tttbot.Game.Assist): it counts in no record against the bot.
 func (s *Service) Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error) {
-	return s.store.Assist(ctx, id, user, version)
+	g, err := s.store.Assist(ctx, id, user, version)
+	s.recent.put(g)
+	return g, err
 }
 
 // Due lists up to limit open games whose deadline has come, oldest first.

@@ -240,9 +240,9 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 		}
 		args = append(args, c.new)
 	}
-	set.WriteString(" WHERE id = ? AND version = ? RETURNING coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0)")
+	set.WriteString(" WHERE id = ? AND version = ? RETURNING coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0), assisted")
 	var expires int64
-	err := tx.QueryRowContext(ctx, set.String(), append(args, g.ID, before.Version)...).Scan(&g.MessageID, &g.Token.Value, &expires)
+	err := tx.QueryRowContext(ctx, set.String(), append(args, g.ID, before.Version)...).Scan(&g.MessageID, &g.Token.Value, &expires, &g.Assisted)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errMovedOn
 	}

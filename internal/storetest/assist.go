@@ -48,8 +48,13 @@ func testAssist(t *testing.T, newDB Opener) {
 	if again := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); !again.Assisted || again.Version != g.Version {
 		t.Errorf("read back: got assisted %v at version %d, want assisted at version %d", again.Assisted, again.Version, g.Version)
 	}
-	// The board the player saw before the hint still takes the move.
-	g = PlayCells(t, db, g, xWins...)
+	// The board the player saw before the hint still takes the moves, the
+	// last one with the game as seen before the hint (Play's seen, as a
+	// bot remembering its last write passes it): the hint stands.
+	g = PlayCells(t, db, g, xWins[:len(xWins)-1]...)
+	seen := *g
+	seen.Assisted = false
+	g = Must[*tttbot.Game](t)(db.Play(ctx, Click(g, g.Turn, xWins[len(xWins)-1]), &seen))
 	if g.Status != tttbot.StatusFinished || !g.Assisted {
 		t.Fatalf("got %s %q, assisted %v; want finished and assisted", g.Status, g.Board, g.Assisted)
 	}

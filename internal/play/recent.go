@@ -1,0 +1,71 @@
+package play
+
+import (
+	"context"
+	"sync"
+
+	"github.com/tttbot/tttbot"
+)
+
+// recentGames bounds the games Playing remembers: a few hundred kB.
+const recentGames = 4096
+
+// recent holds the open games this process stored last, by ID, for
+// Playing. Safe for concurrent use.
+type recent struct {
+	mu    sync.Mutex
+	games map[int64]tttbot.Game
+}
+
+// put remembers g as stored now, or forgets it once it is over.
+func (r *recent) put(g *tttbot.Game) {
+	if g == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !g.Status.Open() {
+		delete(r.games, g.ID)
+		return
+	}
+	if _, ok := r.games[g.ID]; !ok && len(r.games) >= recentGames {
+		for id := range r.games { // any one: games move on or end soon
+			delete(r.games, id)
+			break
+		}
+	}
+	r.games[g.ID] = *g
+}
+
+// setMessage notes the board message of game id, if remembered, so that
+// its first click does not record it again.
+func (r *recent) setMessage(id int64, messageID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if g, ok := r.games[id]; ok && g.MessageID == "" {
+		g.MessageID = messageID
+		r.games[id] = g
+	}
+}
+
+func (r *recent) get(id int64) (tttbot.Game, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g, ok := r.games[id]
+	return g, ok
+}
+
+// Playing returns game id for a click that plays it: as this process last
+// stored it when it remembers it, else as the store has it. A move is
+// played on it as Play's seen, which the store checks against the game's
+// version in the move's own transaction: a game changed elsewhere since —
+// by another instance, by the timers — costs that transaction a read of
+// the game, never a wrong move, and a remembered game spares the click the
+// read before it. What a click checks before playing — its players, its
+// channel, against the bot or not — never changes.
+func (s *Service) Playing(ctx context.Context, id int64) (*tttbot.Game, error) {
+	if g, ok := s.recent.get(id); ok {
+		return &g, nil
+	}
+	return s.store.Game(ctx, id)
+}

@@ -1,0 +1,106 @@
+package play_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/play"
+	"github.com/tttbot/tttbot/internal/sqlite"
+)
+
+// reads counts the games read from a real store.
+type reads struct {
+	*sqlite.DB
+	n atomic.Int64
+}
+
+func (r *reads) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
+	r.n.Add(1)
+	return r.DB.Game(ctx, id)
+}
+
+// instances is two services on one database, as two bot processes would
+// be, each with its own memory of the games it stored.
+func instances(t *testing.T) (a, b *play.Service, reader *reads) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.db")
+	open := func() *sqlite.DB {
+		db, err := sqlite.Open(t.Context(), path, sqlite.Options{Now: (&clock{now: t0}).Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	reader = &reads{DB: open()}
+	o := play.Options{ChallengeTimeout: challengeTimeout, TurnTimeout: turnTimeout, Now: (&clock{now: t0}).Now, Seed: 1}
+	return play.New(reader, scripted{4, 0, 1, 2}, bot, o), play.New(open(), scripted{4, 0, 1, 2}, bot, o), reader
+}
+
+// Playing hands a click the game as its service last stored it, without
+// reading it, while it is open; a finished game, or one the service never
+// stored, is read.
+func TestPlayingRemembers(t *testing.T) {
+	a, _, reader := instances(t)
+	g := started(t, a, 0, 3)
+	got, err := a.Playing(t.Context(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != g.Version || got.Board != g.Board || reader.n.Load() != 0 {
+		t.Errorf("got version %d %q after %d reads, want version %d %q and no read", got.Version, got.Board, reader.n.Load(), g.Version, g.Board)
+	}
+	g = playMoves(t, a, g, 1, 4, 2) // alice wins
+	if got, err := a.Playing(t.Context(), g.ID); err != nil || got.Status != tttbot.StatusFinished || reader.n.Load() != 1 {
+		t.Errorf("finished game: got %+v, %v after %d reads, want it read once", got, err, reader.n.Load())
+	}
+}
+
+// A game moved on by another instance is still played right from the
+// stale memory of this one: the store plays the move on the game as it is,
+// and an old board is refused as stale.
+func TestPlayingStale(t *testing.T) {
+	for _, vsBot := range []bool{false, true} {
+		a, b, _ := instances(t)
+		var g *tttbot.Game
+		if vsBot {
+			g = challenge(t, a, play.Challenge{Challenger: alice, First: play.FirstMe})
+		} else {
+			g = started(t, a)
+		}
+		seenByA := g
+		// Alice's first move goes to instance b.
+		r, err := b.Move(t.Context(), g, alice, 0, g.Version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moved := r.Game
+		stale, err := a.Playing(t.Context(), g.ID)
+		if err != nil || stale.Version != seenByA.Version {
+			t.Fatalf("vs bot %t: a remembers version %d (%v), want the stale %d", vsBot, stale.Version, err, seenByA.Version)
+		}
+		// The next click, on the board as it is now, reaches a.
+		next := moved.Turn
+		if vsBot {
+			next = alice
+		}
+		r, err = a.Move(t.Context(), stale, next, 8, moved.Version)
+		if err != nil {
+			t.Fatalf("vs bot %t: move on a stale memory: %v", vsBot, err)
+		}
+		want := "X../.../..O" // alice 0, bob 8
+		if vsBot {
+			want = "XO./.O./..X" // alice 0 and 8, the bot's answers 4 and 1
+		}
+		if r.Game.Board != want {
+			t.Errorf("vs bot %t: board %q, want %q", vsBot, r.Game.Board, want)
+		}
+		// A click on the board a remembered is refused as stale.
+		if _, err := a.Move(t.Context(), stale, alice, 7, seenByA.Version); tttbot.ErrorCode(err) != tttbot.ESTALE {
+			t.Errorf("vs bot %t: a click on an old board: got %v, want ESTALE", vsBot, err)
+		}
+	}
+}
