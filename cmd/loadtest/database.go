@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tttbot/tttbot"
@@ -28,6 +29,9 @@ type database interface {
 	// commits in a second from commitConns connections, or 0 where it is
 	// not measured.
 	commitSpeed(ctx context.Context) (int, error)
+	// transactions is how many transactions the database has committed or
+	// rolled back so far, or 0 where it is not counted.
+	transactions(ctx context.Context) (int64, error)
 	// scratch opens an empty store of the same engine, removed by close,
 	// for the floor's moves (floor.go).
 	scratch(ctx context.Context, dir string) (s tttbot.GameStore, close func() error, err error)
@@ -57,6 +61,9 @@ func (path sqliteDB) check(ctx context.Context, acked []tttbot.Move) ([]string, 
 // commitSpeed is not measured on SQLite, whose figures predate it.
 func (sqliteDB) commitSpeed(context.Context) (int, error) { return 0, nil }
 
+// transactions are not counted on SQLite.
+func (sqliteDB) transactions(context.Context) (int64, error) { return 0, nil }
+
 func (path sqliteDB) games(ctx context.Context, ids []int64) ([]*tttbot.Game, error) {
 	db, err := sqlite.Open(ctx, string(path), sqlite.Options{})
 	if err != nil {
@@ -81,6 +88,38 @@ func (url postgresDB) games(ctx context.Context, ids []int64) ([]*tttbot.Game, e
 	}
 	gs, err := readGames(ctx, db, ids)
 	return gs, errors.Join(err, db.Close())
+}
+
+// transactions reads PostgreSQL's count of the database's transactions,
+// which each backend reports when it goes idle or exits.
+func (url postgresDB) transactions(ctx context.Context) (int64, error) {
+	conn, err := pgx.Connect(ctx, string(url))
+	if err != nil {
+		return 0, fmt.Errorf("count transactions: %w", err)
+	}
+	defer conn.Close(ctx)
+	var n int64
+	err = conn.QueryRow(ctx, `SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()`).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count transactions: %w", err)
+	}
+	return n, nil
+}
+
+// settledTransactions is db's transactions once the count has stopped
+// changing: the bots' backends report theirs as they exit, a moment after
+// the bots have closed their connections.
+func settledTransactions(ctx context.Context, db database) (int64, error) {
+	last, err := db.transactions(ctx)
+	for i := 0; err == nil && last > 0 && i < 15; i++ {
+		time.Sleep(200 * time.Millisecond)
+		var n int64
+		if n, err = db.transactions(ctx); n == last {
+			break
+		}
+		last = n
+	}
+	return last, err
 }
 
 // commitSpeed times transactions that take a transaction ID and commit:

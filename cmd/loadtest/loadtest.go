@@ -48,6 +48,10 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	if err != nil {
 		return nil, err
 	}
+	tx0, err := db.transactions(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ids := newRunIDs(time.Now())
 	stub := newRESTStub(o.restLatency, ids)
 	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
@@ -172,6 +176,16 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		f.cpu0[i] = b.cpuTime()
 	}
 	self0 := cpuTime(os.Getpid())
+	var pgCPU0 time.Duration
+	if cluster != nil {
+		// The server's CPU, and its statements, while measuring.
+		pgCPU0 = cluster.cpu()
+		if cluster.statements() {
+			if err := countStatements(ctx, cluster.url()); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var profiled chan error
 	if profileAddr != "" {
 		profiled = make(chan error, 1)
@@ -223,6 +237,9 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		rep.cpu += b.cpuTime() - f.cpu0[i]
 	}
 	rep.driverCPU = cpuTime(os.Getpid()) - self0
+	if cluster != nil {
+		rep.pgCPU = cluster.cpu() - pgCPU0
+	}
 	if profiled != nil {
 		if err := <-profiled; err != nil {
 			return nil, err
@@ -246,7 +263,17 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	if err := errors.Join(stopErrs...); err != nil {
 		return nil, err
 	}
+	if cluster != nil && cluster.statements() {
+		if rep.statements, err = statementsRun(ctx, cluster.url()); err != nil {
+			return nil, err
+		}
+	}
 	rep.speed[1] = machineSpeed()
+	if tx, err := settledTransactions(ctx, db); err != nil {
+		return nil, err
+	} else if tx > 0 {
+		rep.transactions = tx - tx0
+	}
 	rep.bodySize = d.meanBody()
 	if rep.floor, err = measureFloor(ctx, db, dir, rep.bodySize); err != nil {
 		return nil, err

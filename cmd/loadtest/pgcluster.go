@@ -72,6 +72,26 @@ func startCluster(ctx context.Context, dir string) (*pgCluster, error) {
 
 func (c *pgCluster) data() string { return filepath.Join(c.dir, "data") }
 
+// statements reports whether the server has pg_stat_statements to load,
+// which counts the statements the bots run (see topStatements).
+func (c *pgCluster) statements() bool {
+	_, err := os.Stat(filepath.Join(c.bin, "..", "lib", "pg_stat_statements.so"))
+	return err == nil
+}
+
+// cpu is the CPU time the server's processes have used.
+func (c *pgCluster) cpu() time.Duration {
+	pids, err := c.processes()
+	if err != nil {
+		return 0
+	}
+	var t time.Duration
+	for _, pid := range pids {
+		t += cpuTime(pid)
+	}
+	return t
+}
+
 // url is the cluster's database for the bots.
 func (c *pgCluster) url() string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.port)
@@ -98,6 +118,9 @@ func (c *pgCluster) run(ctx context.Context, prog string, args ...string) error 
 // in the cluster's directory.
 func (c *pgCluster) pgCtl(ctx context.Context, action string, args ...string) error {
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1", c.port, c.dir)
+	if c.statements() {
+		opts += " -c shared_preload_libraries=pg_stat_statements"
+	}
 	return c.run(ctx, "pg_ctl", append([]string{action, "-w", "-t", "60", "-D", c.data(), "-l", filepath.Join(c.dir, "log"), "-o", opts}, args...)...)
 }
 

@@ -17,32 +17,37 @@ import (
 
 // report is what the load test measured.
 type report struct {
-	opts      loadOptions
-	web       *webReport    // the pages', with -pages
-	elapsed   time.Duration // measured (after the warm-up) with a bot up
-	warm      []time.Duration
-	downtime  time.Duration    // from the kill until the new bot was healthy
-	paused    time.Duration    // the load held meanwhile: the killed bot was the only one
-	rss       []int64          // each bot's peak
-	answered  []int64          // by each bot, warm-up included
-	cpu       time.Duration    // the bots', under load
-	driverCPU time.Duration    // the load test's own, meanwhile
-	speed     [2]time.Duration // machineSpeed before and after the load
-	commits   [2]int           // the database's commitSpeed before and after the load
-	floor     floor            // measured after the load, with the bots stopped
-	bodySize  int              // the requests' mean body
-	kinds     [numKinds]kindStats
-	bySize    [2][]time.Duration // 3×3, bigger boards
-	perSec    []int64
-	sessions  map[string]int
-	lost      int64
-	errs      []string
-	rest      map[string]int64
-	acked     []tttbot.Move
-	games     []int64 // every game the bots answered with
-	fired     int     // deadlines that ended a game
-	unedited  int     // of those, boards the timers never edited: lost with a killed bot
-	problems  []string
+	opts       loadOptions
+	web        *webReport    // the pages', with -pages
+	elapsed    time.Duration // measured (after the warm-up) with a bot up
+	warm       []time.Duration
+	downtime   time.Duration    // from the kill until the new bot was healthy
+	paused     time.Duration    // the load held meanwhile: the killed bot was the only one
+	rss        []int64          // each bot's peak
+	answered   []int64          // by each bot, warm-up included
+	cpu        time.Duration    // the bots', under load
+	driverCPU  time.Duration    // the load test's own, meanwhile
+	speed      [2]time.Duration // machineSpeed before and after the load
+	commits    [2]int           // the database's commitSpeed before and after the load
+	floor      floor            // measured after the load, with the bots stopped
+	bodySize   int              // the requests' mean body
+	pgCPU      time.Duration    // the load test's own PostgreSQL's (-postgres), while measuring
+	statements []statementStat  // and the statements it ran meanwhile
+	// transactions is PostgreSQL's count of the database's transactions
+	// from before the bots started until they stopped.
+	transactions int64
+	kinds        [numKinds]kindStats
+	bySize       [2][]time.Duration // 3×3, bigger boards
+	perSec       []int64
+	sessions     map[string]int
+	lost         int64
+	errs         []string
+	rest         map[string]int64
+	acked        []tttbot.Move
+	games        []int64 // every game the bots answered with
+	fired        int     // deadlines that ended a game
+	unedited     int     // of those, boards the timers never edited: lost with a killed bot
+	problems     []string
 
 	// A soak's (see soak.go).
 	faults     []faultRecord
@@ -212,6 +217,11 @@ func (r *report) print(out io.Writer) {
 		// The driver stands in for Discord, but shares the bot's cores.
 		fmt.Fprintf(out, "driver CPU: %.2f of %d cores, %dµs per interaction\n", r.driverCPU.Seconds()/(r.elapsed+r.paused).Seconds(),
 			runtime.NumCPU(), r.driverCPU.Microseconds()/int64(max(len(all), 1)))
+		if r.pgCPU > 0 {
+			fmt.Fprintf(out, "PostgreSQL CPU: %.2f of %d cores, %dµs per interaction\n", r.pgCPU.Seconds()/r.elapsed.Seconds(),
+				runtime.NumCPU(), r.pgCPU.Microseconds()/int64(max(len(all), 1)))
+		}
+		printStatements(out, r.statements, len(all))
 		if f := r.floor; f.total() > 0 {
 			per := r.cpu / time.Duration(max(len(all), 1))
 			fmt.Fprintf(out, "floor: %dµs = Ed25519 check of a %d-byte request %dµs + a move committed on %s %dµs; the bot's CPU per interaction is %.1f× the floor\n",
@@ -220,6 +230,14 @@ func (r *report) print(out io.Writer) {
 	}
 	fmt.Fprintf(out, "machine speed: ed25519.Sign on 2 KB takes %.1fµs before the load, %.1fµs after\n",
 		float64(r.speed[0].Nanoseconds())/1000, float64(r.speed[1].Nanoseconds())/1000)
+	if r.transactions > 0 {
+		var n int64
+		for _, a := range r.answered {
+			n += a
+		}
+		fmt.Fprintf(out, "PostgreSQL transactions: %d while the bots ran, %.2f per interaction answered (warm-up, timers and pruning included)\n",
+			r.transactions, float64(r.transactions)/float64(max(n, 1)))
+	}
 	if r.commits[0] > 0 {
 		fmt.Fprintf(out, "PostgreSQL's speed: %d commits/s from %d connections before the load, %d after\n", r.commits[0], commitConns, r.commits[1])
 	}
