@@ -25,6 +25,9 @@ type database interface {
 	check(ctx context.Context, acked []tttbot.Move) ([]string, error)
 	// games reads the games of ids.
 	games(ctx context.Context, ids []int64) ([]*tttbot.Game, error)
+	// tournament reads tournament id with its entrants and boards, and the
+	// games played on its boards, by ID.
+	tournament(ctx context.Context, id int64) (*tttbot.TournamentState, map[int64]*tttbot.Game, error)
 	// commitSpeed is how many empty write transactions the database
 	// commits in a second from commitConns connections, or 0 where it is
 	// not measured.
@@ -71,6 +74,15 @@ func (path sqliteDB) games(ctx context.Context, ids []int64) ([]*tttbot.Game, er
 	}
 	gs, err := readGames(ctx, db, ids)
 	return gs, errors.Join(err, db.Close())
+}
+
+func (path sqliteDB) tournament(ctx context.Context, id int64) (*tttbot.TournamentState, map[int64]*tttbot.Game, error) {
+	db, err := sqlite.Open(ctx, string(path), sqlite.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	st, gs, err := readTournament(ctx, db, id)
+	return st, gs, errors.Join(err, db.Close())
 }
 
 // postgresDB is the PostgreSQL database at its URL.
@@ -122,6 +134,15 @@ func settledTransactions(ctx context.Context, db database) (int64, error) {
 	return last, err
 }
 
+func (url postgresDB) tournament(ctx context.Context, id int64) (*tttbot.TournamentState, map[int64]*tttbot.Game, error) {
+	db, err := postgres.Open(ctx, string(url), postgres.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	st, gs, err := readTournament(ctx, db, id)
+	return st, gs, errors.Join(err, db.Close())
+}
+
 // commitSpeed times transactions that take a transaction ID and commit:
 // each waits for the write-ahead log to reach the disk, as every click's
 // does. It is a yardstick for the server, which others may share: a load
@@ -171,6 +192,33 @@ func readGames(ctx context.Context, store tttbot.GameStore, ids []int64) ([]*ttt
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// readTournament reads tournament id from store, and the game of each of
+// its boards that has one.
+func readTournament(ctx context.Context, store interface {
+	tttbot.GameStore
+	tttbot.TournamentStore
+}, id int64) (*tttbot.TournamentState, map[int64]*tttbot.Game, error) {
+	st, err := store.Tournament(ctx, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read tournament %d: %w", id, err)
+	}
+	var ids []int64
+	for _, tg := range st.Games {
+		if tg.GameID != 0 {
+			ids = append(ids, tg.GameID)
+		}
+	}
+	gs, err := readGames(ctx, store, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	byID := make(map[int64]*tttbot.Game, len(gs))
+	for _, g := range gs {
+		byID[g.ID] = g
+	}
+	return st, byID, nil
 }
 
 func texts[T fmt.Stringer](s []T) []string {

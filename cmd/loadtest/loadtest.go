@@ -26,23 +26,13 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	// The bots' logs go to stderr, each copied by a goroutine of its own
 	// unless stderr is a file.
 	stderr = &syncWriter{w: stderr}
-	pub, priv, err := ed25519.GenerateKey(nil)
+	rg, err := newRig(ctx, o, dir, stderr)
 	if err != nil {
-		return nil, fmt.Errorf("generate a key: %w", err)
+		return nil, err
 	}
-	var cluster *pgCluster
-	if o.ownPostgres {
-		if cluster, err = startCluster(ctx, dir); err != nil {
-			return nil, err
-		}
-		defer func() {
-			if err := cluster.remove(); err != nil {
-				fmt.Fprintf(stderr, "loadtest: remove the postgresql cluster: %v\n", err)
-			}
-		}()
-		o.databaseURL = cluster.url()
-	}
-	db := databaseOf(o)
+	defer rg.close()
+	o = rg.o
+	db := rg.db
 	speed := machineSpeed()
 	commits, err := db.commitSpeed(ctx)
 	if err != nil {
@@ -52,79 +42,13 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	if err != nil {
 		return nil, err
 	}
-	ids := newRunIDs(time.Now())
-	stub := newRESTStub(o.restLatency, ids)
-	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("rest stub: %w", err)
+	if err := rg.start(ctx); err != nil {
+		return nil, err
 	}
-	api := &http.Server{Handler: stub, ReadHeaderTimeout: 5 * time.Second}
-	go api.Serve(apiLn)
-	defer api.Close()
+	ids, stub, starts, urls, bots, anyDone, watch, cluster := rg.ids, rg.stub, rg.starts, rg.urls, rg.bots, rg.anyDone, rg.watch, rg.cluster
+	profileAddr := rg.profileAddr
 
-	// Each bot keeps its address across a restart.
-	starts := make([]func() (*child, error), o.instances)
-	var profileAddr string // the first bot's admin listener, with -cpuprofile
-	urls := make([]string, o.instances)
-	for i := range starts {
-		listen, err := freeAddr()
-		if err != nil {
-			return nil, err
-		}
-		cfgPath := filepath.Join(dir, fmt.Sprintf("config%d.toml", i+1))
-		if o.instances == 1 {
-			cfgPath = filepath.Join(dir, "config.toml")
-		}
-		admin := ""
-		if i == 0 && o.cpuProfile != "" {
-			if admin, err = freeAddr(); err != nil {
-				return nil, err
-			}
-			profileAddr = admin
-		}
-		cfg := botConfig(o, hex.EncodeToString(pub), "http://"+apiLn.Addr().String()+"/api/v9", listen, admin, i == 0)
-		if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-			return nil, fmt.Errorf("write config: %w", err)
-		}
-		health := "http://" + listen // where /healthz answers
-		if admin != "" {
-			health = "http://" + admin
-		}
-		starts[i] = func() (*child, error) { return startChild(ctx, o.bot, cfgPath, health, stderr) }
-		urls[i] = "http://" + listen + "/interactions"
-	}
-	bots := make([]*child, o.instances)
-	defer func() {
-		for _, b := range bots { // whichever bots run by then
-			if b != nil {
-				b.kill()
-			}
-		}
-	}()
-	for i, start := range starts {
-		if bots[i], err = start(); err != nil {
-			return nil, err
-		}
-	}
-	// anyDone is closed when a bot exits, which ends the load.
-	anyDone := make(chan struct{})
-	var anyOnce sync.Once
-	watch := func(b *child) {
-		go func() {
-			select {
-			case <-b.done:
-				if !b.killed.Load() {
-					anyOnce.Do(func() { close(anyDone) })
-				}
-			case <-ctx.Done():
-			}
-		}()
-	}
-	for _, b := range bots {
-		watch(b)
-	}
-
-	d := newDriver(o, ids, priv, urls, &stub.answers)
+	d := newDriver(o, ids, rg.key, urls, &stub.answers)
 	if o.soak > 0 {
 		// A failure on the bot's side is the answer a fault may cost, as
 		// long as nothing is stored: it is counted, and its game settled.
@@ -294,6 +218,141 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	rep.problems = append(rep.problems, problems...)
 	rep.timeLosses = lostOnTime(games, rep.letGo)
 	return rep, nil
+}
+
+// rig is the bots under test and what they talk to: the key that signs
+// the interactions, their database (on a PostgreSQL server of the run's
+// own with -postgres), the REST stub, and the bots themselves once start
+// has run. close ends them all.
+type rig struct {
+	o       loadOptions // o with the own server's URL
+	stderr  io.Writer
+	dir     string
+	key     ed25519.PrivateKey
+	pub     ed25519.PublicKey
+	cluster *pgCluster
+	db      database
+	ids     runIDs
+	stub    *restStub
+	api     *http.Server
+	starts  []func() (*child, error) // each bot keeps its address across a restart
+	urls    []string                 // each bot's interactions endpoint
+	// profileAddr is the first bot's admin listener, with -cpuprofile.
+	profileAddr string
+	bots        []*child
+	anyDone     chan struct{} // closed when a bot exits on its own
+	anyOnce     sync.Once
+	watch       func(*child)
+}
+
+// newRig makes the key and the database, but starts nothing that would
+// share the machine with a measurement of it.
+func newRig(ctx context.Context, o loadOptions, dir string, stderr io.Writer) (*rig, error) {
+	r := &rig{o: o, stderr: stderr, dir: dir, anyDone: make(chan struct{})}
+	var err error
+	if r.pub, r.key, err = ed25519.GenerateKey(nil); err != nil {
+		return nil, fmt.Errorf("generate a key: %w", err)
+	}
+	if o.ownPostgres {
+		if r.cluster, err = startCluster(ctx, dir); err != nil {
+			return nil, err
+		}
+		r.o.databaseURL = r.cluster.url()
+	}
+	r.db = databaseOf(r.o)
+	return r, nil
+}
+
+// start serves the REST stub and starts the bots, each watched: one that
+// exits on its own closes anyDone.
+func (r *rig) start(ctx context.Context) error {
+	o := r.o
+	r.ids = newRunIDs(time.Now())
+	r.stub = newRESTStub(o.restLatency, r.ids)
+	if o.tournament > 0 {
+		r.stub.keepPosts()
+	}
+	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("rest stub: %w", err)
+	}
+	r.api = &http.Server{Handler: r.stub, ReadHeaderTimeout: 5 * time.Second}
+	go r.api.Serve(apiLn)
+	r.starts = make([]func() (*child, error), o.instances)
+	r.urls = make([]string, o.instances)
+	for i := range r.starts {
+		listen, err := freeAddr()
+		if err != nil {
+			return err
+		}
+		cfgPath := filepath.Join(r.dir, fmt.Sprintf("config%d.toml", i+1))
+		if o.instances == 1 {
+			cfgPath = filepath.Join(r.dir, "config.toml")
+		}
+		admin := ""
+		if i == 0 && o.cpuProfile != "" {
+			if admin, err = freeAddr(); err != nil {
+				return err
+			}
+			r.profileAddr = admin
+		}
+		cfg := botConfig(o, hex.EncodeToString(r.pub), "http://"+apiLn.Addr().String()+"/api/v9", listen, admin, i == 0)
+		if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+			return fmt.Errorf("write config: %w", err)
+		}
+		health := "http://" + listen // where /healthz answers
+		if admin != "" {
+			health = "http://" + admin
+		}
+		r.starts[i] = func() (*child, error) { return startChild(ctx, o.bot, cfgPath, health, r.stderr) }
+		r.urls[i] = "http://" + listen + "/interactions"
+	}
+	r.bots = make([]*child, o.instances)
+	r.watch = func(b *child) {
+		go func() {
+			select {
+			case <-b.done:
+				if !b.killed.Load() {
+					r.anyOnce.Do(func() { close(r.anyDone) })
+				}
+			case <-ctx.Done():
+			}
+		}()
+	}
+	for i, start := range r.starts {
+		if r.bots[i], err = start(); err != nil {
+			return err
+		}
+		r.watch(r.bots[i])
+	}
+	return nil
+}
+
+// close kills whichever bots run by then, stops the REST stub and removes
+// the PostgreSQL server of the run's own.
+func (r *rig) close() {
+	for _, b := range r.bots {
+		if b != nil {
+			b.kill()
+		}
+	}
+	if r.api != nil {
+		r.api.Close()
+	}
+	if r.cluster != nil {
+		if err := r.cluster.remove(); err != nil {
+			fmt.Fprintf(r.stderr, "loadtest: remove the postgresql cluster: %v\n", err)
+		}
+	}
+}
+
+// stop asks each bot to shut down and waits for them.
+func (r *rig) stop() error {
+	var errs []error
+	for _, b := range r.bots {
+		errs = append(errs, b.stop())
+	}
+	return errors.Join(errs...)
 }
 
 // fleet is the bots under load, which kills restart.

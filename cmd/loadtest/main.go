@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/cli"
 )
 
@@ -45,6 +46,9 @@ type loadOptions struct {
 	stall       time.Duration // how long a fault stalls the database
 	pages       int           // web pages per second besides the interactions (web.go)
 	cpuProfile  string        // file for the first bot's CPU profile over the measured window (profile.go)
+	tournament  int           // players of a Swiss played through the bots instead of the load (tournament.go)
+	rounds      int           // the Swiss's rounds
+	resign      float64       // share of the Swiss's games resigned
 }
 
 // A soak's defaults, where they differ from a load test's: a modest load,
@@ -55,6 +59,10 @@ const (
 	soakAbandon     = 0.01
 	soakTurnTimeout = 30 * time.Second
 )
+
+// A tournament's default share of games walked away from, left to the move
+// timeout: a few, since each round with one waits for it.
+const tournamentAbandon = 0.02
 
 // abandonOnPostgres is -abandon's default with -database-url. SQLite's runs
 // keep 0, so that a seed plays the games it played before the flag existed.
@@ -106,6 +114,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.DurationVar(&o.stall, "stall", 8*time.Second, "with -soak, how long a lock, SIGSTOP or full disk lasts")
 	fs.IntVar(&o.pages, "pages", 0, "web pages per second to fetch besides the interactions: the bots serve their pages, each guild's turned on by its admin, and a crawler fetches leaderboards, profiles and games (0: none)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the first bot's CPU profile over the measured window to `file`, for go tool pprof (the bot serves it on an admin listener with [http] pprof)")
+	fs.IntVar(&o.tournament, "tournament", 0, fmt.Sprintf("instead of the load, play a Swiss of this many players: an admin creates it, the players join with the button, the organiser starts it, and the players play each board the bots post; -abandon (default %g) of the games are walked away from and left to the move timeout, -resign of them resigned; the check wants every round started once, every game accounted for, and the standings equal to those recomputed from the stored games", tournamentAbandon))
+	fs.IntVar(&o.rounds, "rounds", 6, "with -tournament, the Swiss's rounds")
+	fs.Float64Var(&o.resign, "resign", 0.1, "with -tournament, the share of games a player resigns")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
 	rest, err := cli.Parse(fs, stdout, stderr, args)
 	if err != nil {
@@ -113,7 +124,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["abandon"] && (o.databaseURL != "" || o.ownPostgres) {
+	switch {
+	case !set["abandon"] && o.tournament > 0:
+		o.abandon = tournamentAbandon
+	case !set["abandon"] && (o.databaseURL != "" || o.ownPostgres):
 		o.abandon = abandonOnPostgres
 	}
 	if o.soak > 0 {
@@ -134,7 +148,12 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	case o.duration <= 0 || o.warmup < 0 || o.restLatency < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.instances < 1 ||
 		o.turnTimeout <= 0 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1 || o.abandon < 0 || o.abandon > 1:
 		return errors.New("-duration, -concurrency, -channels, -instances and -turn-timeout must be positive, -warmup, -rate and -rest-latency not negative, -bad, -big and -abandon from 0 to 1")
-	case o.players < 3*o.concurrency:
+	case o.tournament < 0 || o.tournament > 0 && (o.tournament < tttbot.MinEntrants || o.rounds < 1 || o.rounds > 12 ||
+		o.resign < 0 || o.resign+o.abandon > 1):
+		return fmt.Errorf("-tournament takes at least %d players, -rounds 1 to 12, and -resign and -abandon shares that add up to at most 1", tttbot.MinEntrants)
+	case o.tournament > 0 && (o.soak > 0 || o.kill || o.pages > 0 || o.cpuProfile != ""):
+		return errors.New("-tournament plays a tournament, not a load: leave out -soak, -kill, -pages and -cpuprofile")
+	case o.tournament == 0 && o.players < 3*o.concurrency:
 		return fmt.Errorf("-players must be at least 3 × -concurrency (%d)", 3*o.concurrency)
 	case o.db != "" && o.databaseURL != "":
 		return errors.New("-db names a SQLite file and -database-url a PostgreSQL database: give one")
@@ -167,6 +186,14 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 			os.RemoveAll(dir)
 			return err
 		}
+	}
+	if o.tournament > 0 {
+		err = playTournament(ctx, stdout, stderr, o, dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "loadtest: files kept in %s\n", dir)
+			return err
+		}
+		return os.RemoveAll(dir)
 	}
 	rep, err := loadtest(ctx, stdout, stderr, o, dir)
 	if rep != nil {

@@ -27,6 +27,8 @@ type restStub struct {
 
 	mu     sync.Mutex
 	closed map[string]map[int]bool // message ID → the versions of its game edits showed closed
+
+	posts *postLog // the messages posted to channels, when kept (keepPosts)
 }
 
 func newRESTStub(latency time.Duration, ids runIDs) *restStub {
@@ -108,7 +110,16 @@ func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 		writeJSONBody(w, map[string]any{"id": r.PathValue("message"), "channel_id": r.PathValue("channel"), "author": user})
 	})
 	s.route("POST /api/v9/channels/{channel}/messages", func(w http.ResponseWriter, r *http.Request) {
-		writeJSONBody(w, map[string]any{"id": s.id(), "channel_id": r.PathValue("channel"), "author": user})
+		id := s.id()
+		if s.posts != nil {
+			var d responseData
+			if err := json.NewDecoder(r.Body).Decode(&d); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			s.posts.add(channelPost{id: id, channel: r.PathValue("channel"), data: d, at: time.Now()})
+		}
+		writeJSONBody(w, map[string]any{"id": id, "channel_id": r.PathValue("channel"), "author": user})
 	})
 	s.route("/", http.NotFound)
 	return s
@@ -147,6 +158,40 @@ func (s *restStub) editCounts() map[string]int {
 		counts[m] = len(versions)
 	}
 	return counts
+}
+
+// keepPosts makes the stub keep the messages the bot posts to channels, as
+// a tournament's players read them. Call it before the bot runs.
+func (s *restStub) keepPosts() { s.posts = &postLog{changed: make(chan struct{})} }
+
+// channelPost is a message the bot posted to a channel.
+type channelPost struct {
+	id, channel string
+	data        responseData
+	at          time.Time // when the stub took it
+}
+
+// postLog is the messages posted to channels, in the order they came.
+type postLog struct {
+	mu      sync.Mutex
+	posts   []channelPost
+	changed chan struct{} // closed, and replaced, by each post
+}
+
+func (l *postLog) add(p channelPost) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.posts = append(l.posts, p)
+	close(l.changed)
+	l.changed = make(chan struct{})
+}
+
+// since returns the posts after the first n, and a channel closed at the
+// next post.
+func (l *postLog) since(n int) ([]channelPost, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.posts[min(n, len(l.posts)):], l.changed
 }
 
 func (s *restStub) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }

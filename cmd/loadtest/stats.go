@@ -23,12 +23,14 @@ const (
 	kOutOfTurn
 	kConflict
 	kRecover
+	kJoin     // a tournament's Join
+	kOrganise // a tournament's create and start
 	numKinds
 )
 
 func (k kind) String() string {
 	return [...]string{"challenge", "accept", "decline", "withdraw", "move", "bot-game", "bot-move", "resign",
-		"rematch", "bad-signature", "stale", "stranger", "out-of-turn", "conflict", "recover"}[k]
+		"rematch", "bad-signature", "stale", "stranger", "out-of-turn", "conflict", "recover", "join", "organise"}[k]
 }
 
 // perSecond is the answers in each second of the measured span, which ends
