@@ -77,6 +77,7 @@ func TestTournamentFlags(t *testing.T) {
 		{"-tournament", "8", "-kill"},
 		{"-tournament", "8", "-soak", "1m"},
 		{"-tournament", "8", "-pages", "10"},
+		{"-tournament", "8", "-cpuprofile", "x.prof"},
 	} {
 		var out bytes.Buffer
 		if err := run(t.Context(), &out, &out, args); err == nil {
