@@ -308,7 +308,9 @@ func (s *Service) madeAt(ctx context.Context) time.Time {
 // Decline ends challenge g, seen at version: declined by its opponent,
 // withdrawn by its challenger.
 func (s *Service) Decline(ctx context.Context, g *tttbot.Game, user string, version int) (*tttbot.Game, error) {
-	return s.store.Decline(ctx, g.ID, user, version, s.opts.Now())
+	g, err := s.store.Decline(ctx, g.ID, user, version, s.opts.Now())
+	s.recent.put(g)
+	return g, err
 }
 
 // Move plays user's move on cell of g, seen at version, and, against the
@@ -450,6 +452,7 @@ func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.G
 		return s.store.Decline(ctx, g.ID, user, g.Version, s.opts.Now())
 	}
 	g, err = s.store.Resign(ctx, g.ID, user, s.opts.Now())
+	s.recent.put(g)
 	s.gameOver(g)
 	return g, err
 }
@@ -458,6 +461,7 @@ func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.G
 // Resign on its board.
 func (s *Service) ResignGame(ctx context.Context, g *tttbot.Game, user string) (*tttbot.Game, error) {
 	g, err := s.store.Resign(ctx, g.ID, user, s.opts.Now())
+	s.recent.put(g)
 	s.gameOver(g)
 	return g, err
 }
@@ -489,6 +493,7 @@ func (s *Service) Fire(ctx context.Context, g *tttbot.Game) (Result, error) {
 	}
 	switch tttbot.ErrorCode(err) {
 	case "":
+		s.recent.put(r.Game)
 		s.gameOver(r.Game)
 		return r, nil
 	case tttbot.ESTALE, tttbot.EFINISHED, tttbot.ENOTYOURTURN:
