@@ -8,6 +8,7 @@ package tttbot
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tttbot/tttbot/internal/game"
@@ -140,10 +141,10 @@ func (g *Game) Wait(timeout time.Duration) time.Duration {
 
 // Scopes are the rating scopes a game between people counts in: the
 // global one (""), and its server's unless it has none or is a Guest;
-// none when it is Unrated.
+// none when it is Unrated or BothLost.
 func (g *Game) Scopes() []string {
 	switch {
-	case g.Unrated:
+	case g.Unrated || g.BothLost():
 		return nil
 	case g.GuildID == "" || g.Guest:
 		return []string{""}
@@ -421,13 +422,29 @@ func (g *Game) Resign(user string, at time.Time) error {
 
 // RoundOver ends g, an active game of a tournament whose round ran out at
 // time at: the player to move loses on time, whatever their turn's own
-// deadline.
+// deadline; when no move was made at all, both were absent and both lose
+// on time (BothLost), as the tournament counts it (AtRoundDeadline).
 func (g *Game) RoundOver(at time.Time) error {
 	if g.Status != StatusActive {
 		return ErrGameOver
 	}
+	if g.Unplayed() {
+		g.finish("", ReasonTimeout, at)
+		return nil
+	}
 	g.finish(g.Other(g.Turn), ReasonTimeout, at)
 	return nil
+}
+
+// Unplayed reports whether no mark is on g's board yet.
+func (g *Game) Unplayed() bool { return !strings.ContainsAny(g.Board, "XO") }
+
+// BothLost reports whether finished g was lost by both players: a
+// tournament game whose round ran out before either moved (RoundOver). It
+// has no winner, like a draw, but each player's Outcome is a Loss, and it
+// is rated in no scope: no one played.
+func (g *Game) BothLost() bool {
+	return g.Status == StatusFinished && g.Reason == ReasonTimeout && g.Winner == ""
 }
 
 // DeadlineGrace is how long after a deadline a game becomes due: a click

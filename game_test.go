@@ -418,16 +418,48 @@ func TestGameExpire(t *testing.T) {
 
 func TestRoundOver(t *testing.T) {
 	at := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	active := Game{Status: StatusActive, Challenger: "a", Opponent: "b", XPlayer: "a", OPlayer: "b", Turn: "b", Deadline: at.Add(time.Hour)}
-	g := active
-	if err := g.RoundOver(at); err != nil || g.Status != StatusFinished || g.Reason != ReasonTimeout || g.Winner != "a" || !g.Deadline.IsZero() {
-		t.Errorf("an active game: %v, %s by %s won by %q", err, g.Status, g.Reason, g.Winner)
+	active := Game{Status: StatusActive, Challenger: "a", Opponent: "b", XPlayer: "a", OPlayer: "b", Deadline: at.Add(time.Hour)}
+	tests := []struct {
+		name, board, turn string
+		wantWinner        string
+		wantBothLost      bool
+		wantOutcomes      [2]Outcome // a's, b's
+		wantScopes        int
+	}{
+		{"O to move loses", ".../.X./...", "b", "a", false, [2]Outcome{Win, Loss}, 1},
+		{"X to move loses", "O../.X./...", "a", "b", false, [2]Outcome{Loss, Win}, 1},
+		{"no move: both lose", ".../.../...", "a", "", true, [2]Outcome{Loss, Loss}, 0},
 	}
-	if err := g.RoundOver(at); err != ErrGameOver {
-		t.Errorf("a finished game: %v, want ErrGameOver", err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := active
+			g.Board, g.Turn = tt.board, tt.turn
+			if err := g.RoundOver(at); err != nil || g.Status != StatusFinished || g.Reason != ReasonTimeout || g.Winner != tt.wantWinner || !g.Deadline.IsZero() {
+				t.Fatalf("got %v, %s by %s won by %q; want finished on time, won by %q", err, g.Status, g.Reason, g.Winner, tt.wantWinner)
+			}
+			if got := g.BothLost(); got != tt.wantBothLost {
+				t.Errorf("BothLost: got %v, want %v", got, tt.wantBothLost)
+			}
+			if got := [2]Outcome{g.Outcome("a"), g.Outcome("b")}; got != tt.wantOutcomes {
+				t.Errorf("outcomes: got %v, want %v", got, tt.wantOutcomes)
+			}
+			if got := len(g.Scopes()); got != tt.wantScopes {
+				t.Errorf("scopes: got %d, want %d", got, tt.wantScopes)
+			}
+			if got, want := TournamentResultOf(TournamentGame{White: "a", Black: "b"}, &g), AtRoundDeadline(TournamentGame{White: "a", Black: "b"}, &Game{Status: StatusActive, Board: tt.board, Turn: tt.turn}); got != want {
+				t.Errorf("the game's result for the tournament: got %s, the tournament decided %s", got, want)
+			}
+			if err := g.RoundOver(at); err != ErrGameOver {
+				t.Errorf("a finished game: %v, want ErrGameOver", err)
+			}
+		})
 	}
 	pending := Game{Status: StatusPending}
 	if err := pending.RoundOver(at); err != ErrGameOver {
 		t.Errorf("a challenge: %v, want ErrGameOver", err)
+	}
+	draw := Game{Status: StatusFinished, Reason: ReasonDraw, Challenger: "a", Opponent: "b"}
+	if draw.BothLost() || draw.Outcome("a") != Draw {
+		t.Errorf("a draw: BothLost %v, outcome %s", draw.BothLost(), draw.Outcome("a"))
 	}
 }

@@ -21,10 +21,12 @@ const (
 
 // Outcome returns g's result for player.
 func (g *Game) Outcome(player string) Outcome {
-	switch g.Winner {
-	case "":
+	switch {
+	case g.BothLost():
+		return Loss
+	case g.Winner == "":
 		return Draw
-	case player:
+	case g.Winner == player:
 		return Win
 	}
 	return Loss

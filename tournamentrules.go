@@ -230,7 +230,7 @@ func AtRoundDeadline(tg TournamentGame, g *Game) TournamentResult {
 	switch {
 	case !g.Status.Open():
 		return TournamentResultOf(tg, g)
-	case g.Status == StatusPending || !strings.ContainsAny(g.Board, "XO"):
+	case g.Status == StatusPending || g.Unplayed():
 		return ResultBothLose
 	case g.Turn == tg.White:
 		return ResultBlack

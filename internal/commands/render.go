@@ -193,6 +193,9 @@ func (h *Handler) outcome(l *i18n.Language, g *tttbot.Game) string {
 	case tttbot.ReasonResign:
 		return l.T("outcome_resign", players)
 	case tttbot.ReasonTimeout:
+		if g.BothLost() {
+			return l.T("outcome_timeout_both", map[string]any{"X": h.playerName(l, g, g.XPlayer), "O": h.playerName(l, g, g.OPlayer)})
+		}
 		return l.T("outcome_timeout", players)
 	}
 	return l.T("outcome_over", nil)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
@@ -146,5 +147,33 @@ func TestTournamentRole(t *testing.T) {
 	if d := r.Response.Data; d == nil || d.Flags&discordgo.MessageFlagsEphemeral != 0 || !strings.Contains(shown(d), "Club night") ||
 		!strings.Contains(shown(d), "unrated") {
 		t.Errorf("create by the role, unrated: %+v", r.Response)
+	}
+}
+
+// TestOutcomeTimeout words a game ended on time: one player's loss, or,
+// for a tournament game with no move at the round's deadline, both
+// players', in every language.
+func TestOutcomeTimeout(t *testing.T) {
+	h, _ := newTestHandler(t)
+	at := testNow
+	one := &tttbot.Game{Status: tttbot.StatusActive, Challenger: "111", Opponent: "222", XPlayer: "111", OPlayer: "222", Board: "X../.../...", Turn: "222"}
+	both := &tttbot.Game{Status: tttbot.StatusActive, Challenger: "111", Opponent: "222", XPlayer: "111", OPlayer: "222", Board: ".../.../...", Turn: "111"}
+	for _, g := range []*tttbot.Game{one, both} {
+		if err := g.RoundOver(at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	en := h.cat.For("en-US")
+	if got, want := h.outcome(en, one), "⏰ <@222> ran out of time. <@111> wins."; got != want {
+		t.Errorf("one lost: got %q, want %q", got, want)
+	}
+	if got, want := h.outcome(en, both), "⏰ Neither <@111> nor <@222> moved before the round's deadline: both lose on time."; got != want {
+		t.Errorf("both lost: got %q, want %q", got, want)
+	}
+	for _, code := range h.cat.Codes() {
+		l := h.cat.For(code)
+		if got := h.outcome(l, both); !strings.Contains(got, "<@111>") || !strings.Contains(got, "<@222>") || got == h.outcome(l, one) {
+			t.Errorf("%s: both lost worded %q", code, got)
+		}
 	}
 }

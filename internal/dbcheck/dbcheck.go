@@ -233,6 +233,10 @@ func (ck *checker) game(g *tttbot.Game, moves []tttbot.Move) {
 			switch {
 			case res.Over:
 				ck.add(g.ID, "finished by %s on a board already over", g.Reason)
+			case g.BothLost() && !g.Unplayed():
+				ck.add(g.ID, "lost on time by both after a move")
+			case g.BothLost():
+				coherent(1)
 			case !g.HasPlayer(g.Winner):
 				ck.add(g.ID, "finished by %s with winner %q, not a player", g.Reason, g.Winner)
 			case g.Reason == tttbot.ReasonTimeout && g.Winner == side[pos.ToMove()]:
@@ -264,10 +268,12 @@ func (ck *checker) results(ctx context.Context) error {
 			return err
 		}
 		want := "draw"
-		switch winner {
-		case player:
+		switch {
+		case winner == "" && reason == string(tttbot.ReasonTimeout): // both lost on time
+			want = "loss"
+		case winner == player:
 			want = "win"
-		case opponent:
+		case winner == opponent:
 			want = "loss"
 		}
 		switch {
@@ -304,14 +310,18 @@ func (ck *checker) openGames(ctx context.Context) error {
 }
 
 // ratedResults is every result of a rated game between people, once in
-// the global scope and once more in its guild's.
+// the global scope and once more in its guild's. A game both players lost
+// on time is rated nowhere (tttbot.Game.Scopes).
 const ratedResults = `SELECT '' AS scope, r.player_id, g.board_rows, g.board_cols, g.k, r.outcome
 		FROM results r JOIN games g ON g.id = r.game_id
-		WHERE r.bot_level IS NULL AND NOT g.unrated AND r.player_id NOT LIKE '` + forgottenLike + `'
+		WHERE r.bot_level IS NULL AND NOT g.unrated AND ` + notBothLost + ` AND r.player_id NOT LIKE '` + forgottenLike + `'
 	UNION ALL
 	SELECT r.guild_id, r.player_id, g.board_rows, g.board_cols, g.k, r.outcome
 		FROM results r JOIN games g ON g.id = r.game_id
-		WHERE r.bot_level IS NULL AND NOT g.unrated AND r.guild_id IS NOT NULL AND r.guild_rated AND r.player_id NOT LIKE '` + forgottenLike + `'`
+		WHERE r.bot_level IS NULL AND NOT g.unrated AND ` + notBothLost + ` AND r.guild_id IS NOT NULL AND r.guild_rated AND r.player_id NOT LIKE '` + forgottenLike + `'`
+
+// notBothLost excludes the games both players lost on time.
+const notBothLost = `NOT (g.winner_id IS NULL AND g.reason = 'timeout')`
 
 // forgottenLike matches the placeholders of forgotten players, who have
 // no ratings or records: their results count only in their opponents'.

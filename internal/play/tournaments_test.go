@@ -483,3 +483,51 @@ func TestTournamentGamesStartedLate(t *testing.T) {
 		t.Errorf("the round's games over: shown over %d times, want once", len(b.over))
 	}
 }
+
+// TestTournamentAbsentBothLose: a board whose game saw no move by the
+// round's deadline is lost by both, and so says the game itself — both
+// lost on time, no one rated —, not only the tournament's table.
+func TestTournamentAbsentBothLose(t *testing.T) {
+	s, db, c := newService(t, nil)
+	ctx := t.Context()
+	b := &tournamentBoards{}
+	tr := newTournament(t, s, tttbot.Swiss, 1, players(4)...)
+	if err := s.StartTournament(ctx, tr.ID, organiser, b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.games[1]) != 2 {
+		t.Fatalf("round 1: %d games started, want 2", len(b.games[1]))
+	}
+	finish(t, s, db, b, b.games[1][0].ID, whiteWins)
+	absent := b.games[1][1].ID
+	c.now = c.now.Add(time.Hour)
+	fired := &boards{}
+	if _, err := s.FireTournaments(ctx, b, fired); err != nil {
+		t.Fatal(err)
+	}
+	g := mustGame(t, db, absent)
+	if !g.BothLost() || g.Winner != "" {
+		t.Errorf("the game with no move: %s by %s, won by %q; want lost on time by both", g.Status, g.Reason, g.Winner)
+	}
+	if fired.count() != 1 {
+		t.Errorf("%d boards shown at the deadline, want the game's 1", fired.count())
+	}
+	st, err := s.Tournament(ctx, tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range st.Games {
+		if tg.GameID == absent && (tg.Result != tttbot.ResultBothLose || tttbot.TournamentResultOf(tg, g) != tttbot.ResultBothLose) {
+			t.Errorf("the board: %s, its game's result %s; want both lose", tg.Result, tttbot.TournamentResultOf(tg, g))
+		}
+	}
+	for _, p := range []string{g.XPlayer, g.OPlayer} {
+		stats, err := db.Stats(ctx, "500", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(stats.Ratings) != 0 {
+			t.Errorf("%s: rated by a game no one played: %+v", p, stats.Ratings)
+		}
+	}
+}

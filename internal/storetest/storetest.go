@@ -145,6 +145,7 @@ func Run(t *testing.T, open Opener) {
 		{"ForgetInTournaments", testForgetInTournaments},
 		{"UnratedGame", testUnratedGame},
 		{"RoundOver", testRoundOver},
+		{"RoundOverUnplayed", testRoundOverUnplayed},
 		{"Check", testCheck},
 		{"CheckFindsDamage", testCheckFindsDamage},
 	} {

@@ -293,6 +293,36 @@ func testUnratedGame(t *testing.T, newDB Opener) {
 	}
 }
 
+// testRoundOverUnplayed: a tournament's round running out before either
+// player moved ends the game lost by both on time: each has a loss in the
+// results, no one a rating, and the check agrees.
+func testRoundOverUnplayed(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	g := StartGame(t, db, "c1", "alice", "bob")
+	ended := Must[*tttbot.Game](t)(db.RoundOver(ctx, g.ID, t0.Add(time.Hour)))
+	if !ended.BothLost() || ended.Winner != "" || ended.Version != g.Version+1 {
+		t.Errorf("round over with no move: %s by %s, winner %q, version %d; want both lost on time, version %d",
+			ended.Status, ended.Reason, ended.Winner, ended.Version, g.Version+1)
+	}
+	if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); !got.BothLost() {
+		t.Errorf("read back: %s by %s, winner %q; want both lost on time", got.Status, got.Reason, got.Winner)
+	}
+	if n := countRows(t, db, "ratings"); n != 0 {
+		t.Errorf("a game no one played left %d ratings", n)
+	}
+	for _, p := range []string{"alice", "bob"} {
+		h := Must[[]tttbot.HistoryEntry](t)(db.History(ctx, p, "guild", 10))
+		if len(h) != 1 || h[0].Outcome != tttbot.Loss || h[0].Reason != tttbot.ReasonTimeout {
+			t.Errorf("%s's history: %+v; want one loss on time", p, h)
+		}
+	}
+	problems, err := db.Check(ctx, nil)
+	if err != nil || len(problems) != 0 {
+		t.Errorf("check: %v, %v; want a sound database", problems, err)
+	}
+}
+
 // testRoundOver: a tournament's round running out ends an active game as
 // a loss on time of the player to move, once; the check agrees.
 func testRoundOver(t *testing.T, newDB Opener) {

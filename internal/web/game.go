@@ -126,6 +126,11 @@ func (s *Server) gamePage(l *i18n.Language, g *tttbot.Game, st *tttbot.Settings,
 	case tttbot.ReasonResign:
 		p.Outcome = l.T("web_outcome_resign", map[string]any{"Winner": winner, "Loser": loser})
 	case tttbot.ReasonTimeout:
+		if g.BothLost() {
+			p.Outcome = l.T("web_outcome_timeout_both", map[string]any{
+				"X": s.name(l, g.XPlayer, profiles[g.XPlayer], g.BotLevel), "O": s.name(l, g.OPlayer, profiles[g.OPlayer], g.BotLevel)})
+			break
+		}
 		p.Outcome = l.T("web_outcome_timeout", map[string]any{"Winner": winner, "Loser": loser})
 	default:
 		p.Outcome = l.T("web_outcome_draw", nil)

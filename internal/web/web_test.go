@@ -516,3 +516,19 @@ func TestPrefix(t *testing.T) {
 		t.Errorf("under a prefix: status %d, %s", r.StatusCode, b)
 	}
 }
+
+// TestGameBothLost: a tournament game with no move at its round's
+// deadline says both players lost on time.
+func TestGameBothLost(t *testing.T) {
+	s := newSite(t, web.Options{})
+	g := s.finish(t, guild, alice, bob)
+	if _, err := s.db.RoundOver(t.Context(), g.ID, s.clock.now); err != nil {
+		t.Fatal(err)
+	}
+	r := s.get(t, "/g/"+strconv.FormatInt(g.ID, 10))
+	b := body(t, r)
+	checkPage(t, r, b, 200)
+	if want := "Neither Alice nor Bob moved before the round&#39;s deadline: both lost on time."; !strings.Contains(b, want) {
+		t.Errorf("the page lacks %q", want)
+	}
+}
