@@ -186,7 +186,15 @@ type Place struct {
 	Rank                              int
 	Points, Buchholz, SonnebornBerger float64
 	Wins, Draws, Losses, Byes         int
+	// In a knockout, whose table has no tie-breaks: Reached is the round
+	// the player is in, or went out in when Out (lost, or withdrew).
+	Reached int
+	Out     bool
 }
+
+// Won reports whether p, of a knockout of rounds rounds, won its final:
+// a knockout's Points are the rounds a player came through.
+func (p Place) Won(rounds int) bool { return !p.Out && p.Points == float64(rounds) }
 
 // Standings returns the table, first place first (see
 // tournament.Standings and tournament.KnockoutStandings).
@@ -203,7 +211,40 @@ func (s *TournamentState) Standings() []Place {
 		out[i] = Place{Entrant: seeds[p.Player], Rank: p.Rank, Points: p.Points, Buchholz: p.Buchholz,
 			SonnebornBerger: p.SonnebornBerger, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses, Byes: p.Byes}
 	}
+	if s.Format == Knockout {
+		s.reached(out)
+	}
 	return out
+}
+
+// reached sets the Reached and Out of a knockout's places: a player is in
+// the round of their last board, out of it once it is decided and they did
+// not go through — a win or a bye does, and a draw sends Black through, as
+// tournament.Knockout pairs —, and out of the next when they withdrew
+// after going through.
+func (s *TournamentState) reached(places []Place) {
+	at := make(map[string]int, len(places))
+	for i, p := range places {
+		at[p.Player] = i
+	}
+	for _, g := range s.Games {
+		for _, player := range []string{g.White, g.Black} {
+			i, ok := at[player]
+			if player == "" || !ok {
+				continue
+			}
+			through := g.Result == ResultWhite && player == g.White || g.Result == ResultBlack && player == g.Black ||
+				g.Result == ResultDraw && player == g.Black
+			p := &places[i]
+			p.Reached = max(p.Reached, g.Round)
+			p.Out = g.Result != ResultPending && !through
+		}
+	}
+	for i := range places {
+		if p := &places[i]; p.Withdrawn && !p.Out {
+			p.Out, p.Reached = true, p.Reached+1
+		}
+	}
 }
 
 // TournamentResultOf is the result that game g, played for board tg, gives

@@ -1,6 +1,7 @@
 package tttbot
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -77,5 +78,59 @@ func TestNextRoundRoundRobinForfeits(t *testing.T) {
 	s.Round, s.Games = 3, nil
 	if _, _, over := s.NextRound(); !over {
 		t.Errorf("after round 3 of 3: not over")
+	}
+}
+
+// TestKnockoutReached: a knockout's table says the round each player is
+// in, or went out in, not tie-breaks.
+func TestKnockoutReached(t *testing.T) {
+	entrants := []Entrant{{Player: "a", Rating: 1900}, {Player: "b", Rating: 1800}, {Player: "c", Rating: 1700},
+		{Player: "d", Rating: 1600}, {Player: "e", Rating: 1500}, {Player: "f", Rating: 1400, Withdrawn: true}}
+	round12 := []TournamentGame{
+		{Round: 1, Board: 1, White: "a", Result: ResultWhite},
+		{Round: 1, Board: 2, White: "b", Result: ResultWhite},
+		{Round: 1, Board: 3, White: "c", Black: "f", Result: ResultWhite}, // f resigned as they left
+		{Round: 1, Board: 4, White: "d", Black: "e", Result: ResultWhite},
+		{Round: 2, Board: 1, White: "a", Black: "d", Result: ResultWhite},
+		{Round: 2, Board: 2, White: "b", Black: "c", Result: ResultDraw}, // a draw sends Black through
+	}
+	type where struct {
+		reached int
+		out     bool
+	}
+	tests := []struct {
+		name   string
+		status TournamentStatus
+		final  TournamentResult
+		want   map[string]where
+		winner string
+	}{
+		{"the final being played", TournamentRunning, ResultPending,
+			map[string]where{"a": {3, false}, "c": {3, false}, "b": {2, true}, "d": {2, true}, "e": {1, true}, "f": {1, true}}, ""},
+		{"the final won by Black", TournamentFinished, ResultBlack,
+			map[string]where{"a": {3, true}, "c": {3, false}, "b": {2, true}, "d": {2, true}, "e": {1, true}, "f": {1, true}}, "c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &TournamentState{Tournament: Tournament{Format: Knockout, Status: tt.status, Round: 3, Rounds: 3}, Entrants: entrants,
+				Games: append(slices.Clone(round12), TournamentGame{Round: 3, Board: 1, White: "a", Black: "c", Result: tt.final})}
+			for _, p := range s.Standings() {
+				if got := (where{p.Reached, p.Out}); got != tt.want[p.Player] {
+					t.Errorf("%s: got %+v, want %+v", p.Player, got, tt.want[p.Player])
+				}
+				if got := p.Won(s.Rounds); got != (p.Player == tt.winner) {
+					t.Errorf("%s: won %v", p.Player, got)
+				}
+			}
+		})
+	}
+	// Through to round 2, then withdrawn before its pairing: out in round 2.
+	s := &TournamentState{Tournament: Tournament{Format: Knockout, Status: TournamentRunning, Round: 2, Rounds: 2},
+		Entrants: []Entrant{{Player: "x", Rating: 1600, Withdrawn: true}, {Player: "y", Rating: 1500}},
+		Games:    []TournamentGame{{Round: 1, Board: 1, White: "x", Black: "y", Result: ResultWhite}}}
+	for _, p := range s.Standings() {
+		if p.Player == "x" && (p.Reached != 2 || !p.Out) {
+			t.Errorf("withdrawn after going through: reached %d, out %v; want out in round 2", p.Reached, p.Out)
+		}
 	}
 }

@@ -343,10 +343,26 @@ func (h *Handler) renderStandings(l *i18n.Language, st *tttbot.TournamentState) 
 		b.WriteString(l.T("tournament_table", map[string]any{"Name": st.Name, "Round": st.Round}))
 	}
 	for _, p := range table {
-		b.WriteString("\n" + l.T("tournament_line", map[string]any{"Rank": p.Rank, "Player": mention(l, p.Player),
-			"Points": points(p.Points), "Buchholz": points(p.Buchholz), "SB": points(p.SonnebornBerger)}))
+		b.WriteString("\n" + tournamentLine(l, st, p, mention(l, p.Player)))
 	}
 	return message{content: clip(b.String(), maxContent), accent: accent(palette.Neutral)}
+}
+
+// tournamentLine is p's line in st's table, naming them player: points
+// and tie-breaks in a Swiss or round robin; in a knockout, which has
+// neither, the round they are in or went out in, or the final won.
+func tournamentLine(l *i18n.Language, st *tttbot.TournamentState, p tttbot.Place, player string) string {
+	data := map[string]any{"Rank": p.Rank, "Player": player, "Round": p.Reached, "Rounds": st.Rounds}
+	switch {
+	case st.Format != tttbot.Knockout:
+		data["Points"], data["Buchholz"], data["SB"] = points(p.Points), points(p.Buchholz), points(p.SonnebornBerger)
+		return l.T("tournament_line", data)
+	case p.Won(st.Rounds):
+		return l.T("tournament_line_won", data)
+	case p.Out:
+		return l.T("tournament_line_out", data)
+	}
+	return l.T("tournament_line_in", data)
 }
 
 // statsTournaments is how many finished tournaments /ttt stats lists.

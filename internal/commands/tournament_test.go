@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -99,7 +100,7 @@ func TestTournamentCommands(t *testing.T) {
 	wantRefused(t, h.Handle(ctx, click("24", guild, "30", "900", "30", ids[0])), "finished", "sign-up is closed")
 
 	r = h.Handle(ctx, tournamentSlash(t, "20", guild, "standings", `{"type":4,"name":"id","value":1}`))
-	if d := r.Response.Data; d == nil || !strings.Contains(shown(d), "table after round 1") || strings.Count(shown(d), "Buchholz") != 4 {
+	if d := r.Response.Data; d == nil || !strings.Contains(shown(d), "table after round 1") || strings.Count(shown(d), "in round 1 of 2") != 4 || strings.Contains(shown(d), "Buchholz") {
 		t.Errorf("standings: %q", shown(r.Response.Data))
 	}
 	remove := func() *discordgo.Interaction {
@@ -175,5 +176,53 @@ func TestOutcomeTimeout(t *testing.T) {
 		if got := h.outcome(l, both); !strings.Contains(got, "<@111>") || !strings.Contains(got, "<@222>") || got == h.outcome(l, one) {
 			t.Errorf("%s: both lost worded %q", code, got)
 		}
+	}
+}
+
+// TestStandingsColumns: a Swiss's table shows points and tie-breaks; a
+// knockout's, which has none, the round each player is in or went out in.
+func TestStandingsColumns(t *testing.T) {
+	h, _ := newTestHandler(t)
+	l := h.cat.For("en-US")
+	entrants := []tttbot.Entrant{{Player: "111", Rating: 1700}, {Player: "222", Rating: 1600}, {Player: "333", Rating: 1500}, {Player: "444", Rating: 1400}}
+	games := []tttbot.TournamentGame{
+		{Round: 1, Board: 1, White: "111", Black: "444", Result: tttbot.ResultWhite},
+		{Round: 1, Board: 2, White: "222", Black: "333", Result: tttbot.ResultBlack},
+		{Round: 2, Board: 1, White: "111", Black: "333", Result: tttbot.ResultPending},
+	}
+	tests := []struct {
+		name    string
+		format  tttbot.TournamentFormat
+		final   tttbot.TournamentResult
+		want    []string
+		notWant []string
+	}{
+		{"a Swiss", tttbot.Swiss, tttbot.ResultPending, []string{"1. <@111> — 1 pts · Buchholz 0 · SB 0", "3. <@222> — 0 pts · Buchholz 1 · SB 0"}, []string{"round 2 of 2"}},
+		{"a knockout running", tttbot.Knockout, tttbot.ResultPending,
+			[]string{"1. <@111> — in round 2 of 2", "1. <@333> — in round 2 of 2", "3. <@222> — out in round 1 of 2", "3. <@444> — out in round 1 of 2"},
+			[]string{"Buchholz", "SB", "pts"}},
+		{"a knockout over", tttbot.Knockout, tttbot.ResultBlack,
+			[]string{"1. <@333> — 🏆 won the final", "2. <@111> — out in round 2 of 2", "3. <@222> — out in round 1 of 2"},
+			[]string{"Buchholz", "SB", "pts"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &tttbot.TournamentState{Tournament: tttbot.Tournament{Name: "Cup", Format: tt.format, Status: tttbot.TournamentRunning, Round: 2, Rounds: 2},
+				Entrants: entrants, Games: slices.Clone(games)}
+			if st.Games[2].Result = tt.final; tt.final != tttbot.ResultPending {
+				st.Status = tttbot.TournamentFinished
+			}
+			got := h.renderStandings(l, st).content
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the table lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("the table has %q:\n%s", w, got)
+				}
+			}
+		})
 	}
 }
