@@ -183,6 +183,7 @@ func (t *tournamentRun) create(ctx context.Context) error {
 		return fmt.Errorf("create the tournament: no Join button in %s", r.Data.Components)
 	}
 	t.announce = &session{guild: t.guild, channel: t.channel, msg: r.msgID}
+	t.posted.announcement = r.msgID
 	t.shown = board{content: r.Data.Content, components: r.Data.Components}
 	return nil
 }

@@ -119,6 +119,9 @@ func TestCheckTournament(t *testing.T) {
 		}, "the posted table's line"},
 		{"no final table", func(_ *tttbot.TournamentState, _ map[int64]*tttbot.Game, p *tournamentPosts) { p.tables = nil },
 			"the final table posted 0 times"},
+		{"the announcement not recorded", func(st *tttbot.TournamentState, _ map[int64]*tttbot.Game, _ *tournamentPosts) {
+			st.MessageID = ""
+		}, "the announcement stored as message"},
 		{"not finished", func(st *tttbot.TournamentState, _ map[int64]*tttbot.Game, _ *tournamentPosts) {
 			st.Status = tttbot.TournamentRunning
 		}, "tournament running after round 2"},
@@ -150,7 +153,7 @@ func TestCheckTournament(t *testing.T) {
 // a loss of X on time.
 func smallTournament() (*tttbot.TournamentState, map[int64]*tttbot.Game, tournamentPosts) {
 	st := &tttbot.TournamentState{
-		Tournament: tttbot.Tournament{ID: 1, ChannelID: "600", Format: tttbot.Swiss, Rounds: 2, Round: 2, MoveTimeout: 10 * time.Second,
+		Tournament: tttbot.Tournament{ID: 1, ChannelID: "600", MessageID: "700", Format: tttbot.Swiss, Rounds: 2, Round: 2, MoveTimeout: 10 * time.Second,
 			Status: tttbot.TournamentFinished},
 		Entrants: []tttbot.Entrant{{Player: "1", Rating: 1500}, {Player: "2", Rating: 1500}, {Player: "3", Rating: 1500}, {Player: "4", Rating: 1500}},
 		Games: []tttbot.TournamentGame{
@@ -170,7 +173,7 @@ func smallTournament() (*tttbot.TournamentState, map[int64]*tttbot.Game, tournam
 	for _, p := range st.Standings() {
 		table = append(table, placeText(p.Rank, p.Player, p.Points, p.Buchholz, p.SonnebornBerger))
 	}
-	posted := tournamentPosts{rounds: map[int]int{1: 1, 2: 1}, boards: map[int64]int{11: 1, 12: 1, 21: 1, 22: 1},
+	posted := tournamentPosts{announcement: "700", rounds: map[int]int{1: 1, 2: 1}, boards: map[int64]int{11: 1, 12: 1, 21: 1, 22: 1},
 		tables: []string{"🏆 **Load Swiss** is over!\n" + strings.Join(table, "\n")}}
 	return st, games, posted
 }

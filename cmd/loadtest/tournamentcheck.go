@@ -16,6 +16,9 @@ type tournamentPosts struct {
 	boards map[int64]int // game → times its board was posted
 	tables []string      // the final tables' text
 	other  int           // posts of none of those kinds
+	// announcement is the message the create command's answer made,
+	// which the bots redraw as the tournament goes on.
+	announcement string
 }
 
 // checkTournament checks a tournament of players that the bots ran to its
@@ -38,6 +41,9 @@ func checkTournament(st *tttbot.TournamentState, games map[int64]*tttbot.Game, p
 	}
 	if active := len(st.Entrants); active != players {
 		bad("%d entrants stored, want %d", active, players)
+	}
+	if st.MessageID != posted.announcement {
+		bad("the announcement stored as message %q, want %q: the bots cannot redraw it", st.MessageID, posted.announcement)
 	}
 
 	// Rounds.
