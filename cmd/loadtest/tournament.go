@@ -91,7 +91,7 @@ func playTournament(ctx context.Context, stdout, stderr io.Writer, o loadOptions
 	}
 	t := &tournamentRun{o: o, d: newDriver(o, rg.ids, rg.key, rg.urls, &rg.stub.answers), posts: rg.stub.posts,
 		guild: snowflake(idGuilds, 0), channel: snowflake(idChannels, 0), organiser: snowflake(idUsers, o.tournament),
-		posted: tournamentPosts{rounds: map[int]int{}, boards: map[int64]int{}}}
+		posted: tournamentPosts{rounds: map[int]int{}, roundAt: map[int]time.Time{}, boards: map[int64]int{}}}
 	for i := range o.tournament {
 		t.players = append(t.players, snowflake(idUsers, i))
 	}
@@ -292,7 +292,9 @@ func (t *tournamentRun) play(ctx context.Context, anyDone <-chan struct{}) (err 
 					return ctx.Err()
 				}
 			case round > 0:
-				t.posted.rounds[round]++
+				if t.posted.rounds[round]++; t.posted.rounds[round] == 1 {
+					t.posted.roundAt[round] = p.at
+				}
 				stall.Reset(tournamentStall)
 			case table != "":
 				t.posted.tables = append(t.posted.tables, table)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/tournament"
@@ -12,10 +13,12 @@ import (
 // tournamentPosts is what the bots posted in the tournament's channel, as
 // the REST stub took it.
 type tournamentPosts struct {
-	rounds map[int]int   // round → times its pairings were posted
-	boards map[int64]int // game → times its board was posted
-	tables []string      // the final tables' text
-	other  int           // posts of none of those kinds
+	rounds map[int]int // round → times its pairings were posted
+	// roundAt is when each round's pairings were first posted.
+	roundAt map[int]time.Time
+	boards  map[int64]int // game → times its board was posted
+	tables  []string      // the final tables' text
+	other   int           // posts of none of those kinds
 	// announcement is the message the create command's answer made,
 	// which the bots redraw as the tournament goes on.
 	announcement string

@@ -25,6 +25,7 @@ type tournamentReport struct {
 	// From the create command to the start's answer, from there to the
 	// final table, and both.
 	signup, play, total time.Duration
+	finished            time.Time // the final table posted
 
 	dbProblems        []string // the database's consistency check's
 	summary, problems []string // the tournament check's (tournamentcheck.go)
@@ -54,7 +55,28 @@ func (r *tournamentReport) gather(t *tournamentRun) {
 		r.signup = t.started.Sub(t.began)
 	}
 	if !t.finished.IsZero() {
-		r.play, r.total = t.finished.Sub(t.started), t.finished.Sub(t.began)
+		r.play, r.total, r.finished = t.finished.Sub(t.started), t.finished.Sub(t.began), t.finished
+	}
+}
+
+// roundTimes is how long each round took, once the final table is posted:
+// a round with a game walked away from waits for its move timeout and
+// tttbot.DeadlineGrace.
+func (r *tournamentReport) roundTimes() []string {
+	if r.total == 0 {
+		return nil
+	}
+	var out []string
+	for n := 1; ; n++ {
+		at, ok := r.posted.roundAt[n]
+		if !ok {
+			return out
+		}
+		end, ok := r.posted.roundAt[n+1]
+		if !ok {
+			end = r.finished
+		}
+		out = append(out, end.Sub(at).Round(10*time.Millisecond).String())
 	}
 }
 
@@ -80,6 +102,9 @@ func (r *tournamentReport) print(out io.Writer, playErr error) {
 	if r.total > 0 {
 		fmt.Fprintf(out, "finished in %s: sign-up %s (create, %d joins, start), rounds %s (from the start's answer to the final table)\n",
 			r.total.Round(time.Millisecond), r.signup.Round(time.Millisecond), o.tournament, r.play.Round(time.Millisecond))
+	}
+	if d := r.roundTimes(); len(d) > 0 {
+		fmt.Fprintf(out, "rounds, each from its pairings' post to the next's or the final table's: %s\n", strings.Join(d, ", "))
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "kind\tcount\terrors\tp50\tp99\tmax\t")
