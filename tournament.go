@@ -30,21 +30,25 @@ const MaxRoundRobin = 16
 
 // Tournament is a guild's event, run by the bot from sign-up to final table.
 type Tournament struct {
-	ID                   int64
-	GuildID, ChannelID   string
-	Organiser            string
-	MessageID            string // the announcement, once sent
-	Name                 string
-	Format               TournamentFormat
-	Shape                Shape
-	Rounds               int           // a Swiss's rounds; set at the start for the others
-	RoundTime            time.Duration // how long a round lasts at most
-	MoveTimeout          time.Duration // each game's turn timeout
-	Unrated              bool          // the organiser's choice: the games change no rating
-	Status               TournamentStatus
-	Round                int       // the current round, 0 while signing up
-	Deadline             time.Time // the sign-up's end, then the round's; zero once over
-	Version              int       // grows with every change of the tournament
+	ID                 int64
+	GuildID, ChannelID string
+	Organiser          string
+	MessageID          string // the announcement, once sent
+	Name               string
+	Format             TournamentFormat
+	Shape              Shape
+	Rounds             int           // a Swiss's rounds; set at the start for the others
+	RoundTime          time.Duration // how long a round lasts at most
+	MoveTimeout        time.Duration // each game's turn timeout
+	Unrated            bool          // the organiser's choice: the games change no rating
+	Status             TournamentStatus
+	Round              int       // the current round, 0 while signing up
+	Deadline           time.Time // the sign-up's end, then the round's; zero once over
+	Version            int       // grows with every change of the tournament
+	// WebID is the opaque ID of the tournament's web page (NewWebID),
+	// which the store gives it at creation; the page shows only while its
+	// guild's pages are on (Settings.Web).
+	WebID                string
 	CreatedAt, UpdatedAt time.Time
 }
 
@@ -97,7 +101,7 @@ var (
 // TournamentStore keeps tournaments. Each method runs in one transaction.
 type TournamentStore interface {
 	// CreateTournament inserts t, setting its ID, Version (1), CreatedAt
-	// and UpdatedAt.
+	// and UpdatedAt, and its WebID when it has none.
 	CreateTournament(ctx context.Context, t *Tournament) error
 
 	// Tournament returns a tournament with its entrants and games;
@@ -131,6 +135,10 @@ type TournamentStore interface {
 	// PlayerTournaments lists the IDs of up to limit finished tournaments
 	// of guildID that player entered, newest first.
 	PlayerTournaments(ctx context.Context, guildID, player string, limit int) ([]int64, error)
+
+	// WebTournament returns the tournament whose web page has the opaque
+	// ID webID, with its entrants and games; ErrNoTournament for none.
+	WebTournament(ctx context.Context, webID string) (*TournamentState, error)
 
 	// TournamentOfGame returns the tournament whose board game is, 0 for
 	// none.

@@ -79,7 +79,7 @@ func TestTournamentKnockout(t *testing.T) {
 		wantEphemeral(t, h.srv.Slash(t, org, ch, "ttt tournament start", discordtest.IntOption("id", 1)).Wait(t), "has started")
 
 		msgs := h.posts(t, ch, "round 1 and its two boards", func(ms []*discordtest.Message) bool { return len(boards(ms)) == 2 })
-		if !slices.ContainsFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "round 1 of 2") }) {
+		if !slices.ContainsFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "— round 1 of 2") }) {
 			t.Fatalf("no pairings of round 1 among %d messages", len(msgs))
 		}
 		semis := boards(msgs)
@@ -100,7 +100,7 @@ func TestTournamentKnockout(t *testing.T) {
 		h.clock.Advance(time.Minute + tttbot.DeadlineGrace) // the tournament's move timeout, 60 s
 		h.srv.WaitMessage(t, ch, b2.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "ran out of time") })
 		msgs = h.posts(t, ch, "the final's board", func(ms []*discordtest.Message) bool { return len(boards(ms)) == 3 })
-		if winner == "" || !slices.ContainsFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "round 2 of 2") }) {
+		if winner == "" || !slices.ContainsFunc(msgs, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "— round 2 of 2") }) {
 			t.Fatalf("no final: winner %q", winner)
 		}
 
@@ -235,7 +235,7 @@ func TestTournamentSeveralInstances(t *testing.T) {
 			return storeCalls(t, in.addr, "DueTournaments") >= since+3
 		})
 	}
-	if n := count("round 1 of 2"); n != 1 || len(boards(srv.Messages(ch))) != 2 {
+	if n := count("— round 1 of 2"); n != 1 || len(boards(srv.Messages(ch))) != 2 {
 		t.Fatalf("round 1 posted %d times with %d boards, want once with 2", n, len(boards(srv.Messages(ch))))
 	}
 	turn := 0
@@ -252,7 +252,7 @@ func TestTournamentSeveralInstances(t *testing.T) {
 	waitFor(t, 30*time.Second, "the final's board", func() bool { return len(boards(srv.Messages(ch))) == 3 })
 	play(boards(srv.Messages(ch))[2])
 	waitFor(t, 30*time.Second, "the final table", func() bool { return count("is over!") == 1 })
-	if n := count("round 2 of 2"); n != 1 {
+	if n := count("— round 2 of 2"); n != 1 {
 		t.Errorf("the final posted %d times, want once", n)
 	}
 }

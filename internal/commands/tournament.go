@@ -74,7 +74,8 @@ func (h *Handler) tournament(ctx context.Context, i *discordgo.Interaction, grou
 		h.refreshAnnouncement(ctx, st.ID)
 		return ephemeral(l.T("tournament_removed", map[string]any{"Name": st.Name, "Player": mention(l, who)})), nil
 	case "standings":
-		return post(h.renderStandings(h.publicLang(ctx, i), st), false), nil
+		l := h.publicLang(ctx, i)
+		return post(h.withLink(h.renderStandings(l, st), l, "button_web_tournament", h.tournamentPage(ctx, st)), false), nil
 	}
 	return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_subcommand", map[string]any{"Name": strconv.Quote(sub.Name)})
 }
@@ -248,7 +249,7 @@ func (h *Handler) TournamentOver(ctx context.Context, st *tttbot.TournamentState
 	l := h.tournamentLang(ctx, st)
 	m := card(l.T("tournament_cancelled", map[string]any{"Name": st.Name}))
 	if st.Status == tttbot.TournamentFinished {
-		m = h.renderStandings(l, st)
+		m = h.withLink(h.renderStandings(l, st), l, "button_web_tournament", h.tournamentPage(ctx, st))
 	}
 	_, err := h.msg.SendMessage(ctx, st.ChannelID, quiet(m))
 	return err

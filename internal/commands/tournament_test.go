@@ -226,3 +226,63 @@ func TestStandingsColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentWebLink: the standings and the final table link to the
+// tournament's web page while the server's pages are on, and only then.
+func TestTournamentWebLink(t *testing.T) {
+	now := func() time.Time { return testNow }
+	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	msg := &channelPosts{}
+	h := newHandler(t, db, ai.New(ai.Options{}), msg, botUser, play.Options{Now: now, Seed: 1})
+	h.ServeWeb("https://ttt.example/")
+	ctx := t.Context()
+	tr := &tttbot.Tournament{GuildID: "2000", ChannelID: "30", Organiser: "10", Name: "Cup", Format: tttbot.Swiss,
+		Shape: tttbot.Shape{Rows: 3, Cols: 3, K: 3}, Rounds: 1, RoundTime: time.Hour, MoveTimeout: time.Minute,
+		Status: tttbot.TournamentSignup, Deadline: testNow.Add(time.Hour)}
+	if err := db.CreateTournament(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	standings := func() string {
+		r := h.Handle(ctx, tournamentSlash(t, "11", "2000", "standings", `{"type":4,"name":"id","value":`+strconv.FormatInt(tr.ID, 10)+`}`))
+		if r.Response.Data == nil || r.Code != "" {
+			t.Fatalf("standings: %+v", r)
+		}
+		return linkIn(r.Response.Data)
+	}
+	if got := standings(); got != "" {
+		t.Errorf("with the server's pages off: a link to %q", got)
+	}
+	if _, err := h.play.SetWeb(ctx, "2000", true); err != nil {
+		t.Fatal(err)
+	}
+	want := "https://ttt.example/t/" + tr.WebID
+	if got := standings(); got != want {
+		t.Errorf("standings: a link to %q, want %q", got, want)
+	}
+	st, err := db.Tournament(ctx, tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Status = tttbot.TournamentFinished
+	if err := h.TournamentOver(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	if len(msg.sent) != 1 || linkIn(msg.sent[0]) != want {
+		t.Errorf("the final table: %d posts, want one linking to %s", len(msg.sent), want)
+	}
+}
+
+// linkIn is the URL of d's link buttons, wherever they are, joined.
+func linkIn(d *discordgo.InteractionResponseData) string {
+	var urls []string
+	walk(d.Components, func(c discordgo.MessageComponent) {
+		if b, ok := c.(discordgo.Button); ok && b.Style == discordgo.LinkButton {
+			urls = append(urls, b.URL)
+		}
+	})
+	return strings.Join(urls, " ")
+}

@@ -73,6 +73,15 @@ func (h *Handler) gamePage(ctx context.Context, g *tttbot.Game) string {
 	return h.web + "/g/" + strconv.FormatInt(g.ID, 10)
 }
 
+// tournamentPage is the URL of st's web page, "" while its guild's pages
+// are off or the settings cannot be read.
+func (h *Handler) tournamentPage(ctx context.Context, st *tttbot.TournamentState) string {
+	if h.web == "" || st.WebID == "" || h.guildLink(ctx, st.GuildID) == "" {
+		return ""
+	}
+	return h.web + "/t/" + st.WebID
+}
+
 // guildLink is the URL of guildID's page, "" when it has none or the
 // settings cannot be read: a link is an extra, never a reason to fail.
 func (h *Handler) guildLink(ctx context.Context, guildID string) string {

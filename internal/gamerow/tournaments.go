@@ -15,14 +15,14 @@ import (
 // TournamentColumns are a tournament's columns, as Tournament scans them.
 const TournamentColumns = `id, guild_id, channel_id, organiser_id, coalesce(message_id, ''), name, format,
 	board_rows, board_cols, k, rounds, round_seconds, move_seconds, unrated, status, round,
-	coalesce(deadline, 0), version, created_at, updated_at`
+	coalesce(deadline, 0), version, created_at, updated_at, coalesce(web_id, '')`
 
 // The tournament queries both engines run.
 const (
 	QueryCreateTournament = `INSERT INTO tournaments (guild_id, channel_id, organiser_id, message_id, name, format,
 		board_rows, board_cols, k, rounds, round_seconds, move_seconds, unrated, status, round, deadline,
-		version, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 1, $17, $17) RETURNING id`
+		version, created_at, updated_at, web_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 1, $17, $17, $18) RETURNING id`
 	QueryTournament        = `SELECT ` + TournamentColumns + ` FROM tournaments WHERE id = $1`
 	QueryEntrants          = `SELECT player_id, rating, joined_at, withdrawn FROM tournament_entrants WHERE tournament_id = $1 ORDER BY joined_at, player_id`
 	QueryTournamentGames   = `SELECT round, board, white_id, coalesce(black_id, ''), result, coalesce(game_id, 0) FROM tournament_games WHERE tournament_id = $1 ORDER BY round, board`
@@ -30,6 +30,7 @@ const (
 	QueryEntrantWithdrawn  = `SELECT withdrawn FROM tournament_entrants WHERE tournament_id = $1 AND player_id = $2`
 	QueryPlayerTournaments = `SELECT t.id FROM tournaments t JOIN tournament_entrants e ON e.tournament_id = t.id
 		WHERE t.guild_id = $1 AND e.player_id = $2 AND t.status = 'finished' ORDER BY t.id DESC LIMIT $3`
+	QueryWebTournament    = `SELECT id FROM tournaments WHERE web_id = $1`
 	QueryTournamentOfGame = `SELECT coalesce(max(tournament_id), 0) FROM tournament_games WHERE game_id = $1`
 	QueryEnter            = `INSERT INTO tournament_entrants (tournament_id, player_id, rating, joined_at, withdrawn)
 		SELECT $1, $2, $3, $4, false FROM tournaments WHERE id = $1 AND status = 'signup'
@@ -101,10 +102,14 @@ func CheckTournament(t *tttbot.Tournament) error {
 }
 
 // TournamentArgs are the values of QueryCreateTournament for t, created at.
+// It gives t its web page's opaque ID (tttbot.NewWebID) when it has none.
 func TournamentArgs(t *tttbot.Tournament, at time.Time) []any {
+	if t.WebID == "" {
+		t.WebID = tttbot.NewWebID()
+	}
 	return []any{t.GuildID, t.ChannelID, t.Organiser, NullString(t.MessageID), t.Name, string(t.Format),
 		t.Shape.Rows, t.Shape.Cols, t.Shape.K, t.Rounds, int64(t.RoundTime / time.Second), int64(t.MoveTimeout / time.Second),
-		t.Unrated, string(t.Status), t.Round, nullTime(t.Deadline), at.UnixMilli()}
+		t.Unrated, string(t.Status), t.Round, nullTime(t.Deadline), at.UnixMilli(), t.WebID}
 }
 
 // AdvanceArgs are the values of QueryAdvance for t, read at version, saved
@@ -147,7 +152,7 @@ func Tournament(row Scanner) (*tttbot.Tournament, error) {
 	var roundS, moveS, deadline, created, updated int64
 	err := row.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.Organiser, &t.MessageID, &t.Name, &format,
 		&t.Shape.Rows, &t.Shape.Cols, &t.Shape.K, &t.Rounds, &roundS, &moveS, &t.Unrated, &status, &t.Round,
-		&deadline, &t.Version, &created, &updated)
+		&deadline, &t.Version, &created, &updated, &t.WebID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, tttbot.ErrNoTournament
 	}

@@ -47,6 +47,11 @@ func (s *store) PlayerTournaments(ctx context.Context, guildID, player string, l
 	return s.next.PlayerTournaments(ctx, guildID, player, limit)
 }
 
+func (s *store) WebTournament(ctx context.Context, webID string) (_ *tttbot.TournamentState, err error) {
+	defer s.done(ctx, "WebTournament", time.Now(), &err)
+	return s.next.WebTournament(ctx, webID)
+}
+
 func (s *store) TournamentOfGame(ctx context.Context, game int64) (_ int64, err error) {
 	defer s.done(ctx, "TournamentOfGame", time.Now(), &err)
 	return s.next.TournamentOfGame(ctx, game)

@@ -185,6 +185,23 @@ func (db *DB) PlayerTournaments(ctx context.Context, guildID, player string, lim
 	return ids, nil
 }
 
+// WebTournament returns the tournament of a web page. See
+// tttbot.TournamentStore.
+func (db *DB) WebTournament(ctx context.Context, webID string) (*tttbot.TournamentState, error) {
+	if !tttbot.ValidWebID(webID) {
+		return nil, tttbot.ErrNoTournament
+	}
+	var id int64
+	err := db.r.QueryRowContext(uncancelled(ctx), gamerow.QueryWebTournament, webID).Scan(&id)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, tttbot.ErrNoTournament
+	case err != nil:
+		return nil, fmt.Errorf("read web tournament: %w", err)
+	}
+	return db.Tournament(ctx, id)
+}
+
 // TournamentOfGame returns the tournament of a game. See
 // tttbot.TournamentStore.
 func (db *DB) TournamentOfGame(ctx context.Context, game int64) (id int64, err error) {

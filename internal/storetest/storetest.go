@@ -140,6 +140,7 @@ func Run(t *testing.T, open Opener) {
 		{"PuzzleAttempts", testPuzzleAttempts},
 		{"PuzzleAttemptsAtOnce", testPuzzleAttemptsAtOnce},
 		{"Tournament", testTournament},
+		{"WebTournament", testWebTournament},
 		{"TournamentStartsOnce", testTournamentStartsOnce},
 		{"DueTournaments", testDueTournaments},
 		{"ForgetInTournaments", testForgetInTournaments},

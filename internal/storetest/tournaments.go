@@ -30,6 +30,29 @@ func wantErr(t testing.TB, err, want error) {
 	}
 }
 
+// testWebTournament: each tournament has its own opaque web ID, by which
+// it reads back whole; an unknown or malformed ID is no tournament.
+func testWebTournament(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	a, b := NewTournament("c1"), NewTournament("c2")
+	OK(t, db.CreateTournament(ctx, a))
+	OK(t, db.CreateTournament(ctx, b))
+	if !tttbot.ValidWebID(a.WebID) || !tttbot.ValidWebID(b.WebID) || a.WebID == b.WebID {
+		t.Fatalf("web IDs %q and %q: want two distinct opaque IDs", a.WebID, b.WebID)
+	}
+	OK(t, db.Enter(ctx, a.ID, tttbot.Entrant{Player: "ann", Rating: 1500, JoinedAt: t0}))
+	got := Must[*tttbot.TournamentState](t)(db.WebTournament(ctx, a.WebID))
+	want := Must[*tttbot.TournamentState](t)(db.Tournament(ctx, a.ID))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("by web ID (-by ID +by web ID):\n%s", diff)
+	}
+	for _, id := range []string{tttbot.NewWebID(), "", "../1", "ABCDEF0123456789"} {
+		_, err := db.WebTournament(ctx, id)
+		wantErr(t, err, tttbot.ErrNoTournament)
+	}
+}
+
 // testTournament: a tournament's life in the store, with every refusal
 // leaving it as it was.
 func testTournament(t *testing.T, newDB Opener) {

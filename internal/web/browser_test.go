@@ -303,3 +303,56 @@ func avatarPNG() []byte {
 	png.Encode(&b, img)
 	return b.Bytes()
 }
+
+// TestBrowserTournament: a Swiss's table and a knockout's bracket pass
+// the pages' checks in a phone's width, in languages of long words and of
+// other scripts.
+func TestBrowserTournament(t *testing.T) {
+	ctx := browser(t)
+	s := newSite(t, web.Options{})
+	s.finish(t, guild, carol, dave) // names carol and dave
+	swiss := s.tournament(t, guild, tttbot.Swiss,
+		[]tttbot.TournamentGame{{White: alice, Black: dave, Result: tttbot.ResultWhite, GameID: -1}, {White: bob, Black: carol, Result: tttbot.ResultDraw}},
+		[]tttbot.TournamentGame{{White: carol, Black: alice, Result: tttbot.ResultBlack, GameID: -1}, {White: dave, Black: bob, Result: tttbot.ResultBothLose}})
+	knockout := s.tournament(t, guild, tttbot.Knockout,
+		[]tttbot.TournamentGame{{White: alice, Black: dave, Result: tttbot.ResultWhite, GameID: -1}, {White: bob, Black: carol, Result: tttbot.ResultBlack, GameID: -1}},
+		[]tttbot.TournamentGame{{White: alice, Black: carol, Result: tttbot.ResultWhite, GameID: -1}})
+	srv := httptest.NewServer(s.srv)
+	t.Cleanup(srv.Close)
+	pages := map[string]string{"tournament": srv.URL + "/t/" + swiss.WebID, "bracket": srv.URL + "/t/" + knockout.WebID}
+	var p problems
+	p.listen(t, ctx)
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 800)); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en-US", "de", "ja", "ru", "pt-BR"} {
+		call(t, ctx, header, lang)
+		for _, name := range []string{"tournament", "bracket"} {
+			if err := chromedp.Do(ctx, chromedp.Navigate(pages[name]), chromedp.WaitReady("footer")); err != nil {
+				t.Fatalf("%s in %s: %v", name, lang, err)
+			}
+			found, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](checks))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range append(found, p.take()...) {
+				t.Errorf("%s in %s: %s", name, lang, f)
+			}
+		}
+	}
+	// A board's result leads to its game.
+	call(t, ctx, header, "en")
+	if err := chromedp.Do(ctx, chromedp.Navigate(pages["tournament"]), chromedp.WaitReady("footer"),
+		chromedp.Click(`table.pairings a[href^="/g/"]`), chromedp.WaitReady(`p[data-ply]`)); err != nil {
+		t.Fatalf("from a board to its game: %v", err)
+	}
+	for _, f := range p.take() {
+		t.Errorf("to the game: %s", f)
+	}
+	if *screenshots != "" {
+		shoot(t, ctx, pages, *screenshots)
+	}
+}

@@ -17,7 +17,7 @@ type templates struct{ byName map[string]*template.Template }
 
 func loadTemplates() (*templates, error) {
 	t := &templates{byName: map[string]*template.Template{}}
-	for _, name := range []string{"leaderboard", "profile", "game", "error"} {
+	for _, name := range []string{"leaderboard", "profile", "game", "tournament", "error"} {
 		p, err := template.ParseFS(templateFiles, "templates/base.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("web template %s: %w", name, err)

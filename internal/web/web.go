@@ -1,17 +1,18 @@
 // Package web serves the bot's public pages from its HTTP listener: a
-// server's leaderboard (/s/{id}), a player's profile (/p/{id}) and a
-// finished game's replay (/g/{id}). They are rendered on the server with
-// html/template, in the viewer's language from the bot's own catalogs, and
-// work without JavaScript; one small script adds the arrow keys to a
-// replay.
+// server's leaderboard (/s/{id}), a player's profile (/p/{id}), a
+// finished game's replay (/g/{id}) and a tournament's table or bracket
+// (/t/{id}). They are rendered on the server with html/template, in the
+// viewer's language from the bot's own catalogs, and work without
+// JavaScript; one small script adds the arrow keys to a replay.
 //
-// The addresses hold no Discord ID: a server's page and a player's
-// profile are named by random opaque IDs (tttbot.NewWebID), a game by its
-// number. Only what its owners opted into is shown: a server's page once
-// its admins turned it on, a profile once its player made it public (or,
-// restricted to that server's games, from an enabled server's page), a
-// game once finished and of either. Anything else is the same 404 as an
-// address that never existed.
+// The addresses hold no Discord ID: a server's page, a player's profile
+// and a tournament's page are named by random opaque IDs
+// (tttbot.NewWebID), a game by its number. Only what its owners opted
+// into is shown: a server's page once its admins turned it on, a profile
+// once its player made it public (or, restricted to that server's games,
+// from an enabled server's page), a game once finished and of either, a
+// tournament while its server's page is on. Anything else is the same 404
+// as an address that never existed.
 package web
 
 import (
@@ -43,6 +44,7 @@ type Store interface {
 	RecentGames(ctx context.Context, player, guildID string, limit int) ([]tttbot.HistoryEntry, error)
 	Game(ctx context.Context, id int64) (*tttbot.Game, error)
 	Moves(ctx context.Context, id int64) ([]tttbot.Move, error)
+	WebTournament(ctx context.Context, webID string) (*tttbot.TournamentState, error)
 }
 
 // AI values every move of a position, for a replay's verdicts.
@@ -119,6 +121,7 @@ func New(store Store, engine AI, cat *i18n.Catalog, opts Options) (*Server, erro
 	s.mux.HandleFunc("GET "+s.prefix+"/p/{id}", s.bounded(s.profile))
 	s.mux.HandleFunc("GET "+s.prefix+"/p/{id}/chart.svg", s.bounded(s.chart))
 	s.mux.HandleFunc("GET "+s.prefix+"/g/{id}", s.game)
+	s.mux.HandleFunc("GET "+s.prefix+"/t/{id}", s.bounded(s.tournament))
 	s.mux.HandleFunc("GET "+s.prefix+"/static/{name}", s.static)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, http.StatusNotFound) })
 	return s, nil
@@ -128,7 +131,7 @@ func New(store Store, engine AI, cat *i18n.Catalog, opts Options) (*Server, erro
 // at publicURL.
 func Routes(publicURL string) []string {
 	prefix := pathOf(publicURL)
-	return []string{"GET " + prefix + "/s/", "GET " + prefix + "/p/", "GET " + prefix + "/g/", "GET " + prefix + "/static/"}
+	return []string{"GET " + prefix + "/s/", "GET " + prefix + "/p/", "GET " + prefix + "/g/", "GET " + prefix + "/t/", "GET " + prefix + "/static/"}
 }
 
 // pathOf is the path of publicURL without its final "/": "" for a site's

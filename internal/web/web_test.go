@@ -85,7 +85,7 @@ func (s *site) finish(t *testing.T, guildID, a, b string, cells ...int) *tttbot.
 	ctx := t.Context()
 	g := &tttbot.Game{GuildID: guildID, ChannelID: "5" + strconv.Itoa(int(s.clock.now.Unix()%1e9)), Rows: 3, Cols: 3, K: 3,
 		Challenger: a, Opponent: b, Status: tttbot.StatusPending, Deadline: s.clock.now.Add(time.Minute)}
-	names := map[string]string{alice: "Alice", bob: "Bob", carol: "Carol"}
+	names := map[string]string{alice: "Alice", bob: "Bob", carol: "Carol", dave: "Dave"}
 	if err := s.db.StartGame(ctx, g, nil, tttbot.Player{ID: a, Name: names[a], Avatar: "a_" + a}, tttbot.Player{ID: b, Name: names[b]}); err != nil {
 		t.Fatal(err)
 	}
