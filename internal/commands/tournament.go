@@ -75,7 +75,7 @@ func (h *Handler) tournament(ctx context.Context, i *discordgo.Interaction, grou
 		return ephemeral(l.T("tournament_removed", map[string]any{"Name": st.Name, "Player": mention(l, who)})), nil
 	case "standings":
 		l := h.publicLang(ctx, i)
-		return post(h.withLink(h.renderStandings(l, st), l, "button_web_tournament", h.tournamentPage(ctx, st)), false), nil
+		return post(h.withLink(h.renderStandings(l, st, 0), l, "button_web_tournament", h.tournamentPage(ctx, st)), false), nil
 	}
 	return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_subcommand", map[string]any{"Name": strconv.Quote(sub.Name)})
 }
@@ -137,16 +137,27 @@ func tournamentInvalid(err error) error {
 }
 
 // tournamentClick answers Join and Leave on an announcement: the player
-// enters or leaves, and the announcement shows the new count.
+// enters or leaves, and the announcement shows the new count; and the
+// pages of a table (s and the page's index).
 func (h *Handler) tournamentClick(ctx context.Context, i *discordgo.Interaction, customID string) (interaction.Reply, error) {
 	f := strings.Split(customID, ":")
 	id, err := strconv.ParseInt(f[len(f)-2], 10, 64)
-	if len(f) != 4 || err != nil || id <= 0 || f[3] != "j" && f[3] != "l" {
+	page := -1
+	if p, ok := strings.CutPrefix(f[len(f)-1], "s"); ok {
+		if n, err := strconv.Atoi(p); err == nil && n >= 0 && strconv.Itoa(n) == p {
+			page = n
+		}
+	}
+	if len(f) != 4 || err != nil || id <= 0 || f[3] != "j" && f[3] != "l" && page < 0 {
 		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_button_start", nil)
 	}
 	st, err := h.play.Tournament(ctx, id)
 	if err != nil {
 		return interaction.Reply{}, err
+	}
+	if page >= 0 {
+		l := h.publicLang(ctx, i)
+		return update(h.withLink(h.renderStandings(l, st, page), l, "button_web_tournament", h.tournamentPage(ctx, st))), nil
 	}
 	me := user(i).ID
 	if f[3] == "j" {
@@ -249,7 +260,7 @@ func (h *Handler) TournamentOver(ctx context.Context, st *tttbot.TournamentState
 	l := h.tournamentLang(ctx, st)
 	m := card(l.T("tournament_cancelled", map[string]any{"Name": st.Name}))
 	if st.Status == tttbot.TournamentFinished {
-		m = h.withLink(h.renderStandings(l, st), l, "button_web_tournament", h.tournamentPage(ctx, st))
+		m = h.withLink(h.renderStandings(l, st, 0), l, "button_web_tournament", h.tournamentPage(ctx, st))
 	}
 	_, err := h.msg.SendMessage(ctx, st.ChannelID, quiet(m))
 	return err
@@ -323,11 +334,17 @@ func (h *Handler) renderRound(l *i18n.Language, st *tttbot.TournamentState) mess
 	return message{content: clip(b.String(), maxContent), accent: accent(palette.Neutral)}
 }
 
-// renderStandings is the table: the final one, with its podium, once the
-// tournament is over.
-func (h *Handler) renderStandings(l *i18n.Language, st *tttbot.TournamentState) message {
+// standingsPage is how many places a page of a tournament's table shows:
+// within Discord's limit on a message's text whatever the language.
+const standingsPage = 20
+
+// renderStandings is page page of the table (the last page past the end):
+// the final one, with its podium, once the tournament is over.
+func (h *Handler) renderStandings(l *i18n.Language, st *tttbot.TournamentState, page int) message {
 	var b strings.Builder
 	table := st.Standings()
+	pages := max(1, (len(table)+standingsPage-1)/standingsPage)
+	page = min(page, pages-1)
 	if st.Status == tttbot.TournamentFinished {
 		podium := map[string]any{"Name": st.Name}
 		for n, key := range []string{"First", "Second", "Third"} {
@@ -343,10 +360,20 @@ func (h *Handler) renderStandings(l *i18n.Language, st *tttbot.TournamentState) 
 	} else {
 		b.WriteString(l.T("tournament_table", map[string]any{"Name": st.Name, "Round": st.Round}))
 	}
-	for _, p := range table {
+	for _, p := range table[page*standingsPage : min(len(table), (page+1)*standingsPage)] {
 		b.WriteString("\n" + tournamentLine(l, st, p, mention(l, p.Player)))
 	}
-	return message{content: clip(b.String(), maxContent), accent: accent(palette.Neutral)}
+	m := message{accent: accent(palette.Neutral)}
+	if pages > 1 {
+		b.WriteString("\n" + l.T("tournament_page", map[string]any{"Page": page + 1, "Pages": pages}))
+		base := "ttt:" + actTournament + ":" + strconv.FormatInt(st.ID, 10) + ":s"
+		m.controls = []discordgo.MessageComponent{
+			discordgo.Button{Label: l.T("button_previous", nil), Style: discordgo.SecondaryButton, CustomID: base + strconv.Itoa(max(page-1, 0)), Disabled: page == 0},
+			discordgo.Button{Label: l.T("button_next", nil), Style: discordgo.SecondaryButton, CustomID: base + strconv.Itoa(min(page+1, pages-1)), Disabled: page == pages-1},
+		}
+	}
+	m.content = clip(b.String(), maxContent)
+	return m
 }
 
 // tournamentLine is p's line in st's table, naming them player: points

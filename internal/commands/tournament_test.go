@@ -14,6 +14,7 @@ import (
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/interaction"
 	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
@@ -212,7 +213,7 @@ func TestStandingsColumns(t *testing.T) {
 			if st.Games[2].Result = tt.final; tt.final != tttbot.ResultPending {
 				st.Status = tttbot.TournamentFinished
 			}
-			got := h.renderStandings(l, st).content
+			got := h.renderStandings(l, st, 0).content
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("the table lacks %q:\n%s", w, got)
@@ -285,4 +286,57 @@ func linkIn(d *discordgo.InteractionResponseData) string {
 		}
 	})
 	return strings.Join(urls, " ")
+}
+
+// TestStandingsPages: a table longer than a page is shown a page at a
+// time, with buttons to the previous and next pages; a page past the end
+// shows the last, and a garbled page is refused.
+func TestStandingsPages(t *testing.T) {
+	now := func() time.Time { return testNow }
+	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	h := newHandler(t, db, ai.New(ai.Options{}), &channelPosts{}, botUser, play.Options{Now: now, Seed: 1})
+	ctx := t.Context()
+	tr := &tttbot.Tournament{GuildID: "2000", ChannelID: "30", Organiser: "10", Name: "Cup", Format: tttbot.Swiss,
+		Shape: tttbot.Shape{Rows: 3, Cols: 3, K: 3}, Rounds: 1, RoundTime: time.Hour, MoveTimeout: time.Minute,
+		Status: tttbot.TournamentSignup, Deadline: testNow.Add(time.Hour)}
+	if err := db.CreateTournament(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	for n := range 45 {
+		if err := h.play.JoinTournament(ctx, tr.ID, strconv.Itoa(100+n), 1500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := "ttt:t:" + strconv.FormatInt(tr.ID, 10) + ":s"
+	tests := []struct {
+		name    string
+		r       interaction.Reply
+		footer  string
+		lines   int
+		buttons []string
+	}{
+		{"the command", h.Handle(ctx, tournamentSlash(t, "11", "2000", "standings", `{"type":4,"name":"id","value":`+strconv.FormatInt(tr.ID, 10)+`}`)),
+			"Page 1 of 3", 20, []string{base + "0", base + "1"}},
+		{"next", h.Handle(ctx, click("11", "2000", "30", "900", "30", base+"1")), "Page 2 of 3", 20, []string{base + "0", base + "2"}},
+		{"past the end", h.Handle(ctx, click("11", "2000", "30", "900", "30", base+"9")), "Page 3 of 3", 5, []string{base + "1", base + "2"}},
+	}
+	for _, tt := range tests {
+		d := tt.r.Response.Data
+		if d == nil || tt.r.Code != "" {
+			t.Fatalf("%s: %+v", tt.name, tt.r)
+		}
+		if got := shown(d); !strings.Contains(got, tt.footer) || strings.Count(got, "<@") != tt.lines {
+			t.Errorf("%s: want %q and %d places, got:\n%s", tt.name, tt.footer, tt.lines, got)
+		}
+		if got := buttonIDs(d); !slices.Equal(got, tt.buttons) {
+			t.Errorf("%s: buttons %v, want %v", tt.name, got, tt.buttons)
+		}
+	}
+	for _, id := range []string{base + "-1", base + "x", base + "01", base} {
+		wantRefused(t, h.Handle(ctx, click("11", "2000", "30", "900", "30", id)), "invalid", "")
+	}
 }
