@@ -19,6 +19,7 @@ func FuzzRequest(f *testing.F) {
 		{"/g/1?m=-1", ";;;", "W/", "", "identity;q=x", "::1, 2001:db8::1"},
 		{"/g/99999999999999999999", "zz-ZZ", "", "", "", "not an address"},
 		{"/static/style.css", "ja", "", "", "gzip", ""},
+		{"/t/0123456789abcdef", "uk", "", "", "gzip", ""},
 	} {
 		f.Add(seed.path, seed.lang, seed.inm, seed.ims, seed.enc, seed.xff)
 	}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -158,5 +159,50 @@ func TestTournamentPage(t *testing.T) {
 	}
 	if r := s.get(t, "/t/"+swiss.WebID); r.StatusCode != http.StatusNotFound {
 		t.Errorf("with the server's pages off: status %d, want 404", r.StatusCode)
+	}
+}
+
+// BenchmarkTournamentPage is the server's time for the page of a finished
+// 64-player Swiss of 6 rounds, on SQLite.
+func BenchmarkTournamentPage(b *testing.B) {
+	s := newSite(b, web.Options{})
+	ctx := b.Context()
+	tr := &tttbot.Tournament{GuildID: guild, ChannelID: "600", Organiser: alice, Name: "Big Swiss", Format: tttbot.Swiss,
+		Shape: tttbot.Shape{Rows: 3, Cols: 3, K: 3}, Rounds: 6, RoundTime: time.Hour, MoveTimeout: time.Minute,
+		Status: tttbot.TournamentSignup, Deadline: t0.Add(time.Hour)}
+	if err := s.db.CreateTournament(ctx, tr); err != nil {
+		b.Fatal(err)
+	}
+	const n = 64
+	for i := range n {
+		if err := s.db.Enter(ctx, tr.ID, tttbot.Entrant{Player: strconv.Itoa(5000 + i), Rating: float64(2000 - i), JoinedAt: t0}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	results := []tttbot.TournamentResult{tttbot.ResultWhite, tttbot.ResultBlack, tttbot.ResultDraw}
+	for r := 1; r <= 6; r++ {
+		var games []tttbot.TournamentGame
+		for i := range n / 2 {
+			// Rotations of the field: no pair twice in 6 rounds.
+			games = append(games, tttbot.TournamentGame{Round: r, Board: i + 1, White: strconv.Itoa(5000 + i),
+				Black: strconv.Itoa(5000 + n/2 + (i+r)%(n/2)), Result: results[(i+r)%3]})
+		}
+		tr.Status, tr.Round = tttbot.TournamentRunning, r
+		if r == 6 {
+			tr.Status, tr.Deadline = tttbot.TournamentFinished, time.Time{}
+		}
+		if err := s.db.Advance(ctx, tr, games); err != nil {
+			b.Fatal(err)
+		}
+	}
+	path := "/t/" + tr.WebID
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.RemoteAddr = "192.0.2.1:1234"
+		w := httptest.NewRecorder()
+		s.srv.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d", w.Code)
+		}
 	}
 }
