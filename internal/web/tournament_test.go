@@ -78,8 +78,9 @@ func (s *site) tournament(t *testing.T, guildID string, format tttbot.Tournament
 	return tr
 }
 
-func TestTournamentPage(t *testing.T) {
-	s := newSite(t, web.Options{})
+func TestTournamentPage(t *testing.T) { onEngines(t, web.Options{}, testTournamentPage) }
+
+func testTournamentPage(t *testing.T, s *site) {
 	s.finish(t, guild, carol, dave) // names carol and dave
 	swiss := s.tournament(t, guild, tttbot.Swiss,
 		[]tttbot.TournamentGame{{White: alice, Black: dave, Result: tttbot.ResultWhite, GameID: -1}, {White: bob, Black: carol, Result: tttbot.ResultDraw}},

@@ -17,6 +17,8 @@ import (
 	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/commands"
 	"github.com/tttbot/tttbot/internal/play"
+	"github.com/tttbot/tttbot/internal/postgres"
+	"github.com/tttbot/tttbot/internal/postgres/pgtest"
 	"github.com/tttbot/tttbot/internal/sqlite"
 	"github.com/tttbot/tttbot/internal/web"
 )
@@ -38,10 +40,10 @@ type clock struct{ now time.Time }
 
 func (c *clock) Now() time.Time { return c.now }
 
-// site is a Server on a SQLite database, with the play service that
-// writes it.
+// site is a Server on a database, SQLite unless a test asks for each
+// engine (onEngines), with the play service that writes it.
 type site struct {
-	db    *sqlite.DB
+	db    tttbot.Store
 	play  *play.Service
 	srv   *web.Server
 	clock *clock
@@ -56,6 +58,28 @@ func newSite(t testing.TB, opts web.Options) *site {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return newSiteOn(t, db, c, opts)
+}
+
+// onEngines runs test on a site on SQLite and on one on PostgreSQL, the
+// latter when TTTBOT_TEST_POSTGRES names a server (else it is skipped):
+// each engine reads the pages' data with its own SQL.
+func onEngines(t *testing.T, opts web.Options, test func(t *testing.T, s *site)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, newSite(t, opts)) })
+	t.Run("postgres", func(t *testing.T) {
+		c := &clock{now: t0}
+		db, err := postgres.Open(t.Context(), pgtest.URL(t), postgres.Options{Now: c.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		test(t, newSiteOn(t, db, c, opts))
+	})
+}
+
+// newSiteOn is a site on db, whose clock is c, with the guild's pages on.
+func newSiteOn(t testing.TB, db tttbot.Store, c *clock, opts web.Options) *site {
+	t.Helper()
 	cat, err := commands.Catalog()
 	if err != nil {
 		t.Fatal(err)
