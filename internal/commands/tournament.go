@@ -232,8 +232,10 @@ func (h *Handler) refreshAnnouncement(ctx context.Context, id int64) {
 func (h *Handler) RoundStarted(ctx context.Context, st *tttbot.TournamentState, games []*tttbot.Game) error {
 	h.refreshAnnouncement(ctx, st.ID)
 	l := h.tournamentLang(ctx, st)
-	if _, err := h.msg.SendMessage(ctx, st.ChannelID, h.renderRound(l, st).data()); err != nil {
-		return err
+	for _, m := range h.renderRound(l, st) {
+		if _, err := h.msg.SendMessage(ctx, st.ChannelID, m.data()); err != nil {
+			return err
+		}
 	}
 	return h.BoardsStarted(ctx, st, games)
 }
@@ -309,29 +311,38 @@ func (h *Handler) renderAnnouncement(l *i18n.Language, st *tttbot.TournamentStat
 	return m
 }
 
-// renderRound lists a round's boards: who has X and O, byes and forfeits,
-// and the rule at its deadline.
-func (h *Handler) renderRound(l *i18n.Language, st *tttbot.TournamentState) message {
-	var b strings.Builder
-	b.WriteString(l.T("tournament_round", map[string]any{"Name": st.Name, "Round": st.Round, "Rounds": st.Rounds,
-		"Deadline": relTime(st.Deadline)}))
+// roundPost is how many boards a post of a round's pairings lists: a big
+// round takes several posts, each within Discord's limit on a message's
+// text whatever the language.
+const roundPost = 20
+
+// renderRound lists a round's boards, roundPost to a post: who has X and
+// O, byes and forfeits, and the rule at its deadline.
+func (h *Handler) renderRound(l *i18n.Language, st *tttbot.TournamentState) []message {
+	lines := []string{l.T("tournament_round", map[string]any{"Name": st.Name, "Round": st.Round, "Rounds": st.Rounds,
+		"Deadline": relTime(st.Deadline)})}
 	for _, g := range st.Games {
 		if g.Round != st.Round {
 			continue
 		}
-		b.WriteByte('\n')
 		data := map[string]any{"Board": g.Board, "White": mention(l, g.White), "Black": mention(l, g.Black)}
 		switch {
 		case g.Black == "":
-			b.WriteString(l.T("tournament_bye", map[string]any{"Board": g.Board, "Player": mention(l, g.White)}))
+			lines = append(lines, l.T("tournament_bye", map[string]any{"Board": g.Board, "Player": mention(l, g.White)}))
 		case g.Result != tttbot.ResultPending:
-			b.WriteString(l.T("tournament_forfeit", data))
+			lines = append(lines, l.T("tournament_forfeit", data))
 		default:
-			b.WriteString(l.T("tournament_pairing", data))
+			lines = append(lines, l.T("tournament_pairing", data))
 		}
 	}
-	b.WriteString("\n" + l.T("tournament_deadline_rule", nil))
-	return message{content: clip(b.String(), maxContent), accent: accent(palette.Neutral)}
+	lines = append(lines, l.T("tournament_deadline_rule", nil))
+	var posts []message
+	for len(lines) > 0 {
+		n := min(len(lines), roundPost+1) // the heading, or the rule, and the boards
+		posts = append(posts, message{content: clip(strings.Join(lines[:n], "\n"), maxContent), accent: accent(palette.Neutral)})
+		lines = lines[n:]
+	}
+	return posts
 }
 
 // standingsPage is how many places a page of a tournament's table shows:

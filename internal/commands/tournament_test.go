@@ -340,3 +340,34 @@ func TestStandingsPages(t *testing.T) {
 		wantRefused(t, h.Handle(ctx, click("11", "2000", "30", "900", "30", id)), "invalid", "")
 	}
 }
+
+// TestRoundPosts: a round of 32 boards is posted in two messages, each
+// within Discord's limit, listing every board once, the heading first and
+// the deadline's rule last.
+func TestRoundPosts(t *testing.T) {
+	h, _ := newTestHandler(t)
+	l := h.cat.For("en-US")
+	st := &tttbot.TournamentState{Tournament: tttbot.Tournament{Name: "Cup", Format: tttbot.Swiss, Status: tttbot.TournamentRunning, Round: 1, Rounds: 6}}
+	for b := range 32 {
+		st.Games = append(st.Games, tttbot.TournamentGame{Round: 1, Board: b + 1,
+			White: strconv.Itoa(100000000000000000 + 2*b), Black: strconv.Itoa(100000000000000001 + 2*b), Result: tttbot.ResultPending})
+	}
+	posts := h.renderRound(l, st)
+	if len(posts) != 2 {
+		t.Fatalf("%d posts, want 2", len(posts))
+	}
+	all := posts[0].content + "\n" + posts[1].content
+	for _, p := range posts {
+		if len(p.content) > maxContent || strings.HasSuffix(p.content, "…") {
+			t.Errorf("a post of %d bytes, cut: %q", len(p.content), p.content)
+		}
+	}
+	for b := range 32 {
+		if n := strings.Count(all, "Board "+strconv.Itoa(b+1)+":"); n != 1 {
+			t.Errorf("board %d listed %d times", b+1, n)
+		}
+	}
+	if first, _, _ := strings.Cut(posts[0].content, "\n"); !strings.Contains(first, "**Cup** — round 1 of 6") || !strings.Contains(posts[1].content, l.T("tournament_deadline_rule", nil)) {
+		t.Errorf("heading or rule misplaced:\n%s", all)
+	}
+}
