@@ -27,10 +27,12 @@ type podiumStep struct {
 	Players     []playerView
 }
 
+// placeRow is a line of the table; Games and Record count the games
+// played, not the byes, which only the points count.
 type placeRow struct {
-	Rank, Points, Buchholz, SB string
-	Player                     playerView
-	Withdrawn                  bool
+	Rank, Points, Buchholz, SB, Games, Record string
+	Player                                    playerView
+	Withdrawn                                 bool
 }
 
 type roundView struct {
@@ -134,7 +136,8 @@ func (s *Server) tournamentPage(l *i18n.Language, st *tttbot.TournamentState, wh
 	if !p.Knockout && len(st.Games) > 0 {
 		for _, pl := range table {
 			p.Table = append(p.Table, placeRow{Rank: l.Int(pl.Rank), Points: points(pl.Points), Buchholz: points(pl.Buchholz),
-				SB: points(pl.SonnebornBerger), Player: who(pl.Player), Withdrawn: pl.Withdrawn})
+				SB: points(pl.SonnebornBerger), Games: l.Int(pl.Wins + pl.Draws + pl.Losses), Record: record(l, pl.Wins, pl.Losses, pl.Draws),
+				Player: who(pl.Player), Withdrawn: pl.Withdrawn})
 		}
 	}
 	for _, g := range st.Games {

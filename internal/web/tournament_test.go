@@ -117,7 +117,8 @@ func testTournamentPage(t *testing.T, s *site) {
 	}{
 		{"a finished Swiss", "/t/" + swiss.WebID, 200, []string{"<title>Friday &lt;Cup&gt; · tttbot</title>", "Swiss · 3×3, 3 in a row · entrants: 4", "Finished.",
 			`class="medal gold">1<`, ">Alice</a>", ">Dave</a>", "Standings", "Buchholz", "Round 1", "Round 2", "1–0", "½–½", "0–1", "0–0", gameURL(swiss, 1, 1), gameURL(swiss, 2, 1),
-			`title="Both lost"`, `href="/p/`}, []string{"Bracket", `aria-current="step"`}},
+			`title="Both lost"`, `href="/p/`, "Games", "Won–lost–drawn", `<td class="num">2–0–0</td>`, `<td class="num">0–1–1</td>`},
+			[]string{"Bracket", `aria-current="step"`}},
 		{"a round robin in its round", "/t/" + robin.WebID, 200, []string{"Round 1 of 1 is being played.", "Standings", "playing", gameURL(robin, 1, 1),
 			`aria-current="step"`}, []string{gameURL(robin, 1, 2), "medal"}},
 		{"a finished knockout", "/t/" + knockout.WebID, 200, []string{"Bracket", `class="bracket"`, "Round 1", "Round 2", `class="side won"`, `class="medal gold"`, `class="medal silver"`, `class="medal bronze"`,
