@@ -317,9 +317,16 @@ func TestBrowserTournament(t *testing.T) {
 	knockout := s.tournament(t, guild, tttbot.Knockout,
 		[]tttbot.TournamentGame{{White: alice, Black: dave, Result: tttbot.ResultWhite, GameID: -1}, {White: bob, Black: carol, Result: tttbot.ResultBlack, GameID: -1}},
 		[]tttbot.TournamentGame{{White: alice, Black: carol, Result: tttbot.ResultWhite, GameID: -1}})
+	halfway := s.tournament(t, guild, tttbot.Knockout,
+		[]tttbot.TournamentGame{{White: alice, Black: dave, Result: tttbot.ResultWhite, GameID: -1}, {White: bob, Black: carol, Result: tttbot.ResultPending}})
+	halfway.Rounds = 2 // the final, not yet drawn
+	if err := s.db.Advance(t.Context(), halfway, nil); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(s.srv)
 	t.Cleanup(srv.Close)
-	pages := map[string]string{"tournament": srv.URL + "/t/" + swiss.WebID, "bracket": srv.URL + "/t/" + knockout.WebID}
+	pages := map[string]string{"tournament": srv.URL + "/t/" + swiss.WebID, "bracket": srv.URL + "/t/" + knockout.WebID,
+		"bracket-running": srv.URL + "/t/" + halfway.WebID}
 	var p problems
 	p.listen(t, ctx)
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
@@ -330,7 +337,7 @@ func TestBrowserTournament(t *testing.T) {
 	}
 	for _, lang := range []string{"en-US", "de", "ja", "ru", "pt-BR"} {
 		call(t, ctx, header, lang)
-		for _, name := range []string{"tournament", "bracket"} {
+		for _, name := range []string{"tournament", "bracket", "bracket-running"} {
 			if err := chromedp.Do(ctx, chromedp.Navigate(pages[name]), chromedp.WaitReady("footer")); err != nil {
 				t.Fatalf("%s in %s: %v", name, lang, err)
 			}

@@ -47,6 +47,7 @@ type boardView struct {
 	Board          string
 	White, Black   sideView
 	Bye            bool
+	ToCome         bool // a board of a knockout's round not yet drawn
 	Result, URL    string
 	ResultReadable string // the result in words, for titles
 }
@@ -147,6 +148,17 @@ func (s *Server) tournamentPage(l *i18n.Language, st *tttbot.TournamentState, wh
 		}
 		rv := &p.Rounds[len(p.Rounds)-1]
 		rv.Boards = append(rv.Boards, s.boardView(l, g, who))
+	}
+	// A running knockout's bracket goes on to its final: each round still
+	// to come is drawn with a board for every two of the last.
+	if p.Knockout && st.Status == tttbot.TournamentRunning {
+		for r := len(p.Rounds) + 1; r <= st.Rounds && len(p.Rounds) > 0; r++ {
+			rv := roundView{Title: l.T("web_round", map[string]any{"Round": l.Int(r)})}
+			for range (len(p.Rounds[len(p.Rounds)-1].Boards) + 1) / 2 {
+				rv.Boards = append(rv.Boards, boardView{ToCome: true})
+			}
+			p.Rounds = append(p.Rounds, rv)
+		}
 	}
 	return p
 }

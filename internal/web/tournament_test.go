@@ -92,6 +92,12 @@ func testTournamentPage(t *testing.T, s *site) {
 		[]tttbot.TournamentGame{{White: alice, Black: carol, Result: tttbot.ResultWhite, GameID: -1}})
 	bye := s.tournament(t, guild, tttbot.Knockout,
 		[]tttbot.TournamentGame{{White: alice, Result: tttbot.ResultWhite}, {White: bob, Black: carol, Result: tttbot.ResultPending}})
+	halfway := s.tournament(t, guild, tttbot.Knockout,
+		[]tttbot.TournamentGame{{White: alice, Black: dave, Result: tttbot.ResultWhite, GameID: -1}, {White: bob, Black: carol, Result: tttbot.ResultPending}})
+	halfway.Rounds = 2 // the final, not yet drawn
+	if err := s.db.Advance(t.Context(), halfway, nil); err != nil {
+		t.Fatal(err)
+	}
 	signup := s.tournament(t, guild, tttbot.Swiss)
 	elsewhere := s.tournament(t, other, tttbot.Swiss,
 		[]tttbot.TournamentGame{{White: alice, Black: dave, Result: tttbot.ResultWhite}})
@@ -122,8 +128,11 @@ func testTournamentPage(t *testing.T, s *site) {
 		{"a round robin in its round", "/t/" + robin.WebID, 200, []string{"Round 1 of 1 is being played.", "Standings", "playing", gameURL(robin, 1, 1),
 			`aria-current="step"`}, []string{gameURL(robin, 1, 2), "medal"}},
 		{"a finished knockout", "/t/" + knockout.WebID, 200, []string{"Bracket", `class="bracket"`, "Round 1", "Round 2", `class="side won"`, `class="medal gold"`, `class="medal silver"`, `class="medal bronze"`,
-			gameURL(knockout, 2, 1)}, []string{"Buchholz", "Standings"}},
+			gameURL(knockout, 2, 1)}, []string{"Buchholz", "Standings", "to-come"}},
 		{"a knockout with a bye", "/t/" + bye.WebID, 200, []string{`class="side bye">bye<`, "playing"}, []string{"Buchholz"}},
+		{"a knockout before its final", "/t/" + halfway.WebID, 200, []string{"Round 1 of 2 is being played.", "Round 2",
+			`<li class="match to-come"><div class="side">to be decided</div><div class="side">to be decided</div></li>`},
+			[]string{"Buchholz", "medal"}},
 		{"a sign-up", "/t/" + signup.WebID, 200, []string{"Sign-up is open.", "No round has started yet."}, []string{"Standings", "Bracket"}},
 		{"a server whose pages are off", "/t/" + elsewhere.WebID, 404, nil, nil},
 		{"no such tournament", "/t/" + tttbot.NewWebID(), 404, nil, nil},
