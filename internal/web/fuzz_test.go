@@ -3,6 +3,8 @@ package web_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	pathpkg "path"
 	"strings"
 	"testing"
 
@@ -20,6 +22,7 @@ func FuzzRequest(f *testing.F) {
 		{"/g/99999999999999999999", "zz-ZZ", "", "", "", "not an address"},
 		{"/static/style.css", "ja", "", "", "gzip", ""},
 		{"/t/0123456789abcdef", "uk", "", "", "gzip", ""},
+		{"/t/./0123456789abcdef", "", "", "", "", ""}, // the fuzzer's find: a redirect to /t/0123456789abcdef
 	} {
 		f.Add(seed.path, seed.lang, seed.inm, seed.ims, seed.enc, seed.xff)
 	}
@@ -43,6 +46,17 @@ func FuzzRequest(f *testing.F) {
 		s.srv.ServeHTTP(w, r)
 		switch w.Code {
 		case http.StatusOK, http.StatusNotModified, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusTooManyRequests:
+		case http.StatusTemporaryRedirect:
+			// ServeMux sends a path that is not clean ("/.", "/g/./1",
+			// "//g/1") to its clean form, and nowhere else.
+			clean := pathpkg.Clean(r.URL.Path)
+			if strings.HasSuffix(r.URL.Path, "/") && clean != "/" {
+				clean += "/"
+			}
+			loc, err := url.Parse(w.Header().Get("Location"))
+			if err != nil || loc.Host != "" || loc.Path != clean || clean == r.URL.Path {
+				t.Errorf("%s: redirected to %q", path, w.Header().Get("Location"))
+			}
 		default:
 			t.Errorf("%s: status %d", path, w.Code)
 		}
