@@ -178,7 +178,7 @@ func checkTournament(st *tttbot.TournamentState, games map[int64]*tttbot.Game, p
 	if len(problems) == before {
 		clipped := ""
 		if shown < len(again) {
-			clipped = " (the message is cut at Discord's 2,000 characters)"
+			clipped = " (its first page; Next shows the rest)"
 		}
 		summary = append(summary, fmt.Sprintf("standings: the %d places recomputed from the stored games equal the bot's table; the posted final table shows %d of them%s, each equal",
 			len(again), shown, clipped))
