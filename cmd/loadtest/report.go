@@ -169,21 +169,7 @@ func (r *report) print(out io.Writer) {
 			ms(percentile(r.warm, .5)), ms(percentile(r.warm, .99)), ms(percentile(r.warm, 1)))
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\tcount\terrors\tp50\tp99\tmax\t")
-	var all []time.Duration
-	errs := 0
-	for k, s := range r.kinds {
-		if len(s.lat) == 0 && s.errs == 0 {
-			continue
-		}
-		all = append(all, s.lat...)
-		errs += s.errs
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t\n", kind(k), len(s.lat), s.errs,
-			ms(percentile(s.lat, .5)), ms(percentile(s.lat, .99)), ms(percentile(s.lat, 1)))
-	}
-	slices.Sort(all)
-	fmt.Fprintf(tw, "all\t%d\t%d\t%s\t%s\t%s\t\n", len(all), errs,
-		ms(percentile(all, .5)), ms(percentile(all, .99)), ms(percentile(all, 1)))
+	all := kindTable(tw, r.kinds)
 	if o.big > 0 {
 		for i, name := range []string{"on 3×3", "on 4×4, 5×5"} {
 			s := r.bySize[i]
@@ -296,4 +282,25 @@ func (r *report) print(out io.Writer) {
 		}
 		fmt.Fprintln(out, " ", p)
 	}
+}
+
+// kindTable writes to tw the latency of each kind of request answered, and
+// of all of them, which it returns sorted.
+func kindTable(tw io.Writer, kinds [numKinds]kindStats) []time.Duration {
+	fmt.Fprintln(tw, "kind\tcount\terrors\tp50\tp99\tmax\t")
+	var all []time.Duration
+	errs := 0
+	for k, s := range kinds {
+		if len(s.lat) == 0 && s.errs == 0 {
+			continue
+		}
+		all = append(all, s.lat...)
+		errs += s.errs
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t\n", kind(k), len(s.lat), s.errs,
+			ms(percentile(s.lat, .5)), ms(percentile(s.lat, .99)), ms(percentile(s.lat, 1)))
+	}
+	slices.Sort(all)
+	fmt.Fprintf(tw, "all\t%d\t%d\t%s\t%s\t%s\t\n", len(all), errs,
+		ms(percentile(all, .5)), ms(percentile(all, .99)), ms(percentile(all, 1)))
+	return all
 }

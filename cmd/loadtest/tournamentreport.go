@@ -107,20 +107,7 @@ func (r *tournamentReport) print(out io.Writer, playErr error) {
 		fmt.Fprintf(out, "rounds, each from its pairings' post to the next's or the final table's: %s\n", strings.Join(d, ", "))
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\tcount\terrors\tp50\tp99\tmax\t")
-	var all []time.Duration
-	errs := 0
-	for k, s := range r.kinds {
-		if len(s.lat) == 0 && s.errs == 0 {
-			continue
-		}
-		all = append(all, s.lat...)
-		errs += s.errs
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t\n", kind(k), len(s.lat), s.errs,
-			ms(percentile(s.lat, .5)), ms(percentile(s.lat, .99)), ms(percentile(s.lat, 1)))
-	}
-	slices.Sort(all)
-	fmt.Fprintf(tw, "all\t%d\t%d\t%s\t%s\t%s\t\n", len(all), errs, ms(percentile(all, .5)), ms(percentile(all, .99)), ms(percentile(all, 1)))
+	kindTable(tw, r.kinds)
 	tw.Flush()
 	if len(r.answered) > 1 {
 		var per []string

@@ -54,10 +54,10 @@ func buttonIDs(d *discordgo.InteractionResponseData) []string {
 	return ids
 }
 
-// TestTournamentCommands: an admin announces a knockout, four members join
-// with the button, the organiser starts it and the round is posted with a
-// board per game; the refusals on the way are private and say why.
-func TestTournamentCommands(t *testing.T) {
+// postingHandler is a Handler on a new SQLite database whose channel
+// posts (rounds, boards, final tables) go to the channelPosts returned.
+func postingHandler(t *testing.T) (*Handler, *sqlite.DB, *channelPosts) {
+	t.Helper()
 	now := func() time.Time { return testNow }
 	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: now})
 	if err != nil {
@@ -65,7 +65,14 @@ func TestTournamentCommands(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	msg := &channelPosts{}
-	h := newHandler(t, db, ai.New(ai.Options{}), msg, botUser, play.Options{Now: now, Seed: 1})
+	return newHandler(t, db, ai.New(ai.Options{}), msg, botUser, play.Options{Now: now, Seed: 1}), db, msg
+}
+
+// TestTournamentCommands: an admin announces a knockout, four members join
+// with the button, the organiser starts it and the round is posted with a
+// board per game; the refusals on the way are private and say why.
+func TestTournamentCommands(t *testing.T) {
+	h, _, msg := postingHandler(t)
 	ctx := t.Context()
 	const guild, org = "2000", "10"
 	create := `{"type":3,"name":"name","value":"Friday Cup"},{"type":3,"name":"format","value":"knockout"}`
@@ -231,14 +238,7 @@ func TestStandingsColumns(t *testing.T) {
 // TestTournamentWebLink: the standings and the final table link to the
 // tournament's web page while the server's pages are on, and only then.
 func TestTournamentWebLink(t *testing.T) {
-	now := func() time.Time { return testNow }
-	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	msg := &channelPosts{}
-	h := newHandler(t, db, ai.New(ai.Options{}), msg, botUser, play.Options{Now: now, Seed: 1})
+	h, db, msg := postingHandler(t)
 	h.ServeWeb("https://ttt.example/")
 	ctx := t.Context()
 	tr := &tttbot.Tournament{GuildID: "2000", ChannelID: "30", Organiser: "10", Name: "Cup", Format: tttbot.Swiss,
@@ -292,13 +292,7 @@ func linkIn(d *discordgo.InteractionResponseData) string {
 // time, with buttons to the previous and next pages; a page past the end
 // shows the last, and a garbled page is refused.
 func TestStandingsPages(t *testing.T) {
-	now := func() time.Time { return testNow }
-	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	h := newHandler(t, db, ai.New(ai.Options{}), &channelPosts{}, botUser, play.Options{Now: now, Seed: 1})
+	h, db, _ := postingHandler(t)
 	ctx := t.Context()
 	tr := &tttbot.Tournament{GuildID: "2000", ChannelID: "30", Organiser: "10", Name: "Cup", Format: tttbot.Swiss,
 		Shape: tttbot.Shape{Rows: 3, Cols: 3, K: 3}, Rounds: 1, RoundTime: time.Hour, MoveTimeout: time.Minute,

@@ -52,10 +52,10 @@ func (r records) next(t *testing.T, msg string) map[string]string {
 	}
 }
 
-// TestMiner: AddStarterPuzzles stores the starter set, then RunMiner mines a game that just
-// finished — alice missed a fork, then bob missed one — and stores the
-// puzzles not stored yet; it returns once its context ends.
-func TestMiner(t *testing.T) {
+// loggedService is a Service on a new SQLite database whose log records go
+// to the records returned.
+func loggedService(t *testing.T) (*play.Service, records) {
+	t.Helper()
 	c := &clock{now: t0}
 	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: c.Now})
 	if err != nil {
@@ -64,6 +64,14 @@ func TestMiner(t *testing.T) {
 	t.Cleanup(func() { db.Close() })
 	logs := make(records, 100)
 	s := play.New(db, scripted{0}, bot, play.Options{Now: c.Now, Seed: 1, Logger: slog.New(logs)})
+	return s, logs
+}
+
+// TestMiner: AddStarterPuzzles stores the starter set, then RunMiner mines a game that just
+// finished — alice missed a fork, then bob missed one — and stores the
+// puzzles not stored yet; it returns once its context ends.
+func TestMiner(t *testing.T) {
+	s, logs := loggedService(t)
 	starter, err := puzzle.Starter()
 	if err != nil {
 		t.Fatal(err)
@@ -90,14 +98,7 @@ func TestMiner(t *testing.T) {
 // The miner rests after each game for 1/minerShare − 1 times what the game
 // took, so that under load it takes no more than its share of a core.
 func TestMinerRests(t *testing.T) {
-	c := &clock{now: t0}
-	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: c.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	logs := make(records, 100)
-	s := play.New(db, scripted{0}, bot, play.Options{Now: c.Now, Seed: 1, Logger: slog.New(logs)})
+	s, logs := loggedService(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
 	wg.Go(func() { s.RunMiner(ctx, ai.New(ai.Options{})) })
