@@ -325,9 +325,36 @@ func TestReadmeGoTestPatterns(t *testing.T) {
 }
 
 // TestReadmeLinks checks that each link within README.md leads somewhere:
-// #anchors to a heading, relative paths to a file of the repository.
+// #anchors to a heading, relative paths to a file of the repository, and
+// path#anchor to a heading of that file.
 func TestReadmeLinks(t *testing.T) {
 	md := readReadme(t)
+	anchors := headings(md)
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for i, l := range strings.Split(md, "\n") {
+		for _, m := range link.FindAllStringSubmatch(l, -1) {
+			target := m[1]
+			path, frag, _ := strings.Cut(target, "#")
+			switch {
+			case strings.Contains(target, "://"):
+			case path == "":
+				if !anchors[frag] {
+					t.Errorf("README.md:%d: no heading for %s", i+1, target)
+				}
+			default:
+				file := filepath.Join("../..", path)
+				if _, err := os.Stat(file); err != nil {
+					t.Errorf("README.md:%d: link to %s: %v", i+1, target, err)
+				} else if b, err := os.ReadFile(file); frag != "" && (err != nil || !headings(string(b))[frag]) {
+					t.Errorf("README.md:%d: no heading in %s for #%s", i+1, path, frag)
+				}
+			}
+		}
+	}
+}
+
+// headings is the anchors of md's headings, outside code blocks.
+func headings(md string) map[string]bool {
 	anchors := map[string]bool{}
 	inCode := false
 	for _, l := range strings.Split(md, "\n") {
@@ -338,23 +365,7 @@ func TestReadmeLinks(t *testing.T) {
 			anchors[anchor(strings.TrimLeft(h, "#"))] = true
 		}
 	}
-	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
-	for i, l := range strings.Split(md, "\n") {
-		for _, m := range link.FindAllStringSubmatch(l, -1) {
-			target := m[1]
-			switch {
-			case strings.Contains(target, "://"):
-			case strings.HasPrefix(target, "#"):
-				if !anchors[target[1:]] {
-					t.Errorf("README.md:%d: no heading for %s", i+1, target)
-				}
-			default:
-				if _, err := os.Stat(filepath.Join("../..", target)); err != nil {
-					t.Errorf("README.md:%d: link to %s: %v", i+1, target, err)
-				}
-			}
-		}
-	}
+	return anchors
 }
 
 // anchor is the fragment GitHub gives a heading: lower case, spaces as
