@@ -30,9 +30,9 @@ type floor struct {
 
 func (f floor) total() time.Duration { return f.verify + f.move }
 
-// floorBatches and floorBatch: the floor's figures are each the best of
-// floorBatches batches, so that a moment's noise on a shared machine does
-// not raise them.
+// The floor's figures are each the best of floorBatches batches of
+// floorVerifies checks or floorMoves moves, so that a moment's noise on a
+// shared machine does not raise them.
 const (
 	floorBatches  = 5
 	floorVerifies = 200
