@@ -121,8 +121,9 @@ type TournamentStore interface {
 	// games of a new round, if any, unless the tournament changed since it
 	// was read at t.Version: ErrTournamentMoved then, and nothing is
 	// written. So of several instances advancing a tournament at once,
-	// exactly one starts each round. It sets t.Version and UpdatedAt and
-	// ends Due's claim.
+	// exactly one starts each round. It sets t.Version and UpdatedAt, and
+	// claims the tournament for ClaimLease, as DueTournaments does, so that
+	// no other instance starts the round's games while this one does.
 	Advance(ctx context.Context, t *Tournament, games []TournamentGame) error
 
 	// LinkGame records game as the game of a board; ErrGameDecided when
@@ -147,7 +148,7 @@ type TournamentStore interface {
 	// DueTournaments claims and lists up to limit tournaments signing up or
 	// running whose deadline is at or before at, or running with a board of
 	// the current round whose game has not started, oldest deadline first. A
-	// claim lasts until at + ClaimLease or the tournament's next Advance,
-	// like GameStore.Due's.
+	// claim lasts until at + ClaimLease; Advance claims the tournament anew
+	// for the instance that advanced it, which starts the round's games.
 	DueTournaments(ctx context.Context, at time.Time, limit int) ([]*Tournament, error)
 }

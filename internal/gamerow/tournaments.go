@@ -39,9 +39,12 @@ const (
 		AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'signup')`
 	QueryWithdraw = `UPDATE tournament_entrants SET withdrawn = true WHERE tournament_id = $1 AND player_id = $2
 		AND NOT withdrawn AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'running')`
-	// QueryAdvance saves tournament $7 read at version $8.
+	// QueryAdvance saves tournament $8 read at version $9, claimed until $7
+	// by the instance that advances it, which then starts the round's
+	// games: another that found its boards without games meanwhile would
+	// start them twice.
 	QueryAdvance = `UPDATE tournaments SET status = $1, round = $2, rounds = $3, deadline = $4, message_id = $5,
-		updated_at = $6, version = version + 1, claimed_until = NULL WHERE id = $7 AND version = $8`
+		updated_at = $6, version = version + 1, claimed_until = $7 WHERE id = $8 AND version = $9`
 	QueryAddTournamentGame = `INSERT INTO tournament_games (tournament_id, round, board, white_id, black_id, result, game_id)
 		VALUES ($1, $2, $3, $4, $5, $6, NULL)`
 	// QueryLinkGame and QueryDecide set board ($2, $3, $4): tournament,
@@ -115,7 +118,8 @@ func TournamentArgs(t *tttbot.Tournament, at time.Time) []any {
 // AdvanceArgs are the values of QueryAdvance for t, read at version, saved
 // at.
 func AdvanceArgs(t *tttbot.Tournament, version int, at time.Time) []any {
-	return []any{string(t.Status), t.Round, t.Rounds, nullTime(t.Deadline), NullString(t.MessageID), at.UnixMilli(), t.ID, version}
+	return []any{string(t.Status), t.Round, t.Rounds, nullTime(t.Deadline), NullString(t.MessageID), at.UnixMilli(),
+		at.Add(tttbot.ClaimLease).UnixMilli(), t.ID, version}
 }
 
 // TournamentGameArgs are the values of QueryAddTournamentGame for g of
