@@ -7,7 +7,7 @@ import (
 	"github.com/tttbot/tttbot"
 )
 
-// recentGames bounds the games Playing remembers: a few hundred kB.
+// recentGames bounds the games Playing remembers: at most a few MB.
 const recentGames = 4096
 
 // recent holds the open games this process stored last, by ID, for
