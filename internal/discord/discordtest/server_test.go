@@ -518,6 +518,11 @@ func TestResume(t *testing.T) {
 		})
 	})
 	srv.WaitReady(t)
+	// discordgo sends its first heartbeat as it connects; a heartbeat whose
+	// write fails on the dropped connection closes the session (1000) and
+	// reconnects beside the reader's reconnect, and the session would not
+	// resume. Drop the connection once the heartbeat is through.
+	srv.waitTB(t, func() string { return "the first heartbeat" }, func() bool { return srv.heartbeats >= 1 })
 	srv.Disconnect()
 	// The interaction waits for discordgo to reconnect and resume.
 	if m := srv.Slash(t, alice, ch, "ttt ping").Result(t); m.Content != "still here" {
