@@ -254,6 +254,11 @@ func (w *worker) play(ctx context.Context, s *session) error {
 		if s.vsBot {
 			w.sessions["bot games"]++
 			opened := s.x == botUserID
+			if opened && b.count() == 0 && w.d.o.soak > 0 {
+				// A fault kept the bot from its opening move, which its
+				// timers make: the table leaves the game to them.
+				return errWalkedAway
+			}
 			if b.count() != btoi(opened) || len(b.free) == 0 || opened && b.marks[b.firstMark()] != 'X' {
 				return w.fail(k, "got %s, want an open board", r)
 			}
