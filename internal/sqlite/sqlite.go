@@ -19,7 +19,6 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-sqlite3" // also registers the "sqlite3" driver
@@ -47,7 +46,7 @@ type DB struct {
 	done  chan struct{} // closed when checkpoint has returned
 	once  sync.Once     // for Close
 
-	writers atomic.Int32 // writes holding or waiting for the connection
+	commits *committer // runs the writes, several to a transaction when they queue
 
 	// failed remembers the writes that failed for want of storage, for Ping.
 	failed health.Failures
@@ -85,6 +84,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	keepOpen(ckpt, 1)
 	db := &DB{path: path, w: w, r: r, ckpt: ckpt, opts: opts,
 		wrote: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	db.commits = &committer{db: db}
 	go db.checkpoint(logger)
 	// A database the bot cannot write would fail every move: refuse it.
 	if err := db.Ping(ctx); err != nil {
@@ -273,13 +273,14 @@ func storageFailure(err error) bool {
 	return false
 }
 
-// write runs fn in one IMMEDIATE transaction on the write connection and
-// commits it if fn returns nil. The first write of an interaction (see
-// tttbot.Interaction) records its ID in the same transaction, and refuses
-// the replay of one recorded before with EREPLAY. It waits for the
-// connection as long as ctx allows, then runs the transaction without
-// ctx's cancellation (see uncancelled). Its outcome is what Ping reports of
-// the writes: a failure for want of storage until a write commits.
+// write runs fn in an IMMEDIATE transaction on the write connection, alone
+// or with the writes queued with it (see committer), and commits it if fn
+// returns nil. The first write of an interaction (see tttbot.Interaction)
+// records its ID in the same transaction, and refuses the replay of one
+// recorded before with EREPLAY. It waits for its turn as long as ctx
+// allows, then runs fn without ctx's cancellation (see uncancelled). Its
+// outcome is what Ping reports of the writes: a failure for want of storage
+// until a write commits.
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
 	err := db.upkeep(ctx, fn)
 	db.failed.Note(err, storageFailure(err))
@@ -290,76 +291,7 @@ func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Co
 // database in shape (pruning): that they commit, often with nothing to
 // change, says nothing of whether a move can be stored.
 func (db *DB) upkeep(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
-	db.writers.Add(1)
-	defer func() {
-		if db.writers.Add(-1) > 0 {
-			// The connection went to a waiting write, which the scheduler
-			// runs next on this processor, but only once this goroutine
-			// blocks: after it has answered its interaction, with the writer
-			// idle meanwhile. Yield, so that the one writer works while
-			// there is work.
-			runtime.Gosched()
-		}
-	}()
-	return db.writeTx(ctx, fn)
-}
-
-// writeTx is write's transaction, from waiting for the connection to
-// handing it back. It runs BEGIN IMMEDIATE and COMMIT on the connection
-// itself rather than through a sql.Tx: database/sql starts a goroutine per
-// sql.Tx, and one per query inside it, to watch for a cancellation that an
-// uncancelled transaction never sees, and each of them wakes another thread
-// when it ends.
-func (db *DB) writeTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Conn) error) error {
-	conn, err := db.w.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
-	}
-	defer conn.Close()
-	ctx = uncancelled(ctx)
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
-	}
-	committed := false
-	defer func() {
-		if committed {
-			return
-		}
-		// A ROLLBACK fails when SQLite has rolled back already (after an
-		// I/O error, say). If the transaction is somehow still open, the
-		// connection must not go back to the pool: close it instead.
-		conn.ExecContext(ctx, "ROLLBACK")
-		conn.Raw(func(c any) error {
-			if !c.(*sqlite3.SQLiteConn).AutoCommit() {
-				return driver.ErrBadConn
-			}
-			return nil
-		})
-	}()
-	in := tttbot.InteractionFrom(ctx)
-	if in != nil && in.Recorded() {
-		in = nil // an earlier transaction of the interaction recorded it
-	}
-	if in != nil {
-		if err := db.record(ctx, conn, in.ID); err != nil {
-			return err
-		}
-	}
-	if err := fn(ctx, conn); err != nil {
-		return err
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	committed = true
-	if in != nil {
-		in.SetRecorded()
-	}
-	select {
-	case db.wrote <- struct{}{}:
-	default: // a checkpoint is already due
-	}
-	return nil
+	return db.commits.write(ctx, fn)
 }
 
 // query is a gamerow.Query on the read pool.
