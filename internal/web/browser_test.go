@@ -170,11 +170,11 @@ func scripts(ctx context.Context, on bool) error {
 	return err
 }
 
-func TestBrowser(t *testing.T) {
-	ctx := browser(t)
-	pages, replay := browserSite(t)
-	var p problems
-	p.listen(t, ctx)
+// visitPages opens the named pages in five languages on a phone's screen,
+// and reports what checks finds on each, a lang other than the one asked
+// for, and what the browser complained of meanwhile.
+func visitPages(t *testing.T, ctx context.Context, p *problems, pages map[string]string, names ...string) {
+	t.Helper()
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestBrowser(t *testing.T) {
 	}
 	for _, lang := range []string{"en-US", "de", "ja", "ru", "pt-BR"} {
 		call(t, ctx, header, lang)
-		for _, name := range []string{"leaderboard", "profile", "game"} {
+		for _, name := range names {
 			if err := chromedp.Do(ctx, chromedp.Navigate(pages[name]), chromedp.WaitReady("footer")); err != nil {
 				t.Fatalf("%s in %s: %v", name, lang, err)
 			}
@@ -199,6 +199,14 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestBrowser(t *testing.T) {
+	ctx := browser(t)
+	pages, replay := browserSite(t)
+	var p problems
+	p.listen(t, ctx)
+	visitPages(t, ctx, &p, pages, "leaderboard", "profile", "game")
 
 	// The replay steps with the arrow keys, and, with JavaScript off, by
 	// its links.
@@ -329,27 +337,7 @@ func TestBrowserTournament(t *testing.T) {
 		"bracket-running": srv.URL + "/t/" + halfway.WebID}
 	var p problems
 	p.listen(t, ctx)
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 800)); err != nil {
-		t.Fatal(err)
-	}
-	for _, lang := range []string{"en-US", "de", "ja", "ru", "pt-BR"} {
-		call(t, ctx, header, lang)
-		for _, name := range []string{"tournament", "bracket", "bracket-running"} {
-			if err := chromedp.Do(ctx, chromedp.Navigate(pages[name]), chromedp.WaitReady("footer")); err != nil {
-				t.Fatalf("%s in %s: %v", name, lang, err)
-			}
-			found, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](checks))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range append(found, p.take()...) {
-				t.Errorf("%s in %s: %s", name, lang, f)
-			}
-		}
-	}
+	visitPages(t, ctx, &p, pages, "tournament", "bracket", "bracket-running")
 	// A board's result leads to its game.
 	call(t, ctx, header, "en")
 	if err := chromedp.Do(ctx, chromedp.Navigate(pages["tournament"]), chromedp.WaitReady("footer"),

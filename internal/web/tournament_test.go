@@ -143,16 +143,7 @@ func testTournamentPage(t *testing.T, s *site) {
 			r := s.get(t, tt.path)
 			b := body(t, r)
 			checkPage(t, r, b, tt.status)
-			for _, w := range tt.want {
-				if !strings.Contains(b, w) {
-					t.Errorf("the page lacks %q", w)
-				}
-			}
-			for _, w := range tt.notWant {
-				if strings.Contains(b, w) {
-					t.Errorf("the page has %q", w)
-				}
-			}
+			checkHas(t, b, tt.want, tt.notWant)
 		})
 	}
 	// A page in another language; a finished tournament's page revalidates

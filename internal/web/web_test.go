@@ -173,6 +173,22 @@ func (s *site) profileID(t *testing.T, player string) string {
 
 var snowflake = regexp.MustCompile(`\d{17,20}`)
 
+// checkHas fails t for each of want that page b lacks and each of notWant
+// it has.
+func checkHas(t *testing.T, b string, want, notWant []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(b, w) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+	for _, w := range notWant {
+		if strings.Contains(b, w) {
+			t.Errorf("the page has %q", w)
+		}
+	}
+}
+
 // checkPage fails unless r is an HTML page that shows no Discord ID and
 // carries the security headers.
 func checkPage(t *testing.T, r *http.Response, b string, status int) {
@@ -223,11 +239,7 @@ func TestLeaderboard(t *testing.T) {
 			r := s.get(t, tt.path, "Accept-Language", tt.lang)
 			b := body(t, r)
 			checkPage(t, r, b, tt.status)
-			for _, w := range tt.want {
-				if !strings.Contains(b, w) {
-					t.Errorf("the page lacks %q", w)
-				}
-			}
+			checkHas(t, b, tt.want, nil)
 		})
 	}
 }
@@ -340,11 +352,7 @@ func TestGame(t *testing.T) {
 			r := s.get(t, tt.path)
 			b := body(t, r)
 			checkPage(t, r, b, tt.status)
-			for _, w := range tt.want {
-				if !strings.Contains(b, w) {
-					t.Errorf("the page lacks %q", w)
-				}
-			}
+			checkHas(t, b, tt.want, nil)
 		})
 	}
 	// A public player's games show wherever they were played.
