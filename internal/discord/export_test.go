@@ -14,6 +14,7 @@ var (
 	DecodeInteraction = decodeInteraction
 	DecodeWith        = decodeWith
 	EncodeResponse    = encodeResponse
+	ReadSigned        = readSigned
 )
 
 // Respond is how the gateway answers an interaction, with edits merged

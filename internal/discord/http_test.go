@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -637,3 +638,29 @@ func (r discordHandlerFunc) Handle(context.Context, *discordgo.Interaction) inte
 func (discordHandlerFunc) TrackMessage(context.Context, int64, string) {}
 
 func (discordHandlerFunc) Private(*discordgo.Interaction) bool { return false }
+
+// TestReadSigned checks that the signed message is the timestamp and the
+// whole body, whatever the length the request announced.
+func TestReadSigned(t *testing.T) {
+	body := strings.Repeat("0123456789", 300)
+	tests := []struct {
+		name   string
+		length int64
+	}{
+		{"length given", int64(len(body))},
+		{"no length", -1},
+		{"length too short", 10},
+		{"length too long", int64(len(body)) + 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := discord.ReadSigned("1700000000", tt.length, iotest.OneByteReader(strings.NewReader(body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "1700000000" + body; string(got) != want {
+				t.Errorf("got %d bytes, want %d: the timestamp and the body", len(got), len(want))
+			}
+		})
+	}
+}
