@@ -66,9 +66,9 @@ func decodeWith(unmarshal func([]byte, any) error, body []byte) (*discordgo.Inte
 		for _, top := range m.Components {
 			switch top.Type {
 			case discordgo.ActionsRowComponent:
-				var bs []inButton
-				for _, c := range top.Components {
-					bs = append(bs, c.inButton)
+				bs := make([]inButton, len(top.Components))
+				for k, c := range top.Components {
+					bs[k] = c.inButton
 				}
 				i.Message.Components = appendRow(i.Message.Components, top.ID, bs)
 			case discordgo.ContainerComponent:
@@ -92,12 +92,13 @@ type inButton struct {
 	discordgo.Button
 }
 
-// appendRow appends to rows an action row of the buttons among cs.
+// appendRow appends to rows an action row of the buttons among cs, which
+// it points into.
 func appendRow(rows []discordgo.MessageComponent, id int, cs []inButton) []discordgo.MessageComponent {
-	r := &discordgo.ActionsRow{ID: id}
-	for _, c := range cs {
-		if c.Type == discordgo.ButtonComponent {
-			r.Components = append(r.Components, &c.Button)
+	r := &discordgo.ActionsRow{ID: id, Components: make([]discordgo.MessageComponent, 0, len(cs))}
+	for k := range cs {
+		if cs[k].Type == discordgo.ButtonComponent {
+			r.Components = append(r.Components, &cs[k].Button)
 		}
 	}
 	return append(rows, r)
@@ -143,6 +144,14 @@ func encodeResponse(r *discordgo.InteractionResponse) ([]byte, error) {
 
 func wireComponents(cs []discordgo.MessageComponent) []any {
 	out := make([]any, len(cs))
+	var buttons []wireButton // those among cs, in one allocation
+	button := func(b discordgo.Button) any {
+		if buttons == nil {
+			buttons = make([]wireButton, 0, len(cs))
+		}
+		buttons = append(buttons, newWireButton(b))
+		return &buttons[len(buttons)-1]
+	}
 	for i, c := range cs {
 		switch c := c.(type) {
 		case *discordgo.ActionsRow:
@@ -152,9 +161,9 @@ func wireComponents(cs []discordgo.MessageComponent) []any {
 		case *discordgo.Container:
 			out[i] = wireContainer{(*containerFields)(c), wireComponents(c.Components), c.Type()}
 		case *discordgo.Button:
-			out[i] = newWireButton(*c)
+			out[i] = button(*c)
 		case discordgo.Button:
-			out[i] = newWireButton(c)
+			out[i] = button(c)
 		default:
 			out[i] = c
 		}
