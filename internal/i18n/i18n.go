@@ -163,7 +163,10 @@ func (l *Language) N(id string, n int, data map[string]any) string {
 // the language's digits: the caller's map may be worded again, in another
 // language or on another goroutine.
 func (l *Language) localize(id string, count any, data map[string]any) string {
-	filled := make(map[string]any, len(data)+1)
+	var filled map[string]any // nil for a message without data: most of them
+	if len(data) > 0 || count != nil {
+		filled = make(map[string]any, len(data)+1)
+	}
 	for k, v := range data {
 		if n, ok := v.(int); ok {
 			v = l.Int(n)
