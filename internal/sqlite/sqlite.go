@@ -1,9 +1,10 @@
 // Package sqlite stores tttbot's games in a SQLite database: it opens the file
 // with the settings a concurrent service needs, migrates its schema, and
-// implements tttbot.Store. Each change is one IMMEDIATE transaction that
-// loads the game, applies the domain's method on *tttbot.Game, and saves what
-// changed with the ratings or records a finished game leaves; the rules of a
-// game's life are the domain's, the words for players internal/commands'.
+// implements tttbot.Store. Each change is one IMMEDIATE transaction (or a
+// savepoint of one, shared with the changes queued with it) that loads the
+// game, applies the domain's method on *tttbot.Game, and saves what changed
+// with the ratings or records a finished game leaves; the rules of a game's
+// life are the domain's, the words for players internal/commands'.
 package sqlite
 
 import (
