@@ -32,9 +32,9 @@ import (
 var _ tttbot.Store = (*DB)(nil)
 
 // DB is an open tttbot database. Writes go through a single connection whose
-// transactions begin IMMEDIATE, so concurrent writers queue in the pool instead
-// of failing with "database is locked"; reads use their own pool and, thanks
-// to WAL, never wait for a writer.
+// transactions begin IMMEDIATE, so concurrent writers queue (see committer)
+// instead of failing with "database is locked"; reads use their own pool
+// and, thanks to WAL, never wait for a writer.
 type DB struct {
 	path string
 	w    *sql.DB // one connection, BEGIN IMMEDIATE
