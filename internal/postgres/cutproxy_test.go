@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"io"
 	"net"
-	"net/url"
-	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -22,55 +20,20 @@ import (
 // which rolls the transaction back. It reads the client's messages one by
 // one, so that the cut does not depend on how they arrive.
 type cutProxy struct {
-	ln     net.Listener
-	target string
-	wg     sync.WaitGroup
+	relay
 
-	mu      sync.Mutex
+	// Under relay.mu.
 	mark    map[string]bool // names of the statements to cut at; none: disarmed
 	deliver bool
 	cuts    int
-	conns   []net.Conn
 }
 
 // newCutProxy starts a proxy to the server of rawURL and returns it and
 // rawURL through it. It stops when t ends.
 func newCutProxy(t *testing.T, rawURL string) (*cutProxy, string) {
 	t.Helper()
-	ln, target, through := proxyListen(t, rawURL)
-	p := &cutProxy{ln: ln, target: target}
-	p.wg.Go(p.accept)
-	t.Cleanup(func() {
-		ln.Close()
-		p.mu.Lock()
-		for _, c := range p.conns {
-			c.Close()
-		}
-		p.mu.Unlock()
-		p.wg.Wait()
-	})
-	return p, through
-}
-
-// proxyListen opens a proxy's listener for the server of rawURL, and
-// returns it, the server's address, and rawURL through the proxy, without
-// SSL: the proxies read the start-up message, not an SSL request.
-func proxyListen(t *testing.T, rawURL string) (ln net.Listener, target, through string) {
-	t.Helper()
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err = net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	target = u.Host
-	q := u.Query()
-	q.Set("sslmode", "disable")
-	u.RawQuery = q.Encode()
-	u.Host = ln.Addr().String()
-	return ln, target, u.String()
+	p := &cutProxy{}
+	return p, p.start(t, rawURL, p.accept)
 }
 
 // stmtName is the digest of sql that pgx names its statement by.
@@ -137,14 +100,10 @@ func (p *cutProxy) accept() {
 		if err != nil {
 			return
 		}
-		s, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
+		s, ok := p.dial(c)
+		if !ok {
 			continue
 		}
-		p.mu.Lock()
-		p.conns = append(p.conns, c, s)
-		p.mu.Unlock()
 		var cut atomic.Bool
 		p.wg.Go(func() { p.down(c, s, &cut) })
 		p.wg.Go(func() { p.up(c, s, &cut) })

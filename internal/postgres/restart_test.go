@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
-	"sync"
 	"testing"
 
 	"github.com/tttbot/tttbot"
@@ -17,29 +16,19 @@ import (
 // connections are refused as a server starting up refuses them, with
 // SQLSTATE 57P03 at their start-up message.
 type restartProxy struct {
-	ln     net.Listener
-	target string
-	wg     sync.WaitGroup
+	relay
 
-	mu      sync.Mutex
+	// Under relay.mu.
 	refuse  int // connections still to refuse
 	refused int
-	conns   []net.Conn
 }
 
 // newRestartProxy starts a proxy to the server of rawURL and returns it
 // and rawURL through it. It stops when t ends.
 func newRestartProxy(t *testing.T, rawURL string) (*restartProxy, string) {
 	t.Helper()
-	ln, target, through := proxyListen(t, rawURL)
-	p := &restartProxy{ln: ln, target: target}
-	p.wg.Go(p.accept)
-	t.Cleanup(func() {
-		ln.Close()
-		p.closeAll()
-		p.wg.Wait()
-	})
-	return p, through
+	p := &restartProxy{}
+	return p, p.start(t, rawURL, p.accept)
 }
 
 // restart ends every relayed session and refuses the next n connections.
@@ -48,15 +37,6 @@ func (p *restartProxy) restart(n int) {
 	p.refuse = n
 	p.mu.Unlock()
 	p.closeAll()
-}
-
-func (p *restartProxy) closeAll() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
 }
 
 func (p *restartProxy) refusedCount() int {
@@ -82,14 +62,10 @@ func (p *restartProxy) accept() {
 			p.wg.Go(func() { startingUp(c) })
 			continue
 		}
-		s, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
+		s, ok := p.dial(c)
+		if !ok {
 			continue
 		}
-		p.mu.Lock()
-		p.conns = append(p.conns, c, s)
-		p.mu.Unlock()
 		p.wg.Go(func() { io.Copy(s, c); s.Close() })
 		p.wg.Go(func() { io.Copy(c, s); c.Close() })
 	}
