@@ -44,6 +44,7 @@ type Store interface {
 	Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game, error)
 	SetMessage(ctx context.Context, id int64, messageID string) error
 	SetToken(ctx context.Context, id int64, t tttbot.Token) error
+	Settings(ctx context.Context, guildID string) (*tttbot.Settings, error)
 	UpdateSettings(ctx context.Context, guildID string, change func(*tttbot.Settings) error) (*tttbot.Settings, error)
 	ResetRatings(ctx context.Context, guildID string) (int, error)
 	DueDaily(ctx context.Context, at time.Time) ([]tttbot.DailyPost, error)

@@ -397,8 +397,14 @@ func (s *Service) progress(ctx context.Context, st *tttbot.TournamentState, star
 }
 
 // createGames starts the games of a round's boards that have two players
-// and no result, and links each to its board.
+// and no result, and links each to its board. The games speak the
+// language the guild chose for its public messages, as the tournament's
+// own messages do.
 func (s *Service) createGames(ctx context.Context, t *tttbot.Tournament, games []tttbot.TournamentGame) ([]*tttbot.Game, error) {
+	st, err := s.store.Settings(ctx, t.GuildID)
+	if err != nil {
+		return nil, fmt.Errorf("start round: %w", err)
+	}
 	var played []*tttbot.Game
 	now := s.opts.Now()
 	for _, tg := range games {
@@ -408,7 +414,7 @@ func (s *Service) createGames(ctx context.Context, t *tttbot.Tournament, games [
 		g := &tttbot.Game{GuildID: t.GuildID, ChannelID: t.ChannelID, Rows: t.Shape.Rows, Cols: t.Shape.Cols, K: t.Shape.K,
 			Challenger: tg.White, Opponent: tg.Black, XPlayer: tg.White, OPlayer: tg.Black,
 			Status: tttbot.StatusActive, InTournament: true, Unrated: t.Unrated, TurnTimeout: t.MoveTimeout,
-			Deadline: now.Add(t.MoveTimeout)}
+			Deadline: now.Add(t.MoveTimeout), Language: st.Locale}
 		if err := s.store.StartGame(ctx, g, nil); tttbot.ErrorCode(err) != "" && tttbot.ErrorCode(err) != tttbot.EINTERNAL {
 			// Refused — a player has a game of their own open in the
 			// channel: the others are played, and the board is tried again

@@ -444,6 +444,38 @@ func TestTournamentUnrated(t *testing.T) {
 	}
 }
 
+// TestTournamentLanguage: a tournament's games speak the language the
+// guild chose for its public messages, as the tournament's posts do.
+func TestTournamentLanguage(t *testing.T) {
+	tests := []struct {
+		name, locale string
+	}{
+		{"chosen", "de"},
+		{"Discord's server language", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, db, _ := newService(t, nil)
+			if tt.locale != "" {
+				if _, err := s.ChangeSettings(t.Context(), "500", func(st *tttbot.Settings) error {
+					st.Locale = tt.locale
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b := &tournamentBoards{}
+			tr := newTournament(t, s, tttbot.RoundRobin, 0, players(2)...)
+			if err := s.StartTournament(t.Context(), tr.ID, organiser, b); err != nil {
+				t.Fatal(err)
+			}
+			if got := mustGame(t, db, b.games[1][0].ID).Language; got != tt.locale {
+				t.Errorf("game's language: got %q, want %q", got, tt.locale)
+			}
+		})
+	}
+}
+
 // TestTournamentGamesStartedLate: a round saved without its games (the
 // process died between the two) has them started at the next tick, before
 // the round's deadline, and shown.
