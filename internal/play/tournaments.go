@@ -63,13 +63,15 @@ func (s *Service) Tournament(ctx context.Context, id int64) (*tttbot.TournamentS
 	return s.store.Tournament(ctx, id)
 }
 
-// SetTournamentMessage records the tournament's announcement, read again
-// if the tournament moved on meanwhile, a few times at most.
+// SetTournamentMessage records the tournament's announcement unless one is
+// recorded already — the clicks that race the first on it have nothing to
+// add — reading the tournament again if it moved on meanwhile, a few times
+// at most.
 func (s *Service) SetTournamentMessage(ctx context.Context, id int64, messageID string) error {
 	var err error
 	for range 3 {
 		var st *tttbot.TournamentState
-		if st, err = s.store.Tournament(ctx, id); err != nil {
+		if st, err = s.store.Tournament(ctx, id); err != nil || st.MessageID != "" {
 			return err
 		}
 		st.MessageID = messageID

@@ -476,6 +476,45 @@ func TestTournamentLanguage(t *testing.T) {
 	}
 }
 
+// TestTournamentMessageRace: many players joining at once from an
+// announcement whose message is not recorded yet each record it, and none
+// fails for the others' joins.
+func TestTournamentMessageRace(t *testing.T) {
+	s, _, _ := newService(t, nil)
+	tr := newTournament(t, s, tttbot.RoundRobin, 0)
+	var wg sync.WaitGroup
+	errs := make([]error, 16)
+	for i, p := range players(len(errs)) {
+		wg.Go(func() {
+			if err := s.JoinTournament(t.Context(), tr.ID, p, 1500); err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = s.SetTournamentMessage(t.Context(), tr.ID, "700")
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("player %d: %v", i, err)
+		}
+	}
+	st, err := s.Tournament(t.Context(), tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.MessageID != "700" || len(st.Entrants) != len(errs) {
+		t.Errorf("got %d entrants, message %q; want %d, 700", len(st.Entrants), st.MessageID, len(errs))
+	}
+	// A later message changes nothing: the announcement has one.
+	if err := s.SetTournamentMessage(t.Context(), tr.ID, "701"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Tournament(t.Context(), tr.ID); err != nil || st.MessageID != "700" {
+		t.Errorf("after a second message: got %v (%v), want 700", st, err)
+	}
+}
+
 // TestTournamentGamesStartedLate: a round saved without its games (the
 // process died between the two) has them started at the next tick, before
 // the round's deadline, and shown.
