@@ -18,8 +18,10 @@ import (
 // and fails t if it failed.
 func holdWriter(t *testing.T, db *DB, id int) (release func()) {
 	t.Helper()
-	held, done := make(chan struct{}), make(chan error)
+	held, done := make(chan struct{}), make(chan error, 1)
 	free := make(chan struct{})
+	unblock := sync.OnceFunc(func() { close(free) })
+	t.Cleanup(unblock) // should the test end before release
 	go func() {
 		done <- db.write(t.Context(), func(ctx context.Context, tx *sql.Conn) error {
 			close(held)
@@ -30,7 +32,7 @@ func holdWriter(t *testing.T, db *DB, id int) (release func()) {
 	}()
 	<-held
 	return func() {
-		close(free)
+		unblock()
 		if err := <-done; err != nil {
 			t.Errorf("the write holding the writer: %v", err)
 		}
@@ -40,17 +42,16 @@ func holdWriter(t *testing.T, db *DB, id int) (release func()) {
 // waitQueued waits until n writes wait for the writer.
 func waitQueued(t *testing.T, db *DB, n int) {
 	t.Helper()
-	for {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		db.commits.mu.Lock()
 		got := len(db.commits.queue)
 		db.commits.mu.Unlock()
 		if got == n {
 			return
 		}
-		if t.Context().Err() != nil {
+		if time.Now().After(deadline) {
 			t.Fatalf("writes queued: got %d, want %d", got, n)
 		}
-		time.Sleep(time.Millisecond)
 	}
 }
 
