@@ -268,12 +268,9 @@ func fail(batch []*writeJob, err error) {
 // instead.
 func rollback(conn *sql.Conn) {
 	conn.ExecContext(context.Background(), "ROLLBACK")
-	conn.Raw(func(c any) error {
-		if !c.(*sqlite3.SQLiteConn).AutoCommit() {
-			return driver.ErrBadConn
-		}
-		return nil
-	})
+	if inTransaction(conn) {
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
 }
 
 // inTransaction reports whether conn is inside a transaction.
