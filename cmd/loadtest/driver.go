@@ -33,21 +33,28 @@ type driver struct {
 	from  time.Time      // when the warm-up ended and measuring began
 	secs  []atomic.Int64 // answers per second since from
 
-	answers   *webhookAnswers // the answers of deferred interactions, from the REST stub
-	internal  string          // the bot's words for a failure on its side, in soak mode
-	tooLate   []string        // and its refusals of a click as made too late
-	refused   atomic.Int64    // clicks refused as too late although made at once
-	late      atomic.Int64    // answers that took longer than lateAfter, warm-up included
-	deferred  atomic.Int64    // deferrals: answers that came through the webhook
-	abandoned atomic.Int64    // answers that told of a failure on the bot's side
-	lost      atomic.Int64    // requests lost with a killed bot
-	bodies    atomic.Int64    // requests sent
-	bodyBytes atomic.Int64    // and their bodies' bytes, for the floor's check
+	answers    *webhookAnswers // the answers of deferred interactions, from the REST stub
+	internal   string          // the bot's words for a failure on its side, in soak mode
+	tooLate    []string        // and its refusals of a click as made too late
+	refused    atomic.Int64    // clicks refused as too late although made at once
+	late       atomic.Int64    // answers that took longer than lateAfter, warm-up included
+	deferred   atomic.Int64    // deferrals: answers that came through the webhook
+	abandoned  atomic.Int64    // answers that told of a failure on the bot's side
+	lost       atomic.Int64    // requests lost with a killed bot
+	bodies     atomic.Int64    // requests sent
+	bodyBytes  atomic.Int64    // and their bodies' bytes, for the floor's check
+	replies    atomic.Int64    // answers read
+	replyBytes atomic.Int64    // and their bodies' bytes, for the floor's net/http
 }
 
 // meanBody is the mean size of the requests' bodies so far.
 func (d *driver) meanBody() int {
 	return int(d.bodyBytes.Load() / max(d.bodies.Load(), 1))
+}
+
+// meanAnswer is the mean size of the answers' bodies so far.
+func (d *driver) meanAnswer() int {
+	return int(d.replyBytes.Load() / max(d.replies.Load(), 1))
 }
 
 // lateAfter is how long Discord waits for an interaction's first answer.

@@ -26,6 +26,9 @@ import (
 // PostgreSQL the client's CPU only, the server's not counted).
 type floor struct {
 	verify, move time.Duration
+	// http is net/http's own CPU per request at the run's rate, apart
+	// from the floor (see measureHTTP).
+	http time.Duration
 }
 
 func (f floor) total() time.Duration { return f.verify + f.move }

@@ -206,6 +206,11 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		return nil, err
 	}
 	rep.gather(d, workers, stub)
+	if rate := rep.botRate(); rate > 0 {
+		if rep.floor.http, err = measureHTTP(ctx, rate, o.concurrency, rep.bodySize, d.meanAnswer(), httpWarmup, httpWindow); err != nil {
+			return nil, err
+		}
+	}
 	if rep.problems, err = db.check(ctx, rep.acked); err != nil {
 		return rep, fmt.Errorf("check the database: %w", err)
 	}

@@ -73,6 +73,9 @@ const abandonOnPostgres = 0.01
 var errReported = errors.New("the load test failed")
 
 func main() {
+	if servedEmptyHandler() {
+		return
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()

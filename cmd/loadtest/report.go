@@ -116,6 +116,12 @@ func (r *report) unfetched() int64 {
 	return max(int64(r.sessions["bot games"]+r.sessions["challenges"])-r.rest[fetchRoute], 0)
 }
 
+// botRate is the interactions each bot answered a second while measured.
+func (r *report) botRate() int {
+	n := len(r.bySize[0]) + len(r.bySize[1])
+	return int(float64(n) / r.elapsed.Seconds() / float64(max(len(r.rss), 1)))
+}
+
 func (r *report) failed() bool {
 	n := len(r.problems) + len(r.timeLosses) + int(r.late+r.refused)
 	if !r.opts.kill && r.opts.soak == 0 && r.unfetched() > 0 {
@@ -212,6 +218,10 @@ func (r *report) print(out io.Writer) {
 			per := r.cpu / time.Duration(max(len(all), 1))
 			fmt.Fprintf(out, "floor: %dµs = Ed25519 check of a %d-byte request %dµs + a move committed on %s %dµs; the bot's CPU per interaction is %.1f× the floor\n",
 				f.total().Microseconds(), r.bodySize, f.verify.Microseconds(), r.engine(), f.move.Microseconds(), float64(per)/float64(f.total()))
+			if f.http > 0 {
+				fmt.Fprintf(out, "net/http's own: %dµs per request, an empty handler in a process of its own at the bot's %d/s; with it the floor is %dµs, and the bot's CPU %.1f× that\n",
+					f.http.Microseconds(), r.botRate(), (f.total() + f.http).Microseconds(), float64(per)/float64(f.total()+f.http))
+			}
 		}
 	}
 	fmt.Fprintf(out, "machine speed: ed25519.Sign on 2 KB takes %.1fµs before the load, %.1fµs after\n",

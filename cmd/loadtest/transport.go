@@ -68,6 +68,8 @@ func (w *worker) send(ctx context.Context, k kind, body []byte, badSig bool, r *
 	if err == nil {
 		b, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
+		w.d.replies.Add(1)
+		w.d.replyBytes.Add(int64(len(b)))
 	}
 	in.inflight.Add(-1)
 	if err != nil {
