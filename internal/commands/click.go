@@ -37,7 +37,7 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 	}
 	me := user(i).ID
 	var g *tttbot.Game
-	if c.Action == ActMove {
+	if decidedUnderLock(c.Action) {
 		g, err = h.play.Playing(ctx, c.GameID)
 	} else {
 		g, err = h.store.Game(ctx, c.GameID)
@@ -88,6 +88,19 @@ func (h *Handler) keepToken(ctx context.Context, g *tttbot.Game, i *discordgo.In
 		h.logger(ctx).Log(ctx, health.Level(err), "keep interaction token", "game", g.ID, "err", err)
 	}
 	return err
+}
+
+// decidedUnderLock reports whether the store decides action in its own
+// transaction, on the game as it is then: the click needs only what never
+// changes of the game before it, which a remembered game tells without a
+// read (see play.Service.Playing). A rematch is decided on the ended game
+// as read.
+func decidedUnderLock(action string) bool {
+	switch action {
+	case ActMove, ActAccept, ActDecline, ActResign:
+		return true
+	}
+	return false
 }
 
 // playsGame reports whether a button acts on its game — a move, an answer

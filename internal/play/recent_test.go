@@ -104,3 +104,94 @@ func TestPlayingStale(t *testing.T) {
 		}
 	}
 }
+
+// An answer to a challenge and a resignation, clicked on instance a whose
+// memory of the game another instance has made stale, are decided on the
+// game as stored: the memory serves only what never changes.
+func TestPlayingStaleAnswers(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		started   bool                                            // the game on a: a challenge, or an accepted one
+		elsewhere func(b *play.Service, g *tttbot.Game) error     // on instance b
+		click     func(a *play.Service, stale *tttbot.Game) error // then on a
+		want      string                                          // the click's refusal, "" for none
+		check     func(t *testing.T, g *tttbot.Game)              // the game stored after the click
+	}{
+		{
+			name: "accept after a withdrawal",
+			elsewhere: func(b *play.Service, g *tttbot.Game) error {
+				_, err := b.Decline(t.Context(), g, alice, g.Version)
+				return err
+			},
+			click: func(a *play.Service, stale *tttbot.Game) error {
+				_, err := a.Accept(t.Context(), stale, bob, nil, stale.Version)
+				return err
+			},
+			want:  tttbot.EFINISHED,
+			check: func(t *testing.T, g *tttbot.Game) { wantStatus(t, g, tttbot.StatusCancelled) },
+		},
+		{
+			name: "decline after an accept",
+			elsewhere: func(b *play.Service, g *tttbot.Game) error {
+				_, err := b.Accept(t.Context(), g, bob, nil, g.Version)
+				return err
+			},
+			click: func(a *play.Service, stale *tttbot.Game) error {
+				_, err := a.Decline(t.Context(), stale, bob, stale.Version)
+				return err
+			},
+			want:  tttbot.EFINISHED,
+			check: func(t *testing.T, g *tttbot.Game) { wantStatus(t, g, tttbot.StatusActive) },
+		},
+		{
+			name:    "resign after a move",
+			started: true,
+			elsewhere: func(b *play.Service, g *tttbot.Game) error {
+				_, err := b.Move(t.Context(), g, alice, 4, g.Version)
+				return err
+			},
+			click: func(a *play.Service, stale *tttbot.Game) error {
+				_, err := a.ResignGame(t.Context(), stale, bob)
+				return err
+			},
+			check: func(t *testing.T, g *tttbot.Game) {
+				wantStatus(t, g, tttbot.StatusFinished)
+				if g.Winner != alice || g.Board != ".../.X./..." {
+					t.Errorf("got winner %s on %q, want alice on the board moved elsewhere", g.Winner, g.Board)
+				}
+			},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b, reader := instances(t)
+			var g *tttbot.Game
+			if tt.started {
+				g = started(t, a)
+			} else {
+				g = challenge(t, a, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe})
+			}
+			if err := tt.elsewhere(b, g); err != nil {
+				t.Fatal(err)
+			}
+			stale, err := a.Playing(t.Context(), g.ID)
+			if err != nil || stale.Version != g.Version {
+				t.Fatalf("a remembers version %d (%v), want the stale %d", stale.Version, err, g.Version)
+			}
+			if got := tttbot.ErrorCode(tt.click(a, stale)); got != tt.want {
+				t.Errorf("click on a: got code %q, want %q", got, tt.want)
+			}
+			stored, err := reader.DB.Game(t.Context(), g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, stored)
+		})
+	}
+}
+
+func wantStatus(t *testing.T, g *tttbot.Game, want tttbot.Status) {
+	t.Helper()
+	if g.Status != want {
+		t.Errorf("got the game %s, want %s", g.Status, want)
+	}
+}

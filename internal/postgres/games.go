@@ -442,21 +442,23 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 
 // SetMessage records the board message of a game. It leaves the version
 // alone: the message holds the board, it does not change it. It is one
-// statement, which records the interaction only with the message.
+// statement, which writes, and records the interaction, only when the
+// game holds another message: the same one again costs no row version.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
 	at := db.opts.At(time.Time{})
 	return stored(db.write(ctx, func(ctx context.Context, t *tx) error {
-		var n int
+		var found bool
 		t.committing = true // one statement: it commits on its own
-		err := t.c.QueryRow(ctx, `WITH u AS (UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3 RETURNING id),
+		err := t.c.QueryRow(ctx, `WITH u AS (UPDATE games SET message_id = $1, updated_at = $2
+				WHERE id = $3 AND message_id IS DISTINCT FROM $1 RETURNING id),
 			i AS (INSERT INTO interactions (id, seen_at) SELECT $4::bigint, $2::bigint FROM u WHERE $4::bigint <> 0)
-			SELECT count(*) FROM u`, gamerow.NullString(messageID), at.UnixMilli(), id, t.in).Scan(&n)
+			SELECT EXISTS (SELECT 1 FROM games WHERE id = $3)`, gamerow.NullString(messageID), at.UnixMilli(), id, t.in).Scan(&found)
 		switch {
 		case replay(err):
 			return tttbot.ErrReplay
 		case err != nil:
 			return fmt.Errorf("set message: %w", err)
-		case n == 0:
+		case !found:
 			return tttbot.ErrNotFound
 		}
 		t.closed = true // one statement: committed on its own

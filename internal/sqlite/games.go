@@ -432,18 +432,27 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 }
 
 // SetMessage records the board message of a game. It leaves the version
-// alone: the message holds the board, it does not change it.
+// alone: the message holds the board, it does not change it. It writes
+// only when the game holds another message: the same one again leaves the
+// game's page out of the commit.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
 	at := db.opts.At(time.Time{})
 	return db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
-		res, err := tx.ExecContext(ctx, "UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?",
+		res, err := tx.ExecContext(ctx, "UPDATE games SET message_id = ?1, updated_at = ?2 WHERE id = ?3 AND message_id IS NOT ?1",
 			gamerow.NullString(messageID), at.UnixMilli(), id)
 		if err != nil {
 			return fmt.Errorf("set message: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("set message: %w", err)
-		} else if n == 0 {
+		} else if n > 0 {
+			return nil
+		}
+		var found bool
+		if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)", id).Scan(&found); err != nil {
+			return fmt.Errorf("set message: %w", err)
+		}
+		if !found {
 			return tttbot.ErrNotFound
 		}
 		return nil

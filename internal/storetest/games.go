@@ -621,15 +621,28 @@ func testOpenGame(t *testing.T, newDB Opener) {
 }
 
 func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
-	db := newDB(t, Options{})
+	now := t0
+	db := newDB(t, Options{Now: func() time.Time { return now }})
 	ctx := t.Context()
 	g := StartGame(t, db, "c1", "alice", "bob")
-	if err := db.SetMessage(ctx, g.ID, "m1"); err != nil {
-		t.Fatal(err)
-	}
-	got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
-	if got.MessageID != "m1" || got.Version != g.Version {
-		t.Errorf("got message %q version %d, want m1 and version %d unchanged", got.MessageID, got.Version, g.Version)
+	// The same message learnt again is not written again: the game keeps
+	// the time of the first; another message is written.
+	for _, tt := range []struct {
+		set     string
+		want    string
+		updated time.Time
+	}{
+		{"m1", "m1", t0.Add(time.Second)},
+		{"m1", "m1", t0.Add(time.Second)},
+		{"m2", "m2", t0.Add(3 * time.Second)},
+	} {
+		now = now.Add(time.Second)
+		OK(t, db.SetMessage(ctx, g.ID, tt.set))
+		got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+		if got.MessageID != tt.want || got.Version != g.Version || !got.UpdatedAt.Equal(tt.updated) {
+			t.Errorf("after SetMessage %q: got message %q, version %d, updated %v; want %s, version %d unchanged, updated %v",
+				tt.set, got.MessageID, got.Version, got.UpdatedAt, tt.want, g.Version, tt.updated)
+		}
 	}
 	WantCode(t, db.SetMessage(ctx, 999, "m1"), tttbot.ENOTFOUND)
 
