@@ -442,8 +442,10 @@ func (db *DB) Due(ctx context.Context, at time.Time, limit int) ([]*tttbot.Game,
 
 // SetMessage records the board message of a game. It leaves the version
 // alone: the message holds the board, it does not change it. It is one
-// statement, which writes, and records the interaction, only when the
-// game holds another message: the same one again costs no row version.
+// statement, which writes the game only when it holds another message
+// (the same one again costs no row version), and records the interaction
+// whenever the game exists, as every write of it does: the interaction's
+// later changes, which then do not record it, are refused when replayed.
 func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error {
 	at := db.opts.At(time.Time{})
 	return stored(db.write(ctx, func(ctx context.Context, t *tx) error {
@@ -451,7 +453,8 @@ func (db *DB) SetMessage(ctx context.Context, id int64, messageID string) error 
 		t.committing = true // one statement: it commits on its own
 		err := t.c.QueryRow(ctx, `WITH u AS (UPDATE games SET message_id = $1, updated_at = $2
 				WHERE id = $3 AND message_id IS DISTINCT FROM $1 RETURNING id),
-			i AS (INSERT INTO interactions (id, seen_at) SELECT $4::bigint, $2::bigint FROM u WHERE $4::bigint <> 0)
+			i AS (INSERT INTO interactions (id, seen_at) SELECT $4::bigint, $2::bigint
+				WHERE $4::bigint <> 0 AND EXISTS (SELECT 1 FROM games WHERE id = $3))
 			SELECT EXISTS (SELECT 1 FROM games WHERE id = $3)`, gamerow.NullString(messageID), at.UnixMilli(), id, t.in).Scan(&found)
 		switch {
 		case replay(err):

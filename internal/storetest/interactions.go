@@ -217,3 +217,26 @@ func (db *DB) seen(ctx context.Context, id string) (bool, error) {
 	}
 	return seen, nil
 }
+
+// TestMessageAgainRecorded: a click that learns the board message already
+// stored writes no message but records its interaction all the same, so
+// that the click's own change, which follows in a transaction that does
+// not record it again, is refused when the click is replayed.
+func testMessageAgainRecorded(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ctx := t.Context()
+	g := StartGame(t, db, "c1", "alice", "bob")
+	OK(t, db.SetMessage(ctx, g.ID, "m1"))
+	click := in(ctx, "9301")
+	OK(t, db.SetMessage(click, g.ID, "m1"))
+	if !tttbot.InteractionFrom(click).Recorded() {
+		t.Fatal("got the click unrecorded after learning the message again")
+	}
+	moved := Must[*tttbot.Game](t)(db.Play(click, Click(g, "alice", 4), g))
+	WantCode(t, db.SetMessage(in(ctx, "9301"), g.ID, "m1"), tttbot.EREPLAY)
+	_, err := db.Play(in(ctx, "9301"), Click(g, "alice", 4), g)
+	WantCode(t, err, tttbot.EREPLAY)
+	if got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); got.Version != moved.Version || got.MessageID != "m1" {
+		t.Errorf("after the replays: got version %d, message %q; want %d, m1", got.Version, got.MessageID, moved.Version)
+	}
+}

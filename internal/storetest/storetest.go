@@ -122,6 +122,7 @@ func Run(t *testing.T, open Opener) {
 		{"ChallengesAtOnce", testChallengesAtOnce},
 		{"ReplayAtOnce", testReplayAtOnce},
 		{"ClickTwice", testClickTwice},
+		{"MessageAgainRecorded", testMessageAgainRecorded},
 		{"SchemaConstraints", testSchemaConstraints},
 		{"Settings", testSettings},
 		{"DueDaily", testDueDaily},
