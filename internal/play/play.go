@@ -287,11 +287,12 @@ func (s *Service) deadlineFor(g *tttbot.Game, user string, now time.Time) time.T
 // member with roles.
 func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, roles []string, version int) (*tttbot.Game, error) {
 	at := s.madeAt(ctx)
+	id := g.ID
 	g, err := s.store.Accept(ctx, tttbot.AcceptRequest{
-		GameID: g.ID, Player: user, Version: version, XPlayer: g.XPlayer,
+		GameID: id, Player: user, Version: version, XPlayer: g.XPlayer,
 		At: at, Deadline: at.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles,
 	})
-	s.recent.put(g)
+	s.recent.settle(id, g, err)
 	return g, err
 }
 
@@ -309,8 +310,9 @@ func (s *Service) madeAt(ctx context.Context) time.Time {
 // Decline ends challenge g, seen at version: declined by its opponent,
 // withdrawn by its challenger.
 func (s *Service) Decline(ctx context.Context, g *tttbot.Game, user string, version int) (*tttbot.Game, error) {
-	g, err := s.store.Decline(ctx, g.ID, user, version, s.opts.Now())
-	s.recent.put(g)
+	id := g.ID
+	g, err := s.store.Decline(ctx, id, user, version, s.opts.Now())
+	s.recent.settle(id, g, err)
 	return g, err
 }
 
@@ -331,6 +333,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 	}
 	g, err := s.store.Play(ctx, m, g)
 	if err != nil {
+		s.recent.settle(m.GameID, nil, err)
 		return Result{}, err
 	}
 	r := Result{Game: g, Last: &tttbot.Move{GameID: g.ID, Cell: cell, Player: user, At: at}}
@@ -461,8 +464,9 @@ func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.G
 // ResignGame ends g, an active game, as a loss for user, who clicked
 // Resign on its board.
 func (s *Service) ResignGame(ctx context.Context, g *tttbot.Game, user string) (*tttbot.Game, error) {
-	g, err := s.store.Resign(ctx, g.ID, user, s.opts.Now())
-	s.recent.put(g)
+	id := g.ID
+	g, err := s.store.Resign(ctx, id, user, s.opts.Now())
+	s.recent.settle(id, g, err)
 	s.gameOver(g)
 	return g, err
 }

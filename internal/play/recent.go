@@ -37,6 +37,23 @@ func (r *recent) put(g *tttbot.Game) {
 	r.games[g.ID] = *g
 }
 
+// settle remembers g, the game id as the store answered a change of it,
+// or forgets id when the store refused the change because the game has
+// ended or is gone: changed elsewhere, so that what this process
+// remembers of it is no longer open. Other refusals (a stale board, a
+// turn not the player's) say nothing of the memory, which the store's
+// decisions never rely on (see Playing).
+func (r *recent) settle(id int64, g *tttbot.Game, err error) {
+	switch tttbot.ErrorCode(err) {
+	case "":
+		r.put(g)
+	case tttbot.EFINISHED, tttbot.ENOTFOUND:
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		delete(r.games, id)
+	}
+}
+
 // setMessage notes the board message of game id, if remembered, so that
 // its first click does not record it again.
 func (r *recent) setMessage(id int64, messageID string) {

@@ -174,8 +174,11 @@ func TestPlayingStaleAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			stale, err := a.Playing(t.Context(), g.ID)
-			if err != nil || stale.Version != g.Version {
-				t.Fatalf("a remembers version %d (%v), want the stale %d", stale.Version, err, g.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stale.Version != g.Version {
+				t.Fatalf("a remembers version %d, want the stale %d", stale.Version, g.Version)
 			}
 			if got := tttbot.ErrorCode(tt.click(a, stale)); got != tt.want {
 				t.Errorf("click on a: got code %q, want %q", got, tt.want)
@@ -185,6 +188,15 @@ func TestPlayingStaleAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.check(t, stored)
+			// Refused because the game moved on, or ended by the click,
+			// the game is no longer remembered open: a next click reads it.
+			next, err := a.Playing(t.Context(), g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if next.Status != stored.Status {
+				t.Errorf("the next click's game: got it %s, want %s as stored", next.Status, stored.Status)
+			}
 		})
 	}
 }
