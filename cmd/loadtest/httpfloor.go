@@ -84,7 +84,8 @@ const httpWarmup, httpWindow = time.Second, 3 * time.Second
 // (this program run again) answers requests of body bytes, as the driver's
 // with their headers, with answer bytes, sent at rate a second on conns
 // keep-alive connections, measured for window after warmup. It is 0 where
-// /proc does not tell a process's CPU time.
+// /proc does not tell a process's CPU time, and when the measure saw no
+// request or less CPU than /proc counts (10 ms).
 func measureHTTP(ctx context.Context, rate, conns, body, answer int, warmup, window time.Duration) (time.Duration, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -162,7 +163,7 @@ func sendEmpty(ctx context.Context, addr string, req []byte, pace *pacer, from, 
 	for {
 		at, err := pace.ticket(ctx)
 		if err != nil {
-			return nil
+			return ctx.Err()
 		}
 		if !at.Before(from) {
 			once[0].Do(func() { cpu[0] = cpuTime(pid) })

@@ -13,11 +13,11 @@ func TestMeasureHTTP(t *testing.T) {
 		name        string
 		rate, conns int
 	}{
-		{"paced", 400, 4},
+		{"paced", 2000, 4},
 		{"as fast as answered", 0, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := measureHTTP(t.Context(), tt.rate, tt.conns, 1500, 700, 100*time.Millisecond, 500*time.Millisecond)
+			got, err := measureHTTP(t.Context(), tt.rate, tt.conns, 1500, 700, 100*time.Millisecond, time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
