@@ -1,0 +1,104 @@
+package commands
+
+import (
+	"context"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/play"
+	"github.com/tttbot/tttbot/internal/sqlite"
+)
+
+// gameReads counts the games a handler reads from a real store.
+type gameReads struct {
+	*sqlite.DB
+	n atomic.Int64
+}
+
+func (r *gameReads) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
+	r.n.Add(1)
+	return r.DB.Game(ctx, id)
+}
+
+// TestAnswerFromMemory: two bots on one database. An answer to a challenge
+// that the first bot made is clicked on it without reading the game first;
+// after the second bot has seen the challenge withdrawn, the same click is
+// refused as closed, the board redrawn as stored, and the next click reads
+// the game again.
+func TestAnswerFromMemory(t *testing.T) {
+	now := func() time.Time { return testNow }
+	path := filepath.Join(t.TempDir(), "t.db")
+	open := func() *gameReads {
+		db, err := sqlite.Open(t.Context(), path, sqlite.Options{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return &gameReads{DB: db}
+	}
+	handler := func(db *gameReads) *Handler {
+		return newHandler(t, db, ai.New(ai.Options{}), &edits{}, botUser, play.Options{Now: now, Seed: 1})
+	}
+	db1, db2 := open(), open()
+	h1, h2 := handler(db1), handler(db2)
+	ctx := t.Context()
+
+	challengeOn := func(channel string) *tttbot.Game {
+		t.Helper()
+		if r := h1.Handle(ctx, slash(t, alice, "g1", channel, challenge(`{"name":"opponent","type":6,"value":"`+bob+`"}`))); r.Code != "" {
+			t.Fatalf("challenge: code %q", r.Code)
+		}
+		g, err := db1.OpenGame(ctx, channel, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	answer := func(h *Handler, user string, g *tttbot.Game, action string) (code string, edit int) {
+		r := h.Handle(ctx, click(user, "g1", g.ChannelID, "m1", g.ChannelID, CustomID{Action: action, GameID: g.ID, Version: g.Version}.String()))
+		if r.Edit != nil {
+			edit = r.Edit.Version
+		}
+		return r.Code, edit
+	}
+
+	stored := func(id int64) *tttbot.Game {
+		t.Helper()
+		g, err := db1.DB.Game(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+
+	g := challengeOn("c1")
+	before := db1.n.Load()
+	if code, _ := answer(h1, bob, g, ActAccept); code != "" {
+		t.Fatalf("accept: code %q", code)
+	}
+	if got := stored(g.ID); got.Status != tttbot.StatusActive || db1.n.Load() != before {
+		t.Errorf("accept on the bot that made the challenge: game %s after %d reads, want active and none", got.Status, db1.n.Load()-before)
+	}
+
+	g = challengeOn("c2")
+	if code, _ := answer(h2, alice, g, ActDecline); code != "" {
+		t.Fatalf("withdraw on the other bot: code %q", code)
+	}
+	withdrawn := stored(g.ID)
+	code, edit := answer(h1, bob, g, ActAccept)
+	if code != tttbot.EFINISHED || edit != withdrawn.Version {
+		t.Errorf("accept of a withdrawn challenge remembered pending: code %q, board redrawn at version %d; want %q and %d", code, edit, tttbot.EFINISHED, withdrawn.Version)
+	}
+	if got := stored(g.ID); got.Status != tttbot.StatusCancelled || got.Version != withdrawn.Version {
+		t.Errorf("after the refused accept: game %s version %d, want cancelled at %d", got.Status, got.Version, withdrawn.Version)
+	}
+	before = db1.n.Load()
+	answer(h1, bob, g, ActAccept)
+	if n := db1.n.Load() - before; n == 0 {
+		t.Error("the next click on the withdrawn challenge read no game: still remembered pending")
+	}
+}
