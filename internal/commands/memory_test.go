@@ -96,9 +96,11 @@ func TestAnswerFromMemory(t *testing.T) {
 	if got := stored(g.ID); got.Status != tttbot.StatusCancelled || got.Version != withdrawn.Version {
 		t.Errorf("after the refused accept: game %s version %d, want cancelled at %d", got.Status, got.Version, withdrawn.Version)
 	}
+	// Forgotten, the game is read before the click and again for the
+	// redraw of its refusal; remembered, for the redraw only.
 	before = db1.n.Load()
 	answer(h1, bob, g, ActAccept)
-	if n := db1.n.Load() - before; n == 0 {
-		t.Error("the next click on the withdrawn challenge read no game: still remembered pending")
+	if n := db1.n.Load() - before; n != 2 {
+		t.Errorf("the next click on the withdrawn challenge read the game %d times, want 2: read first, then redrawn", n)
 	}
 }

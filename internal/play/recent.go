@@ -38,11 +38,12 @@ func (r *recent) put(g *tttbot.Game) {
 }
 
 // settle remembers g, the game id as the store answered a change of it,
-// or forgets id when the store refused the change because the game has
-// ended or is gone: changed elsewhere, so that what this process
-// remembers of it is no longer open. Other refusals (a stale board, a
-// turn not the player's) say nothing of the memory, which the store's
-// decisions never rely on (see Playing).
+// or forgets id when the store refused the change as finished (ended,
+// closed, past its deadline) or gone: most often changed elsewhere, so
+// that what this process remembers of it no longer holds, and a next
+// click reads it; when the memory was right, that read is all it costs.
+// Other refusals (a stale board, a turn not the player's) say nothing of
+// the memory, which the store's decisions never rely on (see Playing).
 func (r *recent) settle(id int64, g *tttbot.Game, err error) {
 	switch tttbot.ErrorCode(err) {
 	case "":

@@ -144,6 +144,20 @@ func TestPlayingStaleAnswers(t *testing.T) {
 			check: func(t *testing.T, g *tttbot.Game) { wantStatus(t, g, tttbot.StatusActive) },
 		},
 		{
+			name:    "move after a resignation",
+			started: true,
+			elsewhere: func(b *play.Service, g *tttbot.Game) error {
+				_, err := b.ResignGame(t.Context(), g, bob)
+				return err
+			},
+			click: func(a *play.Service, stale *tttbot.Game) error {
+				_, err := a.Move(t.Context(), stale, alice, 4, stale.Version)
+				return err
+			},
+			want:  tttbot.EFINISHED,
+			check: func(t *testing.T, g *tttbot.Game) { wantStatus(t, g, tttbot.StatusFinished) },
+		},
+		{
 			name:    "resign after a move",
 			started: true,
 			elsewhere: func(b *play.Service, g *tttbot.Game) error {
