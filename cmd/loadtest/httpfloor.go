@@ -129,14 +129,21 @@ func measureHTTP(ctx context.Context, rate, conns, body, answer int, warmup, win
 	from := time.Now().Add(warmup)
 	to := from.Add(window)
 	var counted atomic.Int64
-	var cpu [2]time.Duration
-	var once [2]sync.Once
 	errs := make([]error, conns)
 	var wg sync.WaitGroup
 	for i := range conns {
-		wg.Go(func() {
-			errs[i] = sendEmpty(ctx, addr, req.Bytes(), pace, from, to, &counted, &cpu, &once, cmd.Process.Pid)
-		})
+		wg.Go(func() { errs[i] = sendEmpty(ctx, addr, req.Bytes(), pace, from, to, &counted) })
+	}
+	// The child's CPU at the window's edges, while the connections send.
+	var cpu [2]time.Duration
+	for k, at := range []time.Time{from, to} {
+		t := time.NewTimer(time.Until(at))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+		cpu[k] = cpuTime(cmd.Process.Pid)
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -150,10 +157,8 @@ func measureHTTP(ctx context.Context, rate, conns, body, answer int, warmup, win
 }
 
 // sendEmpty is one connection of measureHTTP: it sends req at the pacer's
-// times until to, counting the requests sent within [from, to), and reads
-// the child's CPU time into cpu[0] at from and cpu[1] at to, once each
-// across the connections.
-func sendEmpty(ctx context.Context, addr string, req []byte, pace *pacer, from, to time.Time, counted *atomic.Int64, cpu *[2]time.Duration, once *[2]sync.Once, pid int) error {
+// times until to, counting the requests sent within [from, to).
+func sendEmpty(ctx context.Context, addr string, req []byte, pace *pacer, from, to time.Time, counted *atomic.Int64) error {
 	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return err
@@ -165,11 +170,7 @@ func sendEmpty(ctx context.Context, addr string, req []byte, pace *pacer, from, 
 		if err != nil {
 			return ctx.Err()
 		}
-		if !at.Before(from) {
-			once[0].Do(func() { cpu[0] = cpuTime(pid) })
-		}
 		if !at.Before(to) {
-			once[1].Do(func() { cpu[1] = cpuTime(pid) })
 			return nil
 		}
 		if _, err := conn.Write(req); err != nil {

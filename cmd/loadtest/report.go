@@ -119,7 +119,7 @@ func (r *report) unfetched() int64 {
 // botRate is the interactions each bot answered a second while measured.
 func (r *report) botRate() int {
 	n := len(r.bySize[0]) + len(r.bySize[1])
-	return int(float64(n) / r.elapsed.Seconds() / float64(max(len(r.rss), 1)))
+	return int(float64(n) / r.elapsed.Seconds() / float64(max(r.opts.instances, 1)))
 }
 
 func (r *report) failed() bool {
