@@ -78,7 +78,10 @@ type Game struct {
 	// player's own install of it brought the game: it counts on no
 	// leaderboard of that server.
 	Guest bool
-	Token Token // when Webhook: the latest interaction whose response is the board
+	// Token is the latest interaction whose response is the board: the one
+	// that posted it, and when Webhook each click's since. Until it
+	// expires, an edit of the board needs no MessageID (see TokenCovers).
+	Token Token
 	// Assisted is set once the human asked for a hint in a game against
 	// the bot (Assist): the game counts in no record (InBotRecord).
 	Assisted bool
@@ -114,6 +117,21 @@ const MaxWebhookWait = TokenLife - time.Minute
 type Token struct {
 	Value   string
 	Expires time.Time
+}
+
+// TokenCovers reports whether g's token will still be honoured when its
+// deadline fires, with the minute to spare that MaxWebhookWait leaves the
+// timers: until then its board can be edited without its MessageID.
+func (g *Game) TokenCovers() bool {
+	return g.Token.Value != "" && !g.Deadline.IsZero() && !g.Deadline.After(g.Token.Expires.Add(MaxWebhookWait-TokenLife))
+}
+
+// learnMessage records the board message a click came from, when g has
+// none yet: a board is one message for its game's life.
+func (g *Game) learnMessage(id string) {
+	if g.MessageID == "" {
+		g.MessageID = id
+	}
 }
 
 // Valid reports whether t can still be used at time at.
@@ -193,6 +211,9 @@ type MoveRequest struct {
 	Version  int
 	At       time.Time
 	Deadline time.Time
+	// Message is the board message clicked, when known: the game records
+	// it if it has none (see Game.MessageID).
+	Message string
 
 	// Answer, when set, is the move that answers this one (the bot's),
 	// chosen in advance against the version this move makes: see
@@ -212,6 +233,9 @@ type AcceptRequest struct {
 	// Roles are the accepting member's roles, for a guild that requires
 	// one to play.
 	Roles []string
+	// Message is the challenge's message clicked, which becomes the
+	// board, when known: the game records it if it has none.
+	Message string
 }
 
 // Position reads g's stored board.

@@ -23,7 +23,11 @@ type Interaction struct {
 	// move or an answer to a challenge counts from it, not from when the
 	// database let the bot write it. Zero when unknown: the bot's clock
 	// stands in.
-	At       time.Time
+	At time.Time
+	// Message is the message whose component the player clicked, "" for
+	// a command: a click on a board tells its game's message, which the
+	// click's move or accept records (see MoveRequest.Message).
+	Message  string
 	recorded atomic.Bool
 }
 

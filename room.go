@@ -69,8 +69,11 @@ func (s *Settings) Accept(g *Game, r AcceptRequest, room Room, def bool, stored 
 		return err
 	}
 	s.Retime(g, g.countFrom(r.At, stored))
-	_, err := s.Room(g, r.Player, room, def)
-	return err
+	if _, err := s.Room(g, r.Player, room, def); err != nil {
+		return err
+	}
+	g.learnMessage(r.Message)
+	return nil
 }
 
 // Play makes move m and its Answer on g, as Game.PlayAnswered does, under
@@ -85,6 +88,7 @@ func (s *Settings) Play(g *Game, m MoveRequest, stored time.Time) ([]Move, error
 		return nil, err
 	}
 	s.Retime(g, g.countFrom(moves[len(moves)-1].At, stored))
+	g.learnMessage(m.Message)
 	return moves, nil
 }
 

@@ -281,3 +281,71 @@ func TestSettingsAcceptStoredLate(t *testing.T) {
 		})
 	}
 }
+
+// TestLearnMessage: a move or an accept records the board message clicked
+// when the game has none, keeps the one it has, and a refused one records
+// nothing.
+func TestLearnMessage(t *testing.T) {
+	at := t0.Add(time.Minute)
+	tests := []struct {
+		name   string
+		known  string
+		change func(g *Game, msg string) error
+		want   string
+	}{
+		{"a move on a board not known", "", func(g *Game, msg string) error {
+			_, err := (&Settings{}).Play(g, MoveRequest{GameID: g.ID, Player: "alice", Cell: 0, Version: g.Version, At: at, Deadline: at.Add(time.Minute), Message: msg}, at)
+			return err
+		}, "m2"},
+		{"a move on a board known", "m1", func(g *Game, msg string) error {
+			_, err := (&Settings{}).Play(g, MoveRequest{GameID: g.ID, Player: "alice", Cell: 0, Version: g.Version, At: at, Deadline: at.Add(time.Minute), Message: msg}, at)
+			return err
+		}, "m1"},
+		{"a move refused", "", func(g *Game, msg string) error {
+			_, err := (&Settings{}).Play(g, MoveRequest{GameID: g.ID, Player: "bob", Cell: 0, Version: g.Version, At: at, Message: msg}, at)
+			return err
+		}, ""},
+		{"an accept", "", func(g *Game, msg string) error {
+			g.Status, g.Turn, g.XPlayer, g.OPlayer = StatusPending, "", "", ""
+			return (&Settings{}).Accept(g, AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute), Message: msg}, Room{}, false, at)
+		}, "m2"},
+		{"an accept refused", "", func(g *Game, msg string) error {
+			g.Status, g.Turn, g.XPlayer, g.OPlayer = StatusPending, "", "", ""
+			return (&Settings{}).Accept(g, AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Message: msg}, Room{Occupied: true}, false, at)
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := active(".../.../...", "alice")
+			g.MessageID = tt.known
+			tt.change(g, "m2")
+			if g.MessageID != tt.want {
+				t.Errorf("got message %q, want %q", g.MessageID, tt.want)
+			}
+		})
+	}
+}
+
+// TestTokenCovers: a board can wait for its first click while the token
+// that posted it outlives its deadline by the timers' minute.
+func TestTokenCovers(t *testing.T) {
+	tok := Token{Value: "t", Expires: t0.Add(TokenLife)}
+	tests := []struct {
+		name     string
+		tok      Token
+		deadline time.Time
+		want     bool
+	}{
+		{"a turn of five minutes", tok, t0.Add(5 * time.Minute), true},
+		{"the longest a webhook game waits", tok, t0.Add(MaxWebhookWait), true},
+		{"a second longer", tok, t0.Add(MaxWebhookWait + time.Second), false},
+		{"no deadline", tok, time.Time{}, false},
+		{"no token", Token{}, t0.Add(time.Minute), false},
+	}
+	for _, tt := range tests {
+		g := Game{Token: tt.tok, Deadline: tt.deadline}
+		if got := g.TokenCovers(); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -313,14 +313,19 @@ func TestTimers(t *testing.T) {
 
 	ch1 := h.srv.NewChannel()
 	msg := h.srv.Slash(t, alice, ch1, "ttt challenge", discordtest.UserOption("opponent", bob)).Result(t)
-	// alice cannot accept her own challenge. Answering her click also
-	// records the board message, which the bot otherwise learns right after
-	// posting it — sooner than a test clock could run out.
+	// alice cannot accept her own challenge: a refused click records
+	// nothing. The challenge expires within the life of the token that
+	// posted it, and the timers edit it through that token's webhook: the
+	// bot never fetches the board's message.
 	wantEphemeral(t, h.srv.Click(t, alice, msg, msg.Button(t, "Accept").CustomID).Wait(t), "")
 	h.clock.Advance(2*time.Minute + tttbot.DeadlineGrace)
 	got := h.srv.WaitMessage(t, ch1, msg.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "expired") })
 	if len(got.Buttons()) != 0 {
 		t.Errorf("expired challenge still has buttons:\n%s", got)
+	}
+	fetches, tokenEdits := len(h.srv.CallsTo(discordtest.RouteWebhookMessage)), len(h.srv.CallsTo(discordtest.RouteEditWebhookMessage))
+	if fetches != 0 || tokenEdits != 1 {
+		t.Errorf("got %d fetches of the board and %d edits through its token, want none and 1", fetches, tokenEdits)
 	}
 	r := h.srv.ClickStale(t, bob, msg, msg.Button(t, "Accept").CustomID).Wait(t)
 	wantEphemeral(t, r, "")
@@ -333,6 +338,16 @@ func TestTimers(t *testing.T) {
 	got = h.srv.WaitMessage(t, ch2, board.ID, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "ran out of time") })
 	if !strings.Contains(got.Text(), bob.Mention()+" ran out of time") || !strings.Contains(got.Text(), alice.Mention()+" wins") {
 		t.Errorf("after turn timeout:\n%s", got)
+	}
+	// The clicks told the bot the board's message: channel REST.
+	edits := 0
+	for _, c := range h.srv.CallsTo(discordtest.RouteEditChannelMessage) {
+		if strings.HasSuffix(c.Path, "/"+board.ID) {
+			edits++
+		}
+	}
+	if edits != 1 {
+		t.Errorf("got %d edits of the board through channel REST, want the timers' one", edits)
 	}
 }
 

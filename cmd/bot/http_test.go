@@ -254,8 +254,12 @@ func TestRegisterCommandsOff(t *testing.T) {
 
 // A stop while the board of a new game cannot be fetched (Discord 404s it)
 // ends the retries at once: the bot stops cleanly, well within its deadline.
+// A turn longer than the board's token lives has the board fetched, for
+// the timers' edit should it run out before any click.
 func TestHTTPModeStopsWhileRetrying(t *testing.T) {
-	h := newHTTPHarness(t)
+	h := startHarnessWith(t, ed25519.NewKeyFromSeed([]byte("tttbot-e2e-http-harness-key-0123")), discordtest.Options{}, func(h *harness) {
+		h.configure = func(c *config.Config) { c.Game.TurnTimeout = config.Duration{Duration: time.Hour} }
+	})
 	h.srv.FailNext(t, discordtest.RouteWebhookMessage, 1000, http.StatusNotFound)
 	alice := h.srv.NewUser("alice")
 	h.srv.Slash(t, alice, h.srv.NewChannel(), "ttt challenge").Result(t)

@@ -245,16 +245,17 @@ const firedGrace = tttbot.DeadlineGrace + 2*timerInterval
 // firedGrace before now unfired. After a kill, an
 // ended game's board may lack its edit, lost with the killed bot: those are
 // counted in unedited. fired counts the games ended by their deadline.
-func checkDeadlines(games []*tttbot.Game, edits map[string]int, now time.Time, kill bool) (fired, unedited int, problems []string) {
+func checkDeadlines(games []*tttbot.Game, board func(*tttbot.Game) string, edits map[string]int, now time.Time, kill bool) (fired, unedited int, problems []string) {
 	add := func(g *tttbot.Game, format string, args ...any) {
 		problems = append(problems, fmt.Sprintf("game %d: ", g.ID)+fmt.Sprintf(format, args...))
 	}
 	known := map[string]bool{}
 	for _, g := range games {
 		n := 0
-		if g.MessageID != "" {
-			known[g.MessageID] = true
-			n = edits[g.MessageID]
+		msg := board(g)
+		if msg != "" {
+			known[msg] = true
+			n = edits[msg]
 		}
 		ended := g.Status == tttbot.StatusExpired || g.Status == tttbot.StatusFinished && g.Reason == tttbot.ReasonTimeout
 		open := g.Status == tttbot.StatusPending || g.Status == tttbot.StatusActive
@@ -262,7 +263,8 @@ func checkDeadlines(games []*tttbot.Game, edits map[string]int, now time.Time, k
 		case ended:
 			fired++
 			switch {
-			case g.MessageID == "":
+			case msg == "":
+				add(g, "%s by its deadline, and its board out of the timers' reach: no message, no token", g.Status)
 			case n == 0 && kill:
 				unedited++
 			case n != 1:

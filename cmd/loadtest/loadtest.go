@@ -220,7 +220,7 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		return rep, fmt.Errorf("check the deadlines: %w", err)
 	}
 	var problems []string
-	rep.fired, rep.unedited, problems = checkDeadlines(games, stub.editCounts(), time.Now(), o.kill || o.soak > 0)
+	rep.fired, rep.unedited, problems = checkDeadlines(games, stub.board, stub.editCounts(), time.Now(), o.kill || o.soak > 0)
 	rep.problems = append(rep.problems, problems...)
 	rep.timeLosses = lostOnTime(games, rep.letGo)
 	return rep, nil

@@ -184,39 +184,17 @@ func TestLoadtestFlags(t *testing.T) {
 	}
 }
 
-// A load test fails when the bot did not learn every new board's message,
-// unless it was killed with some in flight.
-func TestLoadtestWantsEveryBoardFetched(t *testing.T) {
-	tests := []struct {
-		name    string
-		kill    bool
-		fetched int64
-		want    bool
-	}{
-		{"all fetched", false, 5, false},
-		{"one missing", false, 4, true},
-		{"one missing after a kill", true, 4, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := &report{opts: loadOptions{kill: tt.kill}, sessions: map[string]int{"bot games": 2, "challenges": 3},
-				rest: map[string]int64{fetchRoute: tt.fetched}}
-			if got := r.failed(); got != tt.want {
-				t.Errorf("got failed %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
 // The check of deadlines wants each game ended by its deadline edited
-// closed exactly once, others at most once (a resignation's edit), and no
-// deadline long past unfired.
+// closed exactly once — the message it stored, else the one its token
+// reaches —, others at most once (a resignation's edit), and no deadline
+// long past unfired.
 func TestCheckDeadlines(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	expired := &tttbot.Game{ID: 1, MessageID: "m1", Status: tttbot.StatusExpired}
 	timedOut := &tttbot.Game{ID: 2, MessageID: "m2", Status: tttbot.StatusFinished, Reason: tttbot.ReasonTimeout}
 	resigned := &tttbot.Game{ID: 3, MessageID: "m3", Status: tttbot.StatusFinished, Reason: tttbot.ReasonResign}
 	unknown := &tttbot.Game{ID: 4, Status: tttbot.StatusExpired}
+	byToken := &tttbot.Game{ID: 7, Status: tttbot.StatusExpired, Token: tttbot.Token{Value: tokenPrefix + "12.m7"}}
 	overdue := &tttbot.Game{ID: 5, MessageID: "m5", Status: tttbot.StatusActive, Deadline: now.Add(-time.Minute)}
 	due := &tttbot.Game{ID: 6, MessageID: "m6", Status: tttbot.StatusPending, Deadline: now.Add(-time.Second / 2)}
 	tests := []struct {
@@ -228,7 +206,9 @@ func TestCheckDeadlines(t *testing.T) {
 		wantUnedited int
 		wantProblems int
 	}{
-		{"each fired once", []*tttbot.Game{expired, timedOut, resigned, unknown, due}, map[string]int{"m1": 1, "m2": 1, "m3": 1}, false, 3, 0, 0},
+		{"each fired once", []*tttbot.Game{expired, timedOut, resigned, byToken, due}, map[string]int{"m1": 1, "m2": 1, "m3": 1, "m7": 1}, false, 3, 0, 0},
+		{"edit through the token missing", []*tttbot.Game{byToken}, map[string]int{"m1": 1}, false, 1, 0, 1},
+		{"board out of reach", []*tttbot.Game{unknown}, map[string]int{}, false, 1, 0, 1},
 		{"fired twice", []*tttbot.Game{expired, timedOut}, map[string]int{"m1": 2, "m2": 1}, false, 2, 0, 1},
 		{"edit missing", []*tttbot.Game{expired}, map[string]int{}, false, 1, 0, 1},
 		{"edit lost with a killed bot", []*tttbot.Game{expired}, map[string]int{}, true, 1, 1, 0},
@@ -239,7 +219,8 @@ func TestCheckDeadlines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fired, unedited, problems := checkDeadlines(tt.games, tt.edits, now, tt.kill)
+			stub := newRESTStub(0, newRunIDs(now))
+			fired, unedited, problems := checkDeadlines(tt.games, stub.board, tt.edits, now, tt.kill)
 			if fired != tt.wantFired || unedited != tt.wantUnedited || len(problems) != tt.wantProblems {
 				t.Errorf("got %d fired, %d unedited, problems %q; want %d, %d and %d problems",
 					fired, unedited, problems, tt.wantFired, tt.wantUnedited, tt.wantProblems)
@@ -266,27 +247,38 @@ func TestRESTStubEditCounts(t *testing.T) {
 		{"closed at two versions", []string{board(5, true), board(6, true)}, 2},
 		{"a refresh of an open board", []string{board(4, false)}, 0},
 	}
-	expired := &tttbot.Game{ID: 7, MessageID: "m1", Status: tttbot.StatusExpired}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			stub := newRESTStub(0, newRunIDs(time.Now()))
-			for _, body := range tt.edits {
-				r := httptest.NewRequest(http.MethodPatch, "/api/v9/channels/c1/messages/m1", strings.NewReader(body))
-				w := httptest.NewRecorder()
-				stub.ServeHTTP(w, r)
-				if w.Code != http.StatusOK {
-					t.Fatalf("PATCH: got status %d: %s", w.Code, w.Body)
+	// The timers edit a board through channel REST once a click told its
+	// message, else through the token that posted it.
+	token := tokenPrefix + "12.m1"
+	ways := []struct {
+		name, path string
+		expired    *tttbot.Game
+	}{
+		{"channel REST", "/api/v9/channels/c1/messages/m1", &tttbot.Game{ID: 7, MessageID: "m1", Status: tttbot.StatusExpired}},
+		{"token", "/api/v9/webhooks/" + appID + "/" + token + "/messages/@original", &tttbot.Game{ID: 7, Status: tttbot.StatusExpired, Token: tttbot.Token{Value: token}}},
+	}
+	for _, way := range ways {
+		for _, tt := range tests {
+			t.Run(way.name+"/"+tt.name, func(t *testing.T) {
+				stub := newRESTStub(0, newRunIDs(time.Now()))
+				for _, body := range tt.edits {
+					r := httptest.NewRequest(http.MethodPatch, way.path, strings.NewReader(body))
+					w := httptest.NewRecorder()
+					stub.ServeHTTP(w, r)
+					if w.Code != http.StatusOK {
+						t.Fatalf("PATCH: got status %d: %s", w.Code, w.Body)
+					}
 				}
-			}
-			edits := stub.editCounts()
-			if got := edits["m1"]; got != tt.want {
-				t.Errorf("got %d edits counted, want %d", got, tt.want)
-			}
-			_, _, problems := checkDeadlines([]*tttbot.Game{expired}, edits, time.Now(), false)
-			if (len(problems) == 0) != (tt.want == 1) {
-				t.Errorf("got problems %q, want none exactly when the board was closed at one version", problems)
-			}
-		})
+				edits := stub.editCounts()
+				if got := edits["m1"]; got != tt.want {
+					t.Errorf("got %d edits counted, want %d", got, tt.want)
+				}
+				_, _, problems := checkDeadlines([]*tttbot.Game{way.expired}, stub.board, edits, time.Now(), false)
+				if (len(problems) == 0) != (tt.want == 1) {
+					t.Errorf("got problems %q, want none exactly when the board was closed at one version", problems)
+				}
+			})
+		}
 	}
 }
 

@@ -106,16 +106,6 @@ func (r *report) gather(d *driver, workers []*worker, stub *restStub) {
 	})
 }
 
-// fetchRoute is the REST call by which the bot learns a new board's
-// message, which its timers edit.
-const fetchRoute = "GET /api/v9/webhooks/{app}/{token}/messages/@original"
-
-// unfetched is how many new boards the bot did not fetch the message of.
-// After a kill some are lost in flight, as answers are.
-func (r *report) unfetched() int64 {
-	return max(int64(r.sessions["bot games"]+r.sessions["challenges"])-r.rest[fetchRoute], 0)
-}
-
 // botRate is the interactions each bot answered a second while measured.
 func (r *report) botRate() int {
 	n := len(r.bySize[0]) + len(r.bySize[1])
@@ -124,9 +114,6 @@ func (r *report) botRate() int {
 
 func (r *report) failed() bool {
 	n := len(r.problems) + len(r.timeLosses) + int(r.late+r.refused)
-	if !r.opts.kill && r.opts.soak == 0 && r.unfetched() > 0 {
-		n++
-	}
 	for _, k := range r.kinds {
 		n += k.errs
 	}
@@ -267,9 +254,6 @@ func (r *report) print(out io.Writer) {
 		rest = append(rest, fmt.Sprintf("%s %d", strings.Replace(k, "/api/v9", "", 1), r.rest[k]))
 	}
 	fmt.Fprintf(out, "REST calls from the bot: %s\n", strings.Join(rest, ", "))
-	if n := r.unfetched(); n > 0 {
-		fmt.Fprintf(out, "board messages: %d new boards never fetched (their timers cannot edit them)\n", n)
-	}
 	if o.abandon > 0 || r.fired > 0 {
 		fmt.Fprintf(out, "deadlines: %d fired, each once", r.fired)
 		if r.unedited > 0 {

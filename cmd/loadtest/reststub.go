@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot"
 )
 
 // restStub answers the bot's REST calls as Discord would, enough for the
@@ -62,16 +64,18 @@ func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 	// After a deferral, the answer comes as an edit of @original: the
 	// clicked message, which a click's token names, or the message the
 	// command's deferral made.
+	// A timers' edit of a board no click has told the bot of comes this
+	// way too, through the token that posted the board.
 	s.route("PATCH /api/v9/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
 		token := r.PathValue("token")
-		n, msg, ok := parseToken(token)
+		msg, ok := s.original(token)
 		var d responseData
 		if err := json.NewDecoder(r.Body).Decode(&d); !ok || err != nil {
 			http.Error(w, fmt.Sprintf("bad token or body: %v", err), http.StatusBadRequest)
 			return
 		}
-		if msg == "" {
-			msg = strconv.FormatInt(s.ids.message(n), 10)
+		if b, err := parseBoard(&response{Data: &d}); err == nil && !b.open() {
+			s.shownClosed(msg, b.version)
 		}
 		s.answers.put(token, webhookAnswer{edit: true, msgID: msg, data: d}, time.Now())
 		writeJSONBody(w, map[string]any{"id": msg, "channel_id": "", "author": user, "application_id": appID})
@@ -99,13 +103,7 @@ func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 			return
 		}
 		if b, err := parseBoard(&response{Data: &responseData{Components: m.Components}}); err != nil || !b.open() {
-			s.mu.Lock()
-			msg := r.PathValue("message")
-			if s.closed[msg] == nil {
-				s.closed[msg] = map[int]bool{}
-			}
-			s.closed[msg][b.version] = true
-			s.mu.Unlock()
+			s.shownClosed(r.PathValue("message"), b.version)
 		}
 		writeJSONBody(w, map[string]any{"id": r.PathValue("message"), "channel_id": r.PathValue("channel"), "author": user})
 	})
@@ -146,6 +144,41 @@ func (s *restStub) route(pattern string, h http.HandlerFunc) {
 
 // id is a new message's ID: odd, as every message's of the run is.
 func (s *restStub) id() string { return strconv.FormatInt(s.nextID.Add(2), 10) }
+
+// fetchRoute is the REST call by which the bot learns a new board's
+// message, when its timers may need it after the board's token expired.
+const fetchRoute = "GET /api/v9/webhooks/{app}/{token}/messages/@original"
+
+// original is the message that @original of token is: the one clicked,
+// or the one the command's response made.
+func (s *restStub) original(token string) (msg string, ok bool) {
+	n, msg, ok := parseToken(token)
+	if ok && msg == "" {
+		msg = strconv.FormatInt(s.ids.message(n), 10)
+	}
+	return msg, ok
+}
+
+// board is the message of g's board: the one it stored, else the one its
+// token reaches.
+func (s *restStub) board(g *tttbot.Game) string {
+	if g.MessageID != "" {
+		return g.MessageID
+	}
+	msg, _ := s.original(g.Token.Value)
+	return msg
+}
+
+// shownClosed notes an edit of message msg that showed its game closed
+// at version.
+func (s *restStub) shownClosed(msg string, version int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed[msg] == nil {
+		s.closed[msg] = map[int]bool{}
+	}
+	s.closed[msg][version] = true
+}
 
 // editCounts returns, for each message, how many versions of its game
 // edits showed closed: a refresh that redraws a version already shown is

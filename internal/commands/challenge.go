@@ -91,5 +91,5 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, opts 
 	if err != nil {
 		return interaction.Reply{}, err
 	}
-	return newMessage(h.render(ctx, l, r.Game, r.Last), r.Game.ID), nil
+	return newBoard(h.render(ctx, l, r.Game, r.Last), r.Game), nil
 }

@@ -49,10 +49,6 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 	if playsGame(c.Action) && !inPlace(i, g) {
 		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
 	}
-	if i.Message != nil && g.MessageID == "" && c.Version > 0 && g.Status.Open() {
-		// The first click on a board tells us its message, for the timers.
-		h.TrackMessage(ctx, g.ID, i.Message.ID)
-	}
 	r, err := h.clickAction(ctx, i, g, me, c)
 	// A board that lags behind its game gets the game drawn again: moved
 	// on, or ended elsewhere (a timer whose edit failed, an erasure).
@@ -216,7 +212,7 @@ func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *
 		if err != nil {
 			return interaction.Reply{}, err
 		}
-		return newMessage(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last), r.Game.ID), nil
+		return newBoard(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last), r.Game), nil
 	case actReview, actReviewPage:
 		return h.reviewPage(ctx, i, g, c.Page, c.Action == actReview)
 	case actReplay:

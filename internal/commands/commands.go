@@ -141,6 +141,9 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r inter
 	// older than its token is refused.
 	in, err := tttbot.NewInteraction(i.ID, h.opts.Now())
 	if err == nil {
+		if i.Message != nil {
+			in.Message = i.Message.ID
+		}
 		ctx = tttbot.WithInteraction(ctx, in)
 	}
 	switch {

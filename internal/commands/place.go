@@ -66,11 +66,7 @@ func privateReplies(i *discordgo.Interaction) bool {
 // place is where i was made and how the bot reaches a board it shows
 // there afterwards: through channel REST, or through i's own token.
 func (h *Handler) place(i *discordgo.Interaction) play.Place {
-	p := play.Place{GuildID: i.GuildID, ChannelID: i.ChannelID, Webhook: !channelREST(i), Guest: guest(i)}
-	if p.Webhook {
-		p.Token = h.token(i)
-	}
-	return p
+	return play.Place{GuildID: i.GuildID, ChannelID: i.ChannelID, Webhook: !channelREST(i), Guest: guest(i), Token: h.token(i)}
 }
 
 // token is i's token, which Discord honours for tttbot.TokenLife from now.
@@ -79,16 +75,17 @@ func (h *Handler) token(i *discordgo.Interaction) tttbot.Token {
 }
 
 // boardEdit is the edit that redraws g's board as m, through channel REST
-// or the webhook of g's latest interaction, or nil when the bot cannot
-// reach the board: it never learnt the board's message, or Discord no
-// longer honours the token. The board then shows the truth at its next
-// click.
+// or the webhook of g's latest interaction (which, before a click has told
+// a board's message, serves a guild's board too), or nil when the bot
+// cannot reach the board: Discord no longer honours the token, and the
+// bot may not or cannot use channel REST. The board then shows the truth
+// at its next click.
 func (h *Handler) boardEdit(g *tttbot.Game, m message) *interaction.Edit {
 	e := &interaction.Edit{GameID: g.ID, Version: g.Version, ChannelID: g.ChannelID, MessageID: g.MessageID, Data: m.data()}
 	switch {
 	case !g.Webhook && g.MessageID != "":
 		return e
-	case g.Webhook && g.Token.Valid(h.opts.Now()):
+	case g.Token.Valid(h.opts.Now()):
 		e.Token = g.Token.Value
 		return e
 	}

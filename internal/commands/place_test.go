@@ -71,10 +71,8 @@ func TestPlace(t *testing.T) {
 			if p.Webhook != tt.webhook || p.Guest != tt.guest || botDM(i) != tt.inDM {
 				t.Errorf("got webhook %v, guest %v, bot DM %v; want %v, %v, %v", p.Webhook, p.Guest, botDM(i), tt.webhook, tt.guest, tt.inDM)
 			}
-			wantTok := tttbot.Token{}
-			if tt.webhook {
-				wantTok = tttbot.Token{Value: i.Token, Expires: testNow.Add(tttbot.TokenLife)}
-			}
+			// Every board keeps the token that posted it (see newBoard).
+			wantTok := tttbot.Token{Value: i.Token, Expires: testNow.Add(tttbot.TokenLife)}
 			if p.Token != wantTok || p.GuildID != tt.o.guild || p.ChannelID != "c1" {
 				t.Errorf("got %+v, want token %+v in %q/c1", p, wantTok, tt.o.guild)
 			}
@@ -259,5 +257,28 @@ func TestWebhookNote(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNewBoardFetched: the adapter fetches a new board's message only for
+// a board in a server's channel whose deadline may come before any click
+// and after its token expires; the token reaches the others.
+func TestNewBoardFetched(t *testing.T) {
+	tok := tttbot.Token{Value: "t", Expires: testNow.Add(tttbot.TokenLife)}
+	tests := []struct {
+		name string
+		g    tttbot.Game
+		want bool
+	}{
+		{"a turn of five minutes", tttbot.Game{ID: 1, Status: tttbot.StatusActive, Deadline: testNow.Add(5 * time.Minute), Token: tok}, false},
+		{"a challenge of an hour", tttbot.Game{ID: 1, Status: tttbot.StatusPending, Deadline: testNow.Add(time.Hour), Token: tok}, true},
+		{"a webhook's board", tttbot.Game{ID: 1, Status: tttbot.StatusActive, Webhook: true, Deadline: testNow.Add(time.Hour), Token: tok}, false},
+		{"a game over at once", tttbot.Game{ID: 1, Status: tttbot.StatusFinished, Token: tok}, false},
+		{"no token", tttbot.Game{ID: 1, Status: tttbot.StatusActive, Deadline: testNow.Add(5 * time.Minute)}, true},
+	}
+	for _, tt := range tests {
+		if got := newBoard(message{}, &tt.g).TrackGame != 0; got != tt.want {
+			t.Errorf("%s: got fetched %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -27,13 +27,25 @@ func ephemeral(text string) interaction.Reply {
 	}}
 }
 
-// newMessage answers with m as a new message in the channel: the board of
-// game gameID, tracked for the timers, when gameID is not 0.
-func newMessage(m message, gameID int64) interaction.Reply {
+// newMessage answers with m as a new message in the channel.
+func newMessage(m message) interaction.Reply {
 	return interaction.Reply{
-		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.data()},
-		TrackGame: gameID,
+		Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.data()},
 	}
+}
+
+// newBoard answers with m, game g's board, as a new message in the
+// channel. Its first click tells the game its message (see
+// tttbot.MoveRequest.Message), and until then the token that posted it
+// reaches it: the adapter fetches the message only for a board in a
+// server's channel that may wait for that click past the token's life,
+// which the timers' edit through channel REST then needs.
+func newBoard(m message, g *tttbot.Game) interaction.Reply {
+	r := newMessage(m)
+	if !g.Webhook && g.Status.Open() && !g.TokenCovers() {
+		r.TrackGame = g.ID
+	}
+	return r
 }
 
 // updateMessage answers a click on a board by redrawing it as m.

@@ -34,5 +34,5 @@ func (h *Handler) resign(ctx context.Context, i *discordgo.Interaction) (interac
 			Edit: e,
 		}, nil
 	}
-	return newMessage(m, 0), nil
+	return newMessage(m), nil
 }

@@ -35,7 +35,7 @@ func TestBoardEditsMerge(t *testing.T) {
 		t.Fatal("the first edit of a board: got no flush to make, want one")
 	}
 	done := make(chan struct{})
-	go func() { edits.Flush(t.Context(), m.ID); close(done) }()
+	go func() { edits.Flush(t.Context(), edit(5).Key()); close(done) }()
 	slow.Wait(t, 1) // version 5 is in flight
 	for _, v := range []int{7, 6, 7, 3} {
 		if edits.Add(edit(v)) {

@@ -51,10 +51,12 @@ type Edit struct {
 	Data                 *discordgo.InteractionResponseData
 }
 
-// Key names the message e edits, so that edits of one message can merge.
+// Key names the message e edits, so that edits of one message can merge:
+// a game's board is one message, which an edit may reach through a token
+// without knowing its ID.
 func (e *Edit) Key() string {
-	if e.MessageID != "" {
-		return e.MessageID
+	if e.GameID != 0 {
+		return fmt.Sprintf("game %d", e.GameID)
 	}
-	return fmt.Sprintf("game %d", e.GameID)
+	return e.MessageID
 }

@@ -162,10 +162,7 @@ type Place struct {
 // set gives g the place p.
 func (p Place) set(g *tttbot.Game) {
 	g.GuildID, g.ChannelID = p.GuildID, p.ChannelID
-	g.Webhook, g.Guest = p.Webhook, p.Guest
-	if p.Webhook {
-		g.Token = p.Token
-	}
+	g.Webhook, g.Guest, g.Token = p.Webhook, p.Guest, p.Token
 }
 
 // Challenge is a request for a game. Options left zero — the board, who
@@ -290,7 +287,7 @@ func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, roles
 	id := g.ID
 	g, err := s.store.Accept(ctx, tttbot.AcceptRequest{
 		GameID: id, Player: user, Version: version, XPlayer: g.XPlayer,
-		At: at, Deadline: at.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles,
+		At: at, Deadline: at.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles, Message: clicked(ctx),
 	})
 	s.recent.settle(id, g, err)
 	return g, err
@@ -305,6 +302,14 @@ func (s *Service) madeAt(ctx context.Context) time.Time {
 		return in.At
 	}
 	return s.opts.Now()
+}
+
+// clicked is the message clicked in the interaction ctx serves, if any.
+func clicked(ctx context.Context) string {
+	if in := tttbot.InteractionFrom(ctx); in != nil {
+		return in.Message
+	}
+	return ""
 }
 
 // Decline ends challenge g, seen at version: declined by its opponent,
@@ -326,7 +331,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 	at := s.madeAt(ctx)
 	m := tttbot.MoveRequest{
 		GameID: g.ID, Player: user, Cell: cell, Version: version, At: at,
-		Deadline: s.deadlineFor(g, g.Other(user), at),
+		Deadline: s.deadlineFor(g, g.Other(user), at), Message: clicked(ctx),
 	}
 	if g.VsBot() {
 		m.Answer = s.botAnswer(ctx, g, m)

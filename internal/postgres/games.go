@@ -36,12 +36,12 @@ const (
 	// Any change ends a timer's claim (see Due).
 	queryUpdateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
-		finished_at = $12, claimed_until = NULL WHERE id = $1`
+		finished_at = $12, message_id = coalesce(message_id, $13), claimed_until = NULL WHERE id = $1`
 
-	// queryPlaySeen is queryUpdateGame, the interaction's record ($15, or
-	// none when 0, seen at $20) and the moves (arrays $16–$19) in one
-	// statement, all written only while the game is still at version $13
-	// and its guild's turn timeout is $14 seconds: see playSeen. It returns
+	// queryPlaySeen is queryUpdateGame, the interaction's record ($16, or
+	// none when 0, seen at $21) and the moves (arrays $17–$20) in one
+	// statement, all written only while the game is still at version $14
+	// and its guild's turn timeout is $15 seconds: see playSeen. It returns
 	// the columns that change without a new version. Nor does it write when
 	// its transaction has waited 200ms or more (on a lock, a stalled
 	// server): the next turn's deadline, decided before the statement ran,
@@ -54,13 +54,13 @@ const (
 	// retried loser is refused as the replay it is.
 	queryPlaySeen = `WITH g AS (UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
-		finished_at = $12, claimed_until = NULL
-		WHERE id = $1 AND version = $13 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $14
+		finished_at = $12, message_id = coalesce(message_id, $13), claimed_until = NULL
+		WHERE id = $1 AND version = $14 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $15
 			AND clock_timestamp() - now() < interval '200 milliseconds'
 		RETURNING id, message_id, token, token_expires),
-	i AS (INSERT INTO interactions (id, seen_at) SELECT $15::bigint, $20::bigint FROM g WHERE $15::bigint <> 0),
+	i AS (INSERT INTO interactions (id, seen_at) SELECT $16::bigint, $21::bigint FROM g WHERE $16::bigint <> 0),
 	mv AS (INSERT INTO moves (game_id, ply, cell, player_id, at)
-		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($16::int[], $17::int[], $18::text[], $19::bigint[]) AS m (ply, cell, player_id, at))
+		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($17::int[], $18::int[], $19::text[], $20::bigint[]) AS m (ply, cell, player_id, at))
 	SELECT coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0) FROM g`
 )
 
@@ -248,7 +248,7 @@ func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings,
 func updateArgs(g *tttbot.Game) []any {
 	return []any{g.ID, gamerow.NullString(g.XPlayer), gamerow.NullString(g.OPlayer), string(g.Status), g.Board,
 		gamerow.NullString(g.Turn), g.Version, gamerow.ToMS(g.Deadline), gamerow.NullString(g.Winner),
-		gamerow.NullString(string(g.Reason)), g.UpdatedAt.UnixMilli(), gamerow.ToMS(g.FinishedAt)}
+		gamerow.NullString(string(g.Reason)), g.UpdatedAt.UnixMilli(), gamerow.ToMS(g.FinishedAt), gamerow.NullString(g.MessageID)}
 }
 
 // Play applies a move and, when it ends the game, the result; then

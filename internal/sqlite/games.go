@@ -240,6 +240,12 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 		}
 		args = append(args, c.new)
 	}
+	if g.MessageID != before.MessageID {
+		// A click told the board's message: one message for the game's
+		// life, which a game seen by the caller may not know it holds.
+		set.WriteString(", message_id = coalesce(message_id, ?)")
+		args = append(args, g.MessageID)
+	}
 	set.WriteString(" WHERE id = ? AND version = ? RETURNING coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0), assisted")
 	var expires int64
 	err := tx.QueryRowContext(ctx, set.String(), append(args, g.ID, before.Version)...).Scan(&g.MessageID, &g.Token.Value, &expires, &g.Assisted)

@@ -154,6 +154,37 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		}
 	})
 
+	t.Run("the board message clicked", func(t *testing.T) {
+		db := newDB(t, Options{})
+		// A move records it, seen or read under the lock, and an accept;
+		// none replaces the message the game holds.
+		c := Challenge("c1", "alice", "bob")
+		OK(t, db.StartGame(ctx, c, nil))
+		a := Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: c.ID, Player: "bob", Version: c.Version, XPlayer: "alice",
+			At: t0, Deadline: t0.Add(time.Minute), Message: "m1"}))
+		g := StartGame(t, db, "c2", "carol", "dave")
+		m := Click(g, "carol", 4)
+		m.Message = "m2"
+		seen := Must[*tttbot.Game](t)(db.Play(ctx, m, g))
+		h := StartGame(t, db, "c3", "erin", "frank")
+		m = Click(h, "erin", 4)
+		m.Message = "m3"
+		locked := Must[*tttbot.Game](t)(db.Play(ctx, m, nil))
+		m = Click(seen, "dave", 0)
+		m.Message = "other"
+		again := Must[*tttbot.Game](t)(db.Play(ctx, m, withoutMessage(seen)))
+		for _, tt := range []struct {
+			name string
+			g    *tttbot.Game
+			want string
+		}{{"accepted", a, "m1"}, {"moved, seen", seen, "m2"}, {"moved, locked", locked, "m3"}, {"moved again", again, "m2"}} {
+			stored := Must[*tttbot.Game](t)(db.Game(ctx, tt.g.ID))
+			if tt.g.MessageID != tt.want || stored.MessageID != tt.want {
+				t.Errorf("%s: got message %q, stored %q; want %q", tt.name, tt.g.MessageID, stored.MessageID, tt.want)
+			}
+		}
+	})
+
 	t.Run("with the bot's answer", func(t *testing.T) {
 		db := newDB(t, Options{})
 		g := &tttbot.Game{GuildID: "guild", ChannelID: "c1", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bot",
@@ -187,4 +218,11 @@ func cellsOf(moves []tttbot.Move) []int {
 		out = append(out, m.Cell)
 	}
 	return out
+}
+
+// withoutMessage is g as a caller that never learnt its message saw it.
+func withoutMessage(g *tttbot.Game) *tttbot.Game {
+	c := *g
+	c.MessageID = ""
+	return &c
 }
