@@ -79,7 +79,7 @@ type Game struct {
 	// leaderboard of that server.
 	Guest bool
 	// Token is the latest interaction whose response is the board: the one
-	// that posted it, and when Webhook each click's since. Until it
+	// that posted it, and when Webhook the latest click's since. Until it
 	// expires, an edit of the board needs no MessageID (see TokenCovers).
 	Token Token
 	// Assisted is set once the human asked for a hint in a game against
@@ -126,11 +126,22 @@ func (g *Game) TokenCovers() bool {
 	return g.Token.Value != "" && !g.Deadline.IsZero() && !g.Deadline.After(g.Token.Expires.Add(MaxWebhookWait-TokenLife))
 }
 
-// learnMessage records the board message a click came from, when g has
-// none yet: a board is one message for its game's life.
-func (g *Game) learnMessage(id string) {
+// BoardClick is what a click tells of the board it was made on.
+type BoardClick struct {
+	Message string // the board's message
+	Token   Token  // the click's, whose response is the board
+}
+
+// clicked records what click c on g's board tells: the board's message
+// when g has none yet (a board is one message for its game's life), and
+// the click's token when g is reached through a webhook and g's does not
+// outlive it (as GameStore.SetToken).
+func (g *Game) clicked(c BoardClick) {
 	if g.MessageID == "" {
-		g.MessageID = id
+		g.MessageID = c.Message
+	}
+	if g.Webhook && c.Token.Value != "" && !c.Token.Expires.Before(g.Token.Expires) {
+		g.Token = c.Token
 	}
 }
 
@@ -211,9 +222,9 @@ type MoveRequest struct {
 	Version  int
 	At       time.Time
 	Deadline time.Time
-	// Message is the board message clicked, when known: the game records
-	// it if it has none (see Game.MessageID).
-	Message string
+	// Click is what the click tells of its board, when known: see
+	// Game.MessageID and Game.Token.
+	Click BoardClick
 
 	// Answer, when set, is the move that answers this one (the bot's),
 	// chosen in advance against the version this move makes: see
@@ -233,9 +244,9 @@ type AcceptRequest struct {
 	// Roles are the accepting member's roles, for a guild that requires
 	// one to play.
 	Roles []string
-	// Message is the challenge's message clicked, which becomes the
-	// board, when known: the game records it if it has none.
-	Message string
+	// Click is what the click on the challenge, which becomes the board,
+	// tells of it, when known.
+	Click BoardClick
 }
 
 // Position reads g's stored board.

@@ -24,10 +24,9 @@ type Interaction struct {
 	// database let the bot write it. Zero when unknown: the bot's clock
 	// stands in.
 	At time.Time
-	// Message is the message whose component the player clicked, "" for
-	// a command: a click on a board tells its game's message, which the
-	// click's move or accept records (see MoveRequest.Message).
-	Message  string
+	// Click is what a click on a board tells of it, which the click's
+	// move or accept records (see MoveRequest.Click); zero for a command.
+	Click    BoardClick
 	recorded atomic.Bool
 }
 

@@ -72,7 +72,7 @@ func (s *Settings) Accept(g *Game, r AcceptRequest, room Room, def bool, stored 
 	if _, err := s.Room(g, r.Player, room, def); err != nil {
 		return err
 	}
-	g.learnMessage(r.Message)
+	g.clicked(r.Click)
 	return nil
 }
 
@@ -88,7 +88,7 @@ func (s *Settings) Play(g *Game, m MoveRequest, stored time.Time) ([]Move, error
 		return nil, err
 	}
 	s.Retime(g, g.countFrom(moves[len(moves)-1].At, stored))
-	g.learnMessage(m.Message)
+	g.clicked(m.Click)
 	return moves, nil
 }
 

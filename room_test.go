@@ -282,45 +282,51 @@ func TestSettingsAcceptStoredLate(t *testing.T) {
 	}
 }
 
-// TestLearnMessage: a move or an accept records the board message clicked
-// when the game has none, keeps the one it has, and a refused one records
-// nothing.
-func TestLearnMessage(t *testing.T) {
+// TestClicked: a move or an accept records the board message clicked
+// when the game has none, and the click's token on a webhook's board when
+// it outlives the game's; a refused one records nothing.
+func TestClicked(t *testing.T) {
 	at := t0.Add(time.Minute)
+	older := Token{Value: "old", Expires: at.Add(TokenLife - time.Minute)}
+	click := BoardClick{Message: "m2", Token: Token{Value: "click", Expires: at.Add(TokenLife)}}
+	move := func(player string) func(g *Game, c BoardClick) error {
+		return func(g *Game, c BoardClick) error {
+			_, err := (&Settings{}).Play(g, MoveRequest{GameID: g.ID, Player: player, Cell: 0, Version: g.Version, At: at, Deadline: at.Add(time.Minute), Click: c}, at)
+			return err
+		}
+	}
+	accept := func(room Room) func(g *Game, c BoardClick) error {
+		return func(g *Game, c BoardClick) error {
+			g.Status, g.Turn, g.XPlayer, g.OPlayer = StatusPending, "", "", ""
+			return (&Settings{}).Accept(g, AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute), Click: c}, room, false, at)
+		}
+	}
 	tests := []struct {
-		name   string
-		known  string
-		change func(g *Game, msg string) error
-		want   string
+		name      string
+		webhook   bool
+		message   string
+		token     Token
+		change    func(g *Game, c BoardClick) error
+		wantMsg   string
+		wantToken string
 	}{
-		{"a move on a board not known", "", func(g *Game, msg string) error {
-			_, err := (&Settings{}).Play(g, MoveRequest{GameID: g.ID, Player: "alice", Cell: 0, Version: g.Version, At: at, Deadline: at.Add(time.Minute), Message: msg}, at)
-			return err
-		}, "m2"},
-		{"a move on a board known", "m1", func(g *Game, msg string) error {
-			_, err := (&Settings{}).Play(g, MoveRequest{GameID: g.ID, Player: "alice", Cell: 0, Version: g.Version, At: at, Deadline: at.Add(time.Minute), Message: msg}, at)
-			return err
-		}, "m1"},
-		{"a move refused", "", func(g *Game, msg string) error {
-			_, err := (&Settings{}).Play(g, MoveRequest{GameID: g.ID, Player: "bob", Cell: 0, Version: g.Version, At: at, Message: msg}, at)
-			return err
-		}, ""},
-		{"an accept", "", func(g *Game, msg string) error {
-			g.Status, g.Turn, g.XPlayer, g.OPlayer = StatusPending, "", "", ""
-			return (&Settings{}).Accept(g, AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute), Message: msg}, Room{}, false, at)
-		}, "m2"},
-		{"an accept refused", "", func(g *Game, msg string) error {
-			g.Status, g.Turn, g.XPlayer, g.OPlayer = StatusPending, "", "", ""
-			return (&Settings{}).Accept(g, AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Message: msg}, Room{Occupied: true}, false, at)
-		}, ""},
+		{"a move on a board not known", false, "", older, move("alice"), "m2", "old"},
+		{"a move on a board known", false, "m1", older, move("alice"), "m1", "old"},
+		{"a move refused", false, "", older, move("bob"), "", "old"},
+		{"an accept", false, "", older, accept(Room{}), "m2", "old"},
+		{"an accept refused", false, "", older, accept(Room{Occupied: true}), "", "old"},
+		{"a webhook's move", true, "", older, move("alice"), "m2", "click"},
+		{"a webhook's accept", true, "", older, accept(Room{}), "m2", "click"},
+		{"a webhook's move, its token newer", true, "", Token{Value: "newer", Expires: at.Add(time.Hour)}, move("alice"), "m2", "newer"},
+		{"a webhook's move refused", true, "", older, move("bob"), "", "old"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := active(".../.../...", "alice")
-			g.MessageID = tt.known
-			tt.change(g, "m2")
-			if g.MessageID != tt.want {
-				t.Errorf("got message %q, want %q", g.MessageID, tt.want)
+			g.Webhook, g.MessageID, g.Token = tt.webhook, tt.message, tt.token
+			tt.change(g, click)
+			if g.MessageID != tt.wantMsg || g.Token.Value != tt.wantToken {
+				t.Errorf("got message %q, token %q; want %q, %q", g.MessageID, g.Token.Value, tt.wantMsg, tt.wantToken)
 			}
 		})
 	}

@@ -67,9 +67,6 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 	default:
 		r.Edit = h.refresh(ctx, g.ID, i.Message)
 	}
-	if err == nil && g.Webhook && playsGame(c.Action) && c.Action != ActRematch {
-		h.keepToken(ctx, g, i)
-	}
 	return r, err
 }
 

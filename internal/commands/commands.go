@@ -142,7 +142,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r inter
 	in, err := tttbot.NewInteraction(i.ID, h.opts.Now())
 	if err == nil {
 		if i.Message != nil {
-			in.Message = i.Message.ID
+			in.Click = tttbot.BoardClick{Message: i.Message.ID, Token: h.token(i)}
 		}
 		ctx = tttbot.WithInteraction(ctx, in)
 	}

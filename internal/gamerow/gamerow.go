@@ -61,11 +61,20 @@ func (o Options) At(t time.Time) time.Time {
 // unset, and its Answer's too.
 func (o Options) Move(m tttbot.MoveRequest) tttbot.MoveRequest {
 	m.At, m.Deadline = o.At(m.At), Round(m.Deadline)
+	m.Click.Token.Expires = Round(m.Click.Token.Expires)
 	if m.Answer != nil {
 		a := o.Move(*m.Answer)
 		m.Answer = &a
 	}
 	return m
+}
+
+// Accept returns r with its times as stored, At the clock's time when
+// unset.
+func (o Options) Accept(r tttbot.AcceptRequest) tttbot.AcceptRequest {
+	r.At, r.Deadline = o.At(r.At), Round(r.Deadline)
+	r.Click.Token.Expires = Round(r.Click.Token.Expires)
+	return r
 }
 
 // Open is the condition of the games_open_* partial indexes; queries

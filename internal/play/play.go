@@ -287,7 +287,7 @@ func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, roles
 	id := g.ID
 	g, err := s.store.Accept(ctx, tttbot.AcceptRequest{
 		GameID: id, Player: user, Version: version, XPlayer: g.XPlayer,
-		At: at, Deadline: at.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles, Message: clicked(ctx),
+		At: at, Deadline: at.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles, Click: clicked(ctx),
 	})
 	s.recent.settle(id, g, err)
 	return g, err
@@ -304,12 +304,12 @@ func (s *Service) madeAt(ctx context.Context) time.Time {
 	return s.opts.Now()
 }
 
-// clicked is the message clicked in the interaction ctx serves, if any.
-func clicked(ctx context.Context) string {
+// clicked is what the click ctx serves tells of its board, if anything.
+func clicked(ctx context.Context) tttbot.BoardClick {
 	if in := tttbot.InteractionFrom(ctx); in != nil {
-		return in.Message
+		return in.Click
 	}
-	return ""
+	return tttbot.BoardClick{}
 }
 
 // Decline ends challenge g, seen at version: declined by its opponent,
@@ -331,7 +331,7 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 	at := s.madeAt(ctx)
 	m := tttbot.MoveRequest{
 		GameID: g.ID, Player: user, Cell: cell, Version: version, At: at,
-		Deadline: s.deadlineFor(g, g.Other(user), at), Message: clicked(ctx),
+		Deadline: s.deadlineFor(g, g.Other(user), at), Click: clicked(ctx),
 	}
 	if g.VsBot() {
 		m.Answer = s.botAnswer(ctx, g, m)

@@ -36,12 +36,14 @@ const (
 	// Any change ends a timer's claim (see Due).
 	queryUpdateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
-		finished_at = $12, message_id = coalesce(message_id, $13), claimed_until = NULL WHERE id = $1`
+		finished_at = $12, message_id = coalesce(message_id, $13),
+		token = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $14 ELSE token END,
+		token_expires = CASE WHEN coalesce(token_expires, 0) < $15 THEN $15 ELSE token_expires END, claimed_until = NULL WHERE id = $1`
 
-	// queryPlaySeen is queryUpdateGame, the interaction's record ($16, or
-	// none when 0, seen at $21) and the moves (arrays $17–$20) in one
-	// statement, all written only while the game is still at version $14
-	// and its guild's turn timeout is $15 seconds: see playSeen. It returns
+	// queryPlaySeen is queryUpdateGame, the interaction's record ($18, or
+	// none when 0, seen at $23) and the moves (arrays $19–$22) in one
+	// statement, all written only while the game is still at version $16
+	// and its guild's turn timeout is $17 seconds: see playSeen. It returns
 	// the columns that change without a new version. Nor does it write when
 	// its transaction has waited 200ms or more (on a lock, a stalled
 	// server): the next turn's deadline, decided before the statement ran,
@@ -54,13 +56,15 @@ const (
 	// retried loser is refused as the replay it is.
 	queryPlaySeen = `WITH g AS (UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
-		finished_at = $12, message_id = coalesce(message_id, $13), claimed_until = NULL
-		WHERE id = $1 AND version = $14 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $15
+		finished_at = $12, message_id = coalesce(message_id, $13),
+		token = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $14 ELSE token END,
+		token_expires = CASE WHEN coalesce(token_expires, 0) < $15 THEN $15 ELSE token_expires END, claimed_until = NULL
+		WHERE id = $1 AND version = $16 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $17
 			AND clock_timestamp() - now() < interval '200 milliseconds'
 		RETURNING id, message_id, token, token_expires),
-	i AS (INSERT INTO interactions (id, seen_at) SELECT $16::bigint, $21::bigint FROM g WHERE $16::bigint <> 0),
+	i AS (INSERT INTO interactions (id, seen_at) SELECT $18::bigint, $23::bigint FROM g WHERE $18::bigint <> 0),
 	mv AS (INSERT INTO moves (game_id, ply, cell, player_id, at)
-		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($17::int[], $18::int[], $19::text[], $20::bigint[]) AS m (ply, cell, player_id, at))
+		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($19::int[], $20::int[], $21::text[], $22::bigint[]) AS m (ply, cell, player_id, at))
 	SELECT coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0) FROM g`
 )
 
@@ -248,7 +252,8 @@ func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings,
 func updateArgs(g *tttbot.Game) []any {
 	return []any{g.ID, gamerow.NullString(g.XPlayer), gamerow.NullString(g.OPlayer), string(g.Status), g.Board,
 		gamerow.NullString(g.Turn), g.Version, gamerow.ToMS(g.Deadline), gamerow.NullString(g.Winner),
-		gamerow.NullString(string(g.Reason)), g.UpdatedAt.UnixMilli(), gamerow.ToMS(g.FinishedAt), gamerow.NullString(g.MessageID)}
+		gamerow.NullString(string(g.Reason)), g.UpdatedAt.UnixMilli(), gamerow.ToMS(g.FinishedAt),
+		gamerow.NullString(g.MessageID), gamerow.NullString(g.Token.Value), gamerow.ToMS(g.Token.Expires)}
 }
 
 // Play applies a move and, when it ends the game, the result; then
@@ -342,7 +347,7 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.G
 
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
-	r.At, r.Deadline = db.opts.At(r.At), gamerow.Round(r.Deadline)
+	r = db.opts.Accept(r)
 	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
 		var rm room
 		b := &pgx.Batch{}

@@ -240,11 +240,17 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 		}
 		args = append(args, c.new)
 	}
+	// What a click told of its board (tttbot.BoardClick), which a game seen
+	// by the caller may hold already, or hold newer: a board is one
+	// message, and the token that expires last is kept.
 	if g.MessageID != before.MessageID {
-		// A click told the board's message: one message for the game's
-		// life, which a game seen by the caller may not know it holds.
 		set.WriteString(", message_id = coalesce(message_id, ?)")
 		args = append(args, g.MessageID)
+	}
+	if g.Token.Value != before.Token.Value {
+		expires := gamerow.Round(g.Token.Expires).UnixMilli()
+		set.WriteString(", token = iif(ifnull(token_expires, 0) <= ?, ?, token), token_expires = max(ifnull(token_expires, 0), ?)")
+		args = append(args, expires, g.Token.Value, expires)
 	}
 	set.WriteString(" WHERE id = ? AND version = ? RETURNING coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0), assisted")
 	var expires int64
@@ -338,7 +344,7 @@ func playSeen(ctx context.Context, tx *sql.Conn, m tttbot.MoveRequest, seen *ttt
 
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
-	r.At, r.Deadline = db.opts.At(r.At), gamerow.Round(r.Deadline)
+	r = db.opts.Accept(r)
 	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
 		room, err := readRoom(ctx, tx, g, !st.Shares(db.opts.SimultaneousGames))
 		if err != nil {

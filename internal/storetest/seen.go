@@ -154,35 +154,53 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		}
 	})
 
-	t.Run("the board message clicked", func(t *testing.T) {
+	t.Run("what a click tells of its board", func(t *testing.T) {
 		db := newDB(t, Options{})
-		// A move records it, seen or read under the lock, and an accept;
-		// none replaces the message the game holds.
-		c := Challenge("c1", "alice", "bob")
-		OK(t, db.StartGame(ctx, c, nil))
-		a := Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: c.ID, Player: "bob", Version: c.Version, XPlayer: "alice",
-			At: t0, Deadline: t0.Add(time.Minute), Message: "m1"}))
-		g := StartGame(t, db, "c2", "carol", "dave")
-		m := Click(g, "carol", 4)
-		m.Message = "m2"
-		seen := Must[*tttbot.Game](t)(db.Play(ctx, m, g))
-		h := StartGame(t, db, "c3", "erin", "frank")
-		m = Click(h, "erin", 4)
-		m.Message = "m3"
-		locked := Must[*tttbot.Game](t)(db.Play(ctx, m, nil))
-		m = Click(seen, "dave", 0)
-		m.Message = "other"
-		again := Must[*tttbot.Game](t)(db.Play(ctx, m, withoutMessage(seen)))
-		for _, tt := range []struct {
-			name string
-			g    *tttbot.Game
-			want string
-		}{{"accepted", a, "m1"}, {"moved, seen", seen, "m2"}, {"moved, locked", locked, "m3"}, {"moved again", again, "m2"}} {
-			stored := Must[*tttbot.Game](t)(db.Game(ctx, tt.g.ID))
-			if tt.g.MessageID != tt.want || stored.MessageID != tt.want {
-				t.Errorf("%s: got message %q, stored %q; want %q", tt.name, tt.g.MessageID, stored.MessageID, tt.want)
+		// A move, seen or read under the lock, and an accept record the
+		// board's message and, on a webhook's board, the click's token;
+		// none replaces the message the game holds, or a token expiring
+		// later.
+		tok := func(v string, life time.Duration) tttbot.Token {
+			return tttbot.Token{Value: v, Expires: t0.Add(life)}
+		}
+		webhook := func(channel string) *tttbot.Game {
+			g := Challenge(channel, "alice", "bob")
+			g.Webhook, g.Token = true, tok("posted", 15*time.Minute)
+			OK(t, db.StartGame(ctx, g, nil))
+			return g
+		}
+		// check compares g, as a call returned it, with the game stored.
+		check := func(name string, g *tttbot.Game, msg, token string) {
+			t.Helper()
+			stored := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
+			if g.MessageID != msg || stored.MessageID != msg || g.Token.Value != token || stored.Token.Value != token {
+				t.Errorf("%s: got message %q, token %q, stored %q, %q; want %q, %q", name,
+					g.MessageID, g.Token.Value, stored.MessageID, stored.Token.Value, msg, token)
+			}
+			if !g.Token.Expires.Equal(stored.Token.Expires) {
+				t.Errorf("%s: got the token expiring %s, stored %s", name, g.Token.Expires, stored.Token.Expires)
 			}
 		}
+		click := func(g *tttbot.Game, player string, cell int, msg string, tk tttbot.Token, seen *tttbot.Game) *tttbot.Game {
+			m := Click(g, player, cell)
+			m.Click = tttbot.BoardClick{Message: msg, Token: tk}
+			return Must[*tttbot.Game](t)(db.Play(ctx, m, seen))
+		}
+		c := webhook("c1")
+		check("accepted", Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: c.ID, Player: "bob", Version: c.Version, XPlayer: "alice",
+			At: t0, Deadline: t0.Add(time.Minute), Click: tttbot.BoardClick{Message: "m1", Token: tok("accept", 16*time.Minute)}})), "m1", "accept")
+		g := StartGame(t, db, "c2", "carol", "dave")
+		seen := click(g, "carol", 4, "m2", tok("guild", 16*time.Minute), g)
+		check("moved, seen", seen, "m2", "")
+		check("moved again", click(seen, "dave", 0, "other", tok("guild", 17*time.Minute), withoutMessage(seen)), "m2", "")
+		h := StartGame(t, db, "c3", "erin", "frank")
+		check("moved, locked", click(h, "erin", 4, "m3", tok("guild", 16*time.Minute), nil), "m3", "")
+		w := webhook("c4")
+		w = Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: w.ID, Player: "bob", Version: w.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
+		w = click(w, "alice", 4, "m4", tok("move", 17*time.Minute), w)
+		check("a webhook's move", w, "m4", "move")
+		OK(t, db.SetToken(ctx, w.ID, tok("refresh", time.Hour)))
+		check("a webhook's move, a later token stored", click(w, "bob", 0, "m4", tok("late", 18*time.Minute), w), "m4", "refresh")
 	})
 
 	t.Run("with the bot's answer", func(t *testing.T) {
