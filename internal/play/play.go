@@ -91,9 +91,9 @@ type Service struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	recent          recent     // open games as last stored, for Playing
-	finished        chan int64 // games to mine for puzzles (see RunMiner)
-	tournamentGames chan int64 // finished games for RunTournaments
+	recent          recent            // open games as last stored, for Playing
+	finished        chan *tttbot.Game // games to mine for puzzles (see RunMiner)
+	tournamentGames chan int64        // finished games for RunTournaments
 }
 
 // New returns a Service playing as the bot user botID.
@@ -117,7 +117,7 @@ func New(store Store, engine AI, botID string, opts Options) *Service {
 		store: store, ai: engine, botID: botID, opts: opts, log: opts.Logger,
 		rand:     rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
 		recent:   recent{games: make(map[int64]tttbot.Game)},
-		finished: make(chan int64, mineQueue), tournamentGames: make(chan int64, tournamentQueue),
+		finished: make(chan *tttbot.Game, mineQueue), tournamentGames: make(chan int64, tournamentQueue),
 	}
 }
 

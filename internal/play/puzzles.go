@@ -20,8 +20,9 @@ func (s *Service) mine(g *tttbot.Game) {
 	if g == nil || g.Status != tttbot.StatusFinished {
 		return
 	}
+	done := *g // the caller's may still change (see recent)
 	select {
-	case s.finished <- g.ID:
+	case s.finished <- &done:
 	default:
 		s.log.Debug("puzzle mining skipped: queue full", "game", g.ID)
 	}
@@ -63,18 +64,18 @@ func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
 		select {
 		case <-ctx.Done():
 			return
-		case id := <-s.finished:
+		case g := <-s.finished:
 			start := time.Now()
-			err := s.MineGame(ctx, id, e)
+			err := s.mineGame(ctx, g, e)
 			rest.Reset(time.Duration(float64(time.Since(start)) * (1/minerShare - 1)))
 			switch {
 			case err == nil || ctx.Err() != nil:
 			case errors.Is(err, puzzle.ErrUnproven):
 				// A position the solver could not settle within the
 				// bot's budget: the game's puzzles are forgone.
-				s.log.Debug("mine game", "game", id, "err", err)
+				s.log.Debug("mine game", "game", g.ID, "err", err)
 			default:
-				s.log.Log(ctx, health.Level(err), "mine game", "game", id, "err", err)
+				s.log.Log(ctx, health.Level(err), "mine game", "game", g.ID, "err", err)
 			}
 		}
 	}
@@ -87,7 +88,12 @@ func (s *Service) MineGame(ctx context.Context, id int64, e puzzle.Analyzer) err
 	if err != nil {
 		return err
 	}
-	moves, err := s.store.Moves(ctx, id)
+	return s.mineGame(ctx, g, e)
+}
+
+// mineGame is MineGame on g, as stored when it finished.
+func (s *Service) mineGame(ctx context.Context, g *tttbot.Game, e puzzle.Analyzer) error {
+	moves, err := s.store.Moves(ctx, g.ID)
 	if err != nil {
 		return err
 	}
@@ -100,7 +106,7 @@ func (s *Service) MineGame(ctx context.Context, id int64, e puzzle.Analyzer) err
 	if err != nil {
 		return err
 	}
-	s.log.Info("puzzles mined", "game", id, "found", len(ps), "new", n, "took", time.Since(start).Round(time.Microsecond))
+	s.log.Info("puzzles mined", "game", g.ID, "found", len(ps), "new", n, "took", time.Since(start).Round(time.Microsecond))
 	return nil
 }
 

@@ -53,8 +53,8 @@ func (r records) next(t *testing.T, msg string) map[string]string {
 }
 
 // loggedService is a Service on a new SQLite database whose log records go
-// to the records returned.
-func loggedService(t *testing.T) (*play.Service, records) {
+// to the records returned, and whose reads of games are counted.
+func loggedService(t *testing.T) (*play.Service, records, *reads) {
 	t.Helper()
 	c := &clock{now: t0}
 	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: c.Now})
@@ -63,15 +63,17 @@ func loggedService(t *testing.T) (*play.Service, records) {
 	}
 	t.Cleanup(func() { db.Close() })
 	logs := make(records, 100)
-	s := play.New(db, scripted{0}, bot, play.Options{Now: c.Now, Seed: 1, Logger: slog.New(logs)})
-	return s, logs
+	r := &reads{DB: db}
+	s := play.New(r, scripted{0}, bot, play.Options{Now: c.Now, Seed: 1, Logger: slog.New(logs)})
+	return s, logs, r
 }
 
 // TestMiner: AddStarterPuzzles stores the starter set, then RunMiner mines a game that just
 // finished — alice missed a fork, then bob missed one — and stores the
-// puzzles not stored yet; it returns once its context ends.
+// puzzles not stored yet, without reading the game again; it returns once
+// its context ends.
 func TestMiner(t *testing.T) {
-	s, logs := loggedService(t)
+	s, logs, reads := loggedService(t)
 	starter, err := puzzle.Starter()
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +93,9 @@ func TestMiner(t *testing.T) {
 	if got := logs.next(t, "puzzles mined"); got["game"] != strconv.FormatInt(g.ID, 10) || got["found"] != "2" || got["new"] != "0" {
 		t.Errorf("mined %v, want game %d with 2 found, 0 new", got, g.ID)
 	}
+	if n := reads.n.Load(); n != 0 {
+		t.Errorf("got %d reads of a game, want none: the miner has the game that finished", n)
+	}
 	cancel()
 	wg.Wait()
 }
@@ -98,7 +103,7 @@ func TestMiner(t *testing.T) {
 // The miner rests after each game for 1/minerShare − 1 times what the game
 // took, so that under load it takes no more than its share of a core.
 func TestMinerRests(t *testing.T) {
-	s, logs := loggedService(t)
+	s, logs, _ := loggedService(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
 	wg.Go(func() { s.RunMiner(ctx, ai.New(ai.Options{})) })
