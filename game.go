@@ -95,7 +95,7 @@ type Game struct {
 	// InTournament is set by a tournament creating the game for a board of
 	// its round: the game shares its channel with the round's other games
 	// (see Settings.Room). It matters only when the game is created, and is
-	// not stored.
+	// not stored: see OfTournament.
 	InTournament bool
 
 	CreatedAt  time.Time
@@ -118,6 +118,11 @@ type Token struct {
 	Value   string
 	Expires time.Time
 }
+
+// OfTournament reports whether g is a board of a tournament's round: only
+// a tournament gives a game a turn timeout of its own (its MoveTimeout,
+// never zero), which is stored with it.
+func (g *Game) OfTournament() bool { return g.InTournament || g.TurnTimeout != 0 }
 
 // TokenCovers reports whether g's token will still be honoured when its
 // deadline fires, with the minute to spare that MaxWebhookWait leaves the

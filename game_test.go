@@ -463,3 +463,22 @@ func TestRoundOver(t *testing.T) {
 		t.Errorf("a draw: BothLost %v, outcome %s", draw.BothLost(), draw.Outcome("a"))
 	}
 }
+
+// TestOfTournament: a tournament's game is known by the turn timeout of its
+// own that only a tournament gives, once stored as when created.
+func TestOfTournament(t *testing.T) {
+	tests := []struct {
+		name string
+		g    Game
+		want bool
+	}{
+		{"created by a tournament", Game{InTournament: true, TurnTimeout: time.Minute}, true},
+		{"a tournament's, read back", Game{TurnTimeout: time.Minute}, true},
+		{"between people", Game{Challenger: "alice", Opponent: "bob"}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.g.OfTournament(); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -30,11 +30,10 @@ type TournamentBoards interface {
 const tournamentQueue = 256
 
 // gameOver hands g, when it has just finished, to the puzzle miner and,
-// when it may be a tournament's — a game between people in a server — to
-// the tournament runner, without waiting.
+// when it is a tournament's, to the tournament runner, without waiting.
 func (s *Service) gameOver(g *tttbot.Game) {
 	s.mine(g)
-	if g == nil || g.Status.Open() || g.VsBot() || g.GuildID == "" {
+	if g == nil || g.Status.Open() || !g.OfTournament() {
 		return
 	}
 	select {

@@ -80,8 +80,8 @@ var (
 func finish(t *testing.T, s *play.Service, db *sqlite.DB, b *tournamentBoards, id int64, moves []int) {
 	t.Helper()
 	g := playMoves(t, s, mustGame(t, db, id), moves...)
-	if g.Status.Open() {
-		t.Fatalf("game %d still open after %v", id, moves)
+	if g.Status.Open() || !g.OfTournament() {
+		t.Fatalf("game %d: got %s, a tournament's %v, after %v; want it over, a tournament's", id, g.Status, g.OfTournament(), moves)
 	}
 	if err := s.TournamentGameOver(t.Context(), id, b); err != nil {
 		t.Fatal(err)
