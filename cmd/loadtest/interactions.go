@@ -101,6 +101,10 @@ func (w *worker) body(s *session, user string, typ discordgo.InteractionType, da
 		AppPermissions: "2248473465835073", Locale: "en-US", GuildLocale: "en-US", Entitlements: []any{},
 		Data: data, Message: m,
 	}
+	if s.guest {
+		i.Owners = map[discordgo.ApplicationIntegrationType]string{discordgo.ApplicationIntegrationUserInstall: s.humans[0]}
+		i.Context = ptr(discordgo.InteractionContextGuild)
+	}
 	b, err := json.Marshal(i)
 	if err != nil {
 		panic(err) // the types above always marshal
@@ -135,6 +139,10 @@ type (
 		Entitlements   []any                     `json:"entitlements"`
 		Data           any                       `json:"data"`
 		Message        *messageJSON              `json:"message,omitempty"`
+		// Set where the players' own install of the bot brings it, as
+		// Discord sets them on every interaction since user installs.
+		Owners  map[discordgo.ApplicationIntegrationType]string `json:"authorizing_integration_owners,omitempty"`
+		Context *discordgo.InteractionContextType               `json:"context,omitempty"`
 	}
 	channelJSON struct {
 		ID      string                `json:"id"`

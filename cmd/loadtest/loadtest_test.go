@@ -102,8 +102,9 @@ func TestLoadtestKill(t *testing.T) {
 
 // On PostgreSQL, a database that a SQLite load test made is copied over
 // and takes the load of two bots, the first killed halfway, with tables
-// walking away from their games: every answer must be as expected, the
-// check must pass, and every deadline must have fired once.
+// walking away from their games, half of them in a server that has not
+// installed the bot: every answer must be as expected, the check must
+// pass, and every deadline must have fired once.
 func TestLoadtestPostgres(t *testing.T) {
 	url := pgtest.URL(t)
 	if testing.Short() {
@@ -128,14 +129,14 @@ func TestLoadtestPostgres(t *testing.T) {
 	stdout.Reset()
 	stderr.Reset()
 	err = run(t.Context(), &stdout, &stderr, append(common, "-database-url", url, "-instances", "2", "-kill",
-		"-abandon", "0.2", "-turn-timeout", "2s", "-duration", "4s"))
+		"-abandon", "0.2", "-turn-timeout", "2s", "-duration", "4s", "-channels", "32", "-guests", "0.5"))
 	out := stdout.String()
 	if err != nil {
 		t.Fatalf("loadtest on PostgreSQL: %v\n%s\nbots' and driver's logs:\n%s", err, out, stderr.Bytes())
 	}
 	t.Log("\n" + out)
 	for _, re := range []string{
-		`PostgreSQL shared by 2 bots, abandon 0\.20 with 2s timeouts`,
+		`PostgreSQL shared by 2 bots, guests 0\.50, abandon 0\.20 with 2s timeouts`,
 		`answers by bot, warm-up included: 1: [1-9]\d*, 2: [1-9]\d*`,
 		`bots' peak RSS: 1: [\d.]+ MB, 2: [\d.]+ MB`,
 		`kill -9 halfway: bot 1 of 2 back in`,
@@ -155,6 +156,7 @@ func TestLoadtestFlags(t *testing.T) {
 		{"-warmup", "-1s"},
 		{"-concurrency", "10", "-players", "20"},
 		{"-bad", "2"},
+		{"-guests", "1.5"},
 		{"-abandon", "-0.5"},
 		{"-instances", "0"},
 		{"-instances", "2"},

@@ -32,6 +32,7 @@ type loadOptions struct {
 	seed        uint64
 	bad         float64 // chance of a bad request before each step
 	big         float64 // share of games on 4×4 and 5×5
+	guests      float64 // share of servers that have not installed the bot
 	kill        bool
 	restLatency time.Duration // how long the REST stub takes to answer
 	db          string
@@ -104,6 +105,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed (0: random)")
 	fs.Float64Var(&o.bad, "bad", 0.1, "chance of a bad request (bad signature, stale board, stranger, out of turn, conflict) before each step")
 	fs.Float64Var(&o.big, "big", 0.1, "share of games on 4×4 or 5×5 boards (the rest are 3×3)")
+	fs.Float64Var(&o.guests, "guests", 0, "share of servers that have not installed the bot, where the players play through their own install of it: the bot reaches those boards only through the interaction tokens of their clicks")
 	fs.BoolVar(&o.kill, "kill", false, "kill -9 the bot (the first of -instances) halfway, restart it on the same database and carry on")
 	fs.DurationVar(&o.restLatency, "rest-latency", 50*time.Millisecond, "how long the REST stub takes to answer each of the bot's calls, as Discord's REST does")
 	fs.StringVar(&o.db, "db", "", "SQLite database `file` (default: a new one in a temporary directory)")
@@ -149,7 +151,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	case len(rest) > 0:
 		return cli.NoArgs(fs, rest)
 	case o.duration <= 0 || o.warmup < 0 || o.restLatency < 0 || o.rate < 0 || o.concurrency < 1 || o.channels < 1 || o.instances < 1 ||
-		o.turnTimeout <= 0 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1 || o.abandon < 0 || o.abandon > 1:
+		o.turnTimeout <= 0 || o.bad < 0 || o.bad > 1 || o.big < 0 || o.big > 1 || o.guests < 0 || o.guests > 1 || o.abandon < 0 || o.abandon > 1:
 		return errors.New("-duration, -concurrency, -channels, -instances and -turn-timeout must be positive, -warmup, -rate and -rest-latency not negative, -bad, -big and -abandon from 0 to 1")
 	case o.tournament < 0 || o.tournament > 0 && (o.tournament < tttbot.MinEntrants || o.rounds < 1 || o.rounds > 12 ||
 		o.resign < 0 || o.resign+o.abandon > 1):

@@ -152,6 +152,9 @@ func (r *report) print(out io.Writer) {
 			fmt.Fprint(out, "s")
 		}
 	}
+	if o.guests > 0 {
+		fmt.Fprintf(out, ", guests %.2f", o.guests)
+	}
 	if o.abandon > 0 {
 		fmt.Fprintf(out, ", abandon %.2f with %s timeouts", o.abandon, o.turnTimeout)
 	}

@@ -72,6 +72,7 @@ func (d *driver) newWorker(i, first, n int) *worker {
 type session struct {
 	guild, channel string
 	admin          bool     // the member may manage the guild
+	guest          bool     // the guild has not installed the bot: see guestGuild
 	humans         []string // the challenger first
 	vsBot          bool
 	x              string // who plays X
@@ -152,6 +153,13 @@ func (w *worker) recover(ctx context.Context, s *session) bool {
 // and until they end the game it holds its channel.
 const parkMargin = 2 * time.Second
 
+// guestGuild reports whether guild n, of the run's channels/16, is one of
+// the first -guests of them: a server that has not installed the bot.
+func (w *worker) guestGuild(n int) bool {
+	guilds := (w.d.o.channels + 15) / 16
+	return float64(n)+0.5 < w.d.o.guests*float64(guilds)
+}
+
 // newSession seats players at a new table. It waits while fewer than two
 // players are free.
 func (w *worker) newSession(ctx context.Context) (*session, error) {
@@ -160,7 +168,7 @@ func (w *worker) newSession(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	c := w.rng.IntN(w.d.o.channels)
-	s := &session{guild: snowflake(idGuilds, c/16), channel: snowflake(idChannels, c), vsBot: w.rng.IntN(2) == 0}
+	s := &session{guild: snowflake(idGuilds, c/16), channel: snowflake(idChannels, c), guest: w.guestGuild(c / 16), vsBot: w.rng.IntN(2) == 0}
 	i := w.rng.IntN(len(players))
 	s.humans = []string{players[i]}
 	if !s.vsBot {
@@ -478,6 +486,14 @@ func (w *worker) bad(ctx context.Context, s *session) error {
 	}
 	if err != nil {
 		return err
+	}
+	// Where the bot reaches a board only through its clicks' tokens, a
+	// stale click's answer redraws the board as it is.
+	if k == kStale && s.guest && r.Type == discordgo.InteractionResponseUpdateMessage {
+		if b, err := parseBoard(r); err != nil || b.version != s.cur.version {
+			return w.fail(k, "got %s, want the board redrawn at version %d", r, s.cur.version)
+		}
+		return nil
 	}
 	// A command's refusal after a deferral fills the message the deferral
 	// made, public when the command's answer in time would have been.
