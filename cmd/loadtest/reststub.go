@@ -63,9 +63,9 @@ func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 	})
 	// After a deferral, the answer comes as an edit of @original: the
 	// clicked message, which a click's token names, or the message the
-	// command's deferral made.
-	// A timers' edit of a board no click has told the bot of comes this
-	// way too, through the token that posted the board.
+	// command's deferral made. So do the timers' edits of a board the bot
+	// reaches through a token: the one that posted it, or its latest
+	// click's.
 	s.route("PATCH /api/v9/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
 		token := r.PathValue("token")
 		msg, ok := s.original(token)

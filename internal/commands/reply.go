@@ -36,7 +36,7 @@ func newMessage(m message) interaction.Reply {
 
 // newBoard answers with m, game g's board, as a new message in the
 // channel. Its first click tells the game its message (see
-// tttbot.MoveRequest.Message), and until then the token that posted it
+// tttbot.BoardClick), and until then the token that posted it
 // reaches it: the adapter fetches the message only for a board in a
 // server's channel that may wait for that click past the token's life,
 // which the timers' edit through channel REST then needs.

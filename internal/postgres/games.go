@@ -38,7 +38,7 @@ const (
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
 		finished_at = $12, message_id = coalesce(message_id, $13),
 		token = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $14 ELSE token END,
-		token_expires = CASE WHEN coalesce(token_expires, 0) < $15 THEN $15 ELSE token_expires END, claimed_until = NULL WHERE id = $1`
+		token_expires = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $15 ELSE token_expires END, claimed_until = NULL WHERE id = $1`
 
 	// queryPlaySeen is queryUpdateGame, the interaction's record ($18, or
 	// none when 0, seen at $23) and the moves (arrays $19–$22) in one
@@ -58,7 +58,7 @@ const (
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
 		finished_at = $12, message_id = coalesce(message_id, $13),
 		token = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $14 ELSE token END,
-		token_expires = CASE WHEN coalesce(token_expires, 0) < $15 THEN $15 ELSE token_expires END, claimed_until = NULL
+		token_expires = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $15 ELSE token_expires END, claimed_until = NULL
 		WHERE id = $1 AND version = $16 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $17
 			AND clock_timestamp() - now() < interval '200 milliseconds'
 		RETURNING id, message_id, token, token_expires),

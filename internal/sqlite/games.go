@@ -248,7 +248,7 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 		args = append(args, g.MessageID)
 	}
 	if g.Token.Value != before.Token.Value {
-		expires := gamerow.Round(g.Token.Expires).UnixMilli()
+		expires := g.Token.Expires.UnixMilli()
 		set.WriteString(", token = iif(ifnull(token_expires, 0) <= ?, ?, token), token_expires = max(ifnull(token_expires, 0), ?)")
 		args = append(args, expires, g.Token.Value, expires)
 	}
