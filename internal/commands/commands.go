@@ -178,7 +178,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (r inter
 // they run, when none of its transactions has: its replay must not run
 // them again.
 func (h *Handler) remember(ctx context.Context, l *i18n.Language, in *tttbot.Interaction, r interaction.Reply) interaction.Reply {
-	if in == nil || in.Recorded() || (r.TrackGame == 0 && r.Followup == nil && r.Edit == nil) {
+	if in == nil || in.Recorded() || (!r.FetchBoard && r.Followup == nil && r.Edit == nil) {
 		return r
 	}
 	switch err := h.play.Remember(ctx); tttbot.ErrorCode(err) {

@@ -275,10 +275,17 @@ func TestNewBoardFetched(t *testing.T) {
 		{"a webhook's board", tttbot.Game{ID: 1, Status: tttbot.StatusActive, Webhook: true, Deadline: testNow.Add(time.Hour), Token: tok}, false},
 		{"a game over at once", tttbot.Game{ID: 1, Status: tttbot.StatusFinished, Token: tok}, false},
 		{"no token", tttbot.Game{ID: 1, Status: tttbot.StatusActive, Deadline: testNow.Add(5 * time.Minute)}, true},
+		{"the bot to move", tttbot.Game{ID: 1, Status: tttbot.StatusActive, BotLevel: "easy", Opponent: "bot", Turn: "bot",
+			Deadline: testNow.Add(time.Second), Token: tok}, true},
 	}
 	for _, tt := range tests {
-		if got := newBoard(message{}, &tt.g).TrackGame != 0; got != tt.want {
+		r := newBoard(message{}, &tt.g)
+		if got := r.FetchBoard; got != tt.want {
 			t.Errorf("%s: got fetched %v, want %v", tt.name, got, tt.want)
+		}
+		// A message ID the adapter learns on the way is recorded all the same.
+		if wantTracked := tt.g.Status.Open(); (r.TrackGame != 0) != wantTracked {
+			t.Errorf("%s: got game %d tracked, want tracked %v", tt.name, r.TrackGame, wantTracked)
 		}
 	}
 }

@@ -36,14 +36,17 @@ func newMessage(m message) interaction.Reply {
 
 // newBoard answers with m, game g's board, as a new message in the
 // channel. Its first click tells the game its message (see
-// tttbot.BoardClick), and until then the token that posted it
-// reaches it: the adapter fetches the message only for a board in a
-// server's channel that may wait for that click past the token's life,
-// which the timers' edit through channel REST then needs.
+// tttbot.BoardClick), and until then the token that posted it reaches it,
+// unless the adapter learns the message's ID on the way (a late answer is
+// a follow-up, which no token's @original is). The adapter fetches the
+// message only for a board in a server's channel that may wait for that
+// click past the token's life: its deadline runs past it, or the bot is
+// to move, whose move the timers may make, starting a turn from then.
 func newBoard(m message, g *tttbot.Game) interaction.Reply {
 	r := newMessage(m)
-	if !g.Webhook && g.Status.Open() && !g.TokenCovers() {
+	if g.Status.Open() {
 		r.TrackGame = g.ID
+		r.FetchBoard = !g.Webhook && (!g.TokenCovers() || g.BotToMove())
 	}
 	return r
 }

@@ -339,9 +339,9 @@ func TestHTTPHandlerCommand(t *testing.T) {
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: "board"},
 		},
-		TrackGame: 7,
-		Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
-		Edit:      &interaction.Edit{GameID: 6, ChannelID: "20", MessageID: "800", Data: &discordgo.InteractionResponseData{Content: "resigned"}},
+		TrackGame: 7, FetchBoard: true,
+		Followup: &discordgo.InteractionResponseData{Content: "rematch?"},
+		Edit:     &interaction.Edit{GameID: 6, ChannelID: "20", MessageID: "800", Data: &discordgo.InteractionResponseData{Content: "resigned"}},
 	}}
 	h := newHandler(t, f, newREST(t, rest))
 	w := httptest.NewRecorder()
@@ -466,6 +466,33 @@ func TestHTTPHandlerEncodes(t *testing.T) {
 	}
 }
 
+// A new board that its token reaches until its first click is not
+// fetched: no REST call follows the answer.
+func TestHTTPHandlerBoardNotFetched(t *testing.T) {
+	rest := &fakeREST{}
+	f := &fakeHandler{reply: interaction.Reply{
+		Response: &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "board"},
+		},
+		TrackGame: 7,
+	}}
+	h := newHandler(t, f, newREST(t, rest))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, signed(testKey, testNow, command))
+	if err := h.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w.Code != http.StatusOK {
+		t.Fatalf("got status %d, want 200", w.Code)
+	}
+	rest.mu.Lock()
+	defer rest.mu.Unlock()
+	if rest.gets != 0 || len(f.tracked) != 0 {
+		t.Errorf("got %d GETs of @original and %v tracked, want none", rest.gets, f.tracked)
+	}
+}
+
 // A REST failure after the response is logged without the interaction's
 // token, which the webhook URL in a transport error carries.
 func TestHTTPHandlerLogsNoToken(t *testing.T) {
@@ -480,8 +507,8 @@ func TestHTTPHandlerLogsNoToken(t *testing.T) {
 	var logs bytes.Buffer
 	f := &fakeHandler{reply: interaction.Reply{
 		Response:  &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource},
-		TrackGame: 7,
-		Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
+		TrackGame: 7, FetchBoard: true,
+		Followup: &discordgo.InteractionResponseData{Content: "rematch?"},
 	}}
 	h := discord.NewHTTPHandler(testKey.Public().(ed25519.PublicKey), discord.HTTPOptions{
 		Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(&logs, nil)),

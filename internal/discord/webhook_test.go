@@ -78,8 +78,8 @@ var boardReply = interaction.Reply{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: "board"},
 	},
-	TrackGame: 7,
-	Followup:  &discordgo.InteractionResponseData{Content: "rematch?"},
+	TrackGame: 7, FetchBoard: true,
+	Followup: &discordgo.InteractionResponseData{Content: "rematch?"},
 }
 
 // The calls of different interactions do not wait for each other: against

@@ -22,9 +22,13 @@ import (
 type Reply struct {
 	Response *discordgo.InteractionResponse
 	// TrackGame, when set, is the game whose board is the message this
-	// response creates; the adapter reports that message's ID back through
-	// TrackMessage so timers can edit it later.
-	TrackGame int64
+	// response creates. An adapter that learns the message's ID without
+	// asking (a late answer's follow-up, say) reports it through
+	// TrackMessage, for the timers' edits; it asks Discord for it only
+	// when FetchBoard is set too. Otherwise the board's first click tells
+	// it, and the token that posted the board reaches it meanwhile.
+	TrackGame  int64
+	FetchBoard bool
 	// Followup, when set, is a message posted after the response.
 	Followup *discordgo.InteractionResponseData
 	// Edit, when set, is a board message to bring up to date after the
