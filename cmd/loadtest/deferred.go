@@ -27,10 +27,38 @@ type webhookAnswer struct {
 }
 
 // webhookAnswers holds each interaction's webhookAnswer, by token, until
-// the driver takes it.
+// the driver takes it, and what the REST stub must know of how the
+// driver saw an interaction answered.
 type webhookAnswers struct {
 	mu      sync.Mutex
 	byToken map[string]*answerSlot
+	how     map[string]answerKind
+}
+
+// answerKind is how an interaction was answered, where the REST stub's
+// reading of its token's @original edits depends on it.
+type answerKind int
+
+const (
+	answeredLate answerKind = iota + 1 // deferred: its first @original edit is its answer
+	answeredNew                        // a click answered in time with a new message, its @original
+)
+
+// note records that token's interaction was answered as k.
+func (w *webhookAnswers) note(token string, k answerKind) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.how == nil {
+		w.how = map[string]answerKind{}
+	}
+	w.how[token] = k
+}
+
+// noted is how token's interaction was answered, as noted, or 0.
+func (w *webhookAnswers) noted(token string) answerKind {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.how[token]
 }
 
 type answerSlot struct {

@@ -57,6 +57,7 @@ func (w *worker) interact(ctx context.Context, k kind, s *session, user string, 
 	switch r.Type {
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource, discordgo.InteractionResponseDeferredMessageUpdate:
 		w.d.deferred.Add(1)
+		w.d.answers.note(interactionToken(n, m.id()), answeredLate)
 		in, epoch := w.d.bots[w.sentTo], w.sentEpoch
 		out, err = w.resolveDeferred(ctx, &r, interactionToken(n, m.id()), m != nil, func() bool { return in.epoch.Load() != epoch })
 		switch {
@@ -70,6 +71,9 @@ func (w *worker) interact(ctx context.Context, k kind, s *session, user string, 
 		}
 	case discordgo.InteractionResponseChannelMessageWithSource:
 		out.msgID = strconv.FormatInt(w.d.ids.message(n), 10)
+		if m != nil {
+			w.d.answers.note(interactionToken(n, m.id()), answeredNew)
+		}
 	}
 	switch {
 	case !out.ephemeral():

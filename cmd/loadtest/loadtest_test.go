@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -281,6 +282,49 @@ func TestRESTStubEditCounts(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Through a token, the stub counts the timers' edits and not a deferred
+// interaction's answer, and takes @original for the message the token's
+// response made when a click was answered with a new one (a rematch).
+func TestRESTStubTokenEdits(t *testing.T) {
+	closedBoard := func(version int) string {
+		id := commands.CustomID{Action: commands.ActMove, GameID: 7, Version: version}.String()
+		return fmt.Sprintf(`{"components":[{"type":1,"components":[{"type":2,"label":"X","custom_id":%q,"disabled":true}]}]}`, id)
+	}
+	ids := newRunIDs(time.Now())
+	token := tokenPrefix + "12.m1" // a click on m1
+	made := strconv.FormatInt(ids.message(12), 10)
+	tests := []struct {
+		name  string
+		how   answerKind
+		edits []string
+		want  map[string]int
+	}{
+		{"the timers' edit", 0, []string{closedBoard(5)}, map[string]int{"m1": 1}},
+		{"a deferred answer", answeredLate, []string{closedBoard(5)}, map[string]int{}},
+		{"a deferred answer, then the timers' edit", answeredLate, []string{closedBoard(5), closedBoard(6)}, map[string]int{"m1": 1}},
+		{"the timers' edit of a rematch's board", answeredNew, []string{closedBoard(5)}, map[string]int{made: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stub := newRESTStub(0, ids)
+			if tt.how != 0 {
+				stub.answers.note(token, tt.how)
+			}
+			for _, body := range tt.edits {
+				r := httptest.NewRequest(http.MethodPatch, "/api/v9/webhooks/"+appID+"/"+token+"/messages/@original", strings.NewReader(body))
+				w := httptest.NewRecorder()
+				stub.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					t.Fatalf("PATCH: got status %d: %s", w.Code, w.Body)
+				}
+			}
+			if got := stub.editCounts(); !maps.Equal(got, tt.want) {
+				t.Errorf("got %v counted, want %v", got, tt.want)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strconv"
 	"sync"
@@ -28,13 +29,18 @@ type restStub struct {
 	answers webhookAnswers
 
 	mu     sync.Mutex
-	closed map[string]map[int]bool // message ID → the versions of its game edits showed closed
+	closed map[string]map[int]bool // message ID → the versions of its game edits showed closed, through channel REST
+	// The edits through @original that showed a board closed, each with
+	// whether it was its token's first: a deferred interaction's is its
+	// answer, not the timers' (see editCounts).
+	viaToken []tokenEdit
+	patches  map[string]int // token → its @original edits
 
 	posts *postLog // the messages posted to channels, when kept (keepPosts)
 }
 
 func newRESTStub(latency time.Duration, ids runIDs) *restStub {
-	s := &restStub{mux: http.NewServeMux(), ids: ids, latency: latency, closed: map[string]map[int]bool{}}
+	s := &restStub{mux: http.NewServeMux(), ids: ids, latency: latency, closed: map[string]map[int]bool{}, patches: map[string]int{}}
 	s.nextID.Store(int64(ids) + stubMessages - 1)
 	user := map[string]any{"id": botUserID, "username": "tttbot", "discriminator": "0", "bot": true}
 	s.route("GET /api/v9/users/@me", func(w http.ResponseWriter, r *http.Request) { writeJSONBody(w, user) })
@@ -74,9 +80,13 @@ func newRESTStub(latency time.Duration, ids runIDs) *restStub {
 			http.Error(w, fmt.Sprintf("bad token or body: %v", err), http.StatusBadRequest)
 			return
 		}
+		s.mu.Lock()
+		first := s.patches[token] == 0
+		s.patches[token]++
 		if b, err := parseBoard(&response{Data: &d}); err == nil && !b.open() {
-			s.shownClosed(msg, b.version)
+			s.viaToken = append(s.viaToken, tokenEdit{token: token, msg: msg, version: b.version, first: first})
 		}
+		s.mu.Unlock()
 		s.answers.put(token, webhookAnswer{edit: true, msgID: msg, data: d}, time.Now())
 		writeJSONBody(w, map[string]any{"id": msg, "channel_id": "", "author": user, "application_id": appID})
 	})
@@ -149,14 +159,22 @@ func (s *restStub) id() string { return strconv.FormatInt(s.nextID.Add(2), 10) }
 // message, when its timers may need it after the board's token expired.
 const fetchRoute = "GET /api/v9/webhooks/{app}/{token}/messages/@original"
 
-// original is the message that @original of token is: the one clicked,
-// or the one the command's response made.
+// original is the message that @original of token is: the one its
+// response made (a command's, or a click's answered in time with a new
+// message), else the one clicked.
 func (s *restStub) original(token string) (msg string, ok bool) {
 	n, msg, ok := parseToken(token)
-	if ok && msg == "" {
+	if ok && (msg == "" || s.answers.noted(token) == answeredNew) {
 		msg = strconv.FormatInt(s.ids.message(n), 10)
 	}
 	return msg, ok
+}
+
+// tokenEdit is an edit through @original that showed a board closed.
+type tokenEdit struct {
+	token, msg string
+	version    int
+	first      bool // the token's first edit
 }
 
 // board is the message of g's board: the one it stored, else the one its
@@ -169,8 +187,8 @@ func (s *restStub) board(g *tttbot.Game) string {
 	return msg
 }
 
-// shownClosed notes an edit of message msg that showed its game closed
-// at version.
+// shownClosed notes an edit through channel REST of message msg that
+// showed its game closed at version.
 func (s *restStub) shownClosed(msg string, version int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -181,13 +199,27 @@ func (s *restStub) shownClosed(msg string, version int) {
 }
 
 // editCounts returns, for each message, how many versions of its game
-// edits showed closed: a refresh that redraws a version already shown is
-// not counted again.
+// edits showed closed, through channel REST or a token's @original: a
+// refresh that redraws a version already shown is not counted again, nor
+// a deferred interaction's answer.
 func (s *restStub) editCounts() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	counts := make(map[string]int, len(s.closed))
+	closed := make(map[string]map[int]bool, len(s.closed))
 	for m, versions := range s.closed {
+		closed[m] = maps.Clone(versions)
+	}
+	for _, e := range s.viaToken {
+		if e.first && s.answers.noted(e.token) == answeredLate {
+			continue // a deferred interaction's answer
+		}
+		if closed[e.msg] == nil {
+			closed[e.msg] = map[int]bool{}
+		}
+		closed[e.msg][e.version] = true
+	}
+	counts := make(map[string]int, len(closed))
+	for m, versions := range closed {
 		counts[m] = len(versions)
 	}
 	return counts
