@@ -29,8 +29,8 @@ type GameStore interface {
 	OpenGame(ctx context.Context, channelID, user string) (*Game, error)
 
 	// SetMessage records the board message of a game, writing only when
-	// the game holds another: several of a game's first clicks and the
-	// bot's own fetch of a new board may each learn the same message.
+	// the game holds another: two instances, or a fetch and a click's move,
+	// may each learn the same message.
 	SetMessage(ctx context.Context, id int64, messageID string) error
 
 	// SetToken records t as the token of game id's latest interaction, unless

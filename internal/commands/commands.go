@@ -187,7 +187,7 @@ func (h *Handler) remember(ctx context.Context, l *i18n.Language, in *tttbot.Int
 		return refuseReplay(l)
 	default:
 		h.logger(ctx).Log(ctx, health.Level(err), "remember interaction", "err", err)
-		r.TrackGame, r.Followup, r.Edit = 0, nil, nil
+		r.TrackGame, r.FetchBoard, r.Followup, r.Edit = 0, false, nil, nil
 	}
 	return r
 }

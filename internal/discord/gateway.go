@@ -402,7 +402,7 @@ func afterResponse(ctx context.Context, s *discordgo.Session, h Handler, i *disc
 	log *slog.Logger, try func(context.Context, func() error) error) {
 	if r.TrackGame != 0 && messageID != "" {
 		h.TrackMessage(ctx, r.TrackGame, messageID)
-	} else if r.TrackGame != 0 && r.FetchBoard {
+	} else if r.FetchBoard {
 		var id string
 		err := try(ctx, func() (err error) {
 			id, err = responseID(ctx, s, i)

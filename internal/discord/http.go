@@ -215,7 +215,7 @@ func (s *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	flush := reply.Edit != nil && edits.add(reply.Edit)
 	writeJSON(w, reply.Response)
 	log.Debug("interaction answered", "type", i.Type, "code", reply.Code, "elapsed", time.Since(start))
-	if reply.TrackGame != 0 && reply.FetchBoard || reply.Followup != nil || flush {
+	if reply.FetchBoard || reply.Followup != nil || flush {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()

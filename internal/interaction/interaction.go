@@ -25,8 +25,9 @@ type Reply struct {
 	// response creates. An adapter that learns the message's ID without
 	// asking (a late answer's follow-up, say) reports it through
 	// TrackMessage, for the timers' edits; it asks Discord for it only
-	// when FetchBoard is set too. Otherwise the board's first click tells
-	// it, and the token that posted the board reaches it meanwhile.
+	// when FetchBoard is set too (never without TrackGame). Otherwise the
+	// board's first click tells it, and the token that posted the board
+	// reaches it meanwhile.
 	TrackGame  int64
 	FetchBoard bool
 	// Followup, when set, is a message posted after the response.

@@ -56,7 +56,7 @@ func (r *recent) settle(id int64, g *tttbot.Game, err error) {
 }
 
 // setMessage notes the board message of game id, if remembered, so that
-// its first click does not record it again.
+// its next move does not write it again.
 func (r *recent) setMessage(id int64, messageID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

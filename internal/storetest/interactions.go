@@ -218,10 +218,10 @@ func (db *DB) seen(ctx context.Context, id string) (bool, error) {
 	return seen, nil
 }
 
-// TestMessageAgainRecorded: a click that learns the board message already
-// stored writes no message but records its interaction all the same, so
-// that the click's own change, which follows in a transaction that does
-// not record it again, is refused when the click is replayed.
+// testMessageAgainRecorded: SetMessage for an interaction, finding the
+// board message already stored, writes no message but records the
+// interaction all the same, so that the interaction's later change, in a
+// transaction that does not record it again, is refused when replayed.
 func testMessageAgainRecorded(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ctx := t.Context()
