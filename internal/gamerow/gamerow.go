@@ -105,13 +105,14 @@ const (
 	QueryLastStart   = "SELECT max(created_at) FROM games WHERE challenger_id = $1 AND guild_id = $2"
 	QueryActiveGames = "SELECT count(*) FROM games WHERE " + Open + " AND status = 'active'"
 
-	// QueryInsertGame takes InsertArgs.
+	// QueryInsertGame takes InsertArgs; PostgreSQL reads the new ID with
+	// " RETURNING id", SQLite as the last rowid inserted (see internal/sqlite).
 	QueryInsertGame = `INSERT INTO games (guild_id, channel_id, message_id,
 		board_rows, board_cols, k, challenger_id, opponent_id, bot_level, x_player_id, o_player_id,
 		status, board, turn_id, version, deadline, created_at, updated_at, exclusive, language,
 		webhook, guest, token, token_expires, unrated, turn_timeout)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24, $25, $26) RETURNING id`
+		$21, $22, $23, $24, $25, $26)`
 	// QueryAssist marks game $2 as played with a hint ($1 is true).
 	QueryAssist     = "UPDATE games SET assisted = $1 WHERE id = $2"
 	QueryInsertMove = "INSERT INTO moves (game_id, ply, cell, player_id, at) VALUES ($1, $2, $3, $4, $5)"

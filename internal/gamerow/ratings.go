@@ -16,9 +16,11 @@ const StandingColumns = `r.player_id, coalesce(p.name, ''), r.board_rows, r.boar
 // condition of the ratings_ranked partial index, which a planner uses only
 // when a query states it.
 const (
+	// RatingPairColumns are the columns of a rating Pair reads.
+	RatingPairColumns = "player_id, rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at"
 	// The ratings of players $2 and $3 in scope $1 and shape $4×$5, K $6,
 	// for Pair.
-	QueryRatingPair = `SELECT player_id, rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at
+	QueryRatingPair = "SELECT " + RatingPairColumns + `
 		FROM ratings WHERE scope = $1 AND player_id IN ($2, $3) AND board_rows = $4 AND board_cols = $5 AND k = $6`
 
 	// QueryBotRecord adds the record of BotRecord's player $1 at level $2.

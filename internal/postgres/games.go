@@ -134,7 +134,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 			return err
 		}
 		w := &pgx.Batch{}
-		w.Queue(gamerow.QueryInsertGame, gamerow.InsertArgs(&n, excl)...).QueryRow(func(row pgx.Row) error {
+		w.Queue(gamerow.QueryInsertGame+" RETURNING id", gamerow.InsertArgs(&n, excl)...).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&n.ID)
 		})
 		err = t.commit(ctx, w)

@@ -30,6 +30,10 @@ const (
 	// The turn timeout of guild ?, for a move on a game as seen.
 	queryTurnTimeout = "SELECT ifnull(turn_timeout, 0) FROM guilds WHERE id = ?"
 	queryDue         = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gamerow.Columns
+	// A guild, unless known already.
+	queryAddGuild = "INSERT INTO guilds (id, updated_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
+	// The columns of game ? that change without a new version.
+	queryUnversioned = "SELECT coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0), assisted FROM games WHERE id = ?"
 )
 
 // Game returns a game by ID.
@@ -71,8 +75,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 			}
 		}
 		if n.GuildID != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO guilds (id, updated_at) VALUES (?, ?)
-				ON CONFLICT DO NOTHING`, n.GuildID, n.CreatedAt.UnixMilli()); err != nil {
+			if _, err := tx.ExecContext(ctx, queryAddGuild, n.GuildID, n.CreatedAt.UnixMilli()); err != nil {
 				return fmt.Errorf("save guild: %w", err)
 			}
 		}
@@ -84,7 +87,11 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err != nil {
 			return err
 		}
-		err = tx.QueryRowContext(ctx, gamerow.QueryInsertGame, gamerow.InsertArgs(&n, excl)...).Scan(&n.ID)
+		// The last rowid, not RETURNING: see updateQuery.
+		res, err := tx.ExecContext(ctx, gamerow.QueryInsertGame, gamerow.InsertArgs(&n, excl)...)
+		if err == nil {
+			n.ID, err = res.LastInsertId()
+		}
 		return gamerow.Inserted(err, channelTaken(err))
 	})
 	if err == nil {
@@ -206,6 +213,29 @@ func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time,
 // the game is still at before's version, else returns errMovedOn, and
 // reads back into g the columns that change without a new version.
 func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
+	query, args := updateQuery(before, g)
+	res, err := tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("update game: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("update game: %w", err)
+	} else if n == 0 {
+		return errMovedOn
+	}
+	var expires int64
+	if err := tx.QueryRowContext(ctx, queryUnversioned, g.ID).Scan(&g.MessageID, &g.Token.Value, &expires, &g.Assisted); err != nil {
+		return fmt.Errorf("read game: %w", err)
+	}
+	g.Token.Expires = gamerow.FromMS(expires)
+	return nil
+}
+
+// updateQuery is update's statement, and its arguments, for the change
+// of before into g. It has no RETURNING: SQLite buffers the rows of one in
+// a temporary table, which costs a page cache allocated and freed per
+// statement, more than the read after the write.
+func updateQuery(before, g *tttbot.Game) (string, []any) {
 	ms := func(t time.Time) any { // comparable, nil for NULL
 		if p := gamerow.ToMS(t); p != nil {
 			return *p
@@ -252,17 +282,8 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 		set.WriteString(", token = iif(ifnull(token_expires, 0) <= ?, ?, token), token_expires = max(ifnull(token_expires, 0), ?)")
 		args = append(args, expires, g.Token.Value, expires)
 	}
-	set.WriteString(" WHERE id = ? AND version = ? RETURNING coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0), assisted")
-	var expires int64
-	err := tx.QueryRowContext(ctx, set.String(), append(args, g.ID, before.Version)...).Scan(&g.MessageID, &g.Token.Value, &expires, &g.Assisted)
-	if errors.Is(err, sql.ErrNoRows) {
-		return errMovedOn
-	}
-	if err != nil {
-		return fmt.Errorf("update game: %w", err)
-	}
-	g.Token.Expires = gamerow.FromMS(expires)
-	return nil
+	set.WriteString(" WHERE id = ? AND version = ?")
+	return set.String(), append(args, g.ID, before.Version)
 }
 
 // writeResults records the result of a finished game once per player.

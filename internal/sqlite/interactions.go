@@ -10,6 +10,9 @@ import (
 	"github.com/tttbot/tttbot/internal/gamerow"
 )
 
+// querySeen records an interaction's ID, and when it was seen.
+const querySeen = "INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
+
 // record inserts interaction id, inside the caller's transaction; a second
 // insert of one ID is a replay.
 func (db *DB) record(ctx context.Context, tx *sql.Conn, id string) error {
@@ -17,8 +20,7 @@ func (db *DB) record(ctx context.Context, tx *sql.Conn, id string) error {
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, "INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-		n, db.opts.At(time.Time{}).UnixMilli())
+	res, err := tx.ExecContext(ctx, querySeen, n, db.opts.At(time.Time{}).UnixMilli())
 	if err != nil {
 		return fmt.Errorf("record interaction: %w", err)
 	}

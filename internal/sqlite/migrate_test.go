@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -195,4 +196,66 @@ func TestOpenLogsMigrations(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("log (-want +got):\n%s", diff)
 	}
+}
+
+// TestCheckLists: 00019 writes the CHECK constraints of three values or
+// more as comparisons, which SQLite checks without a temporary index, and
+// its Down restores the lists; every connection, open before or not,
+// checks the constraint in force.
+func TestCheckLists(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "tttbot.db")
+	if _, err := MigrateUp(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	lists := regexp.MustCompile(`CHECK \(\w+ IN \('[^)]*,[^)]*,[^)]*\)`)
+	if got := lists.FindAllString(strings.Join(schemaOf(t, path), "\n"), -1); len(got) != 0 {
+		t.Errorf("after up: got CHECK lists %q, want none", got)
+	}
+	open := func() *sql.DB {
+		db, err := sql.Open("sqlite3", dsn(path, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if err := db.Ping(); err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	before := open()
+	refused := func(db *sql.DB) string {
+		_, err := db.Exec("INSERT INTO guilds (id, updated_at, default_first) VALUES ('g', 0, 'nobody')")
+		if err == nil {
+			t.Fatal("an unknown default_first: got no error")
+		}
+		return err.Error()
+	}
+	if got, want := refused(before), "default_first = 'me' OR"; !strings.Contains(got, want) {
+		t.Errorf("after up: got %q, want the constraint %q", got, want)
+	}
+
+	m, err := MigrateDown(ctx, path)
+	if err != nil || m.Version != 19 {
+		t.Fatalf("down: got %+v, %v; want version 19 rolled back", m, err)
+	}
+	want := []string{
+		"status IN ('pending', 'active', 'finished', 'declined', 'expired', 'cancelled')",
+		"reason IN ('line', 'draw', 'resign', 'timeout')",
+		"outcome IN ('win', 'loss', 'draw')",
+		"default_first IN ('me', 'them', 'random')",
+		"format IN ('swiss', 'roundrobin', 'knockout')",
+		"status IN ('signup', 'running', 'finished', 'cancelled')",
+		"result IN ('pending', 'white', 'black', 'draw', 'both_lose')",
+	}
+	down := strings.Join(schemaOf(t, path), "\n")
+	for _, w := range want {
+		if !strings.Contains(down, w) {
+			t.Errorf("after down: schema lacks %q", w)
+		}
+	}
+	if got, want := refused(before), "default_first IN ('me'"; !strings.Contains(got, want) {
+		t.Errorf("after down, on a connection open before: got %q, want the constraint %q", got, want)
+	}
+	integrity(t, path)
 }

@@ -36,6 +36,23 @@ const (
 		JOIN ratings r ON r.scope = ?1 AND r.player_id = page.player_id AND r.board_rows = ?2 AND r.board_cols = ?3 AND r.k = ?4
 		LEFT JOIN players p ON p.id = r.player_id
 		ORDER BY r.conservative DESC, r.player_id DESC`
+
+	// The rows of gamerow.QueryRatingPair, one lookup per player: SQLite
+	// reads "player_id IN (?2, ?3)" through a temporary table of the list,
+	// built per statement (see TestNoTemporaryTables).
+	queryRatingOf   = "SELECT " + gamerow.RatingPairColumns + " FROM ratings WHERE scope = ?1 AND board_rows = ?4 AND board_cols = ?5 AND k = ?6 AND player_id = "
+	queryRatingPair = queryRatingOf + "?2 UNION ALL " + queryRatingOf + "?3"
+
+	// A player's rating after a game, which gamerow.RatingArgs gives: one
+	// row per statement, as an upsert of several rows goes through a
+	// temporary table.
+	querySaveRating = `INSERT INTO ratings (scope, player_id, board_rows, board_cols, k,
+		rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (scope, player_id, board_rows, board_cols, k) DO UPDATE SET
+		rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, games = excluded.games,
+		wins = excluded.wins, losses = excluded.losses, draws = excluded.draws,
+		streak = excluded.streak, best_streak = excluded.best_streak, updated_at = excluded.updated_at`
 )
 
 // rate records a game that just finished: between two people, in both
@@ -63,7 +80,7 @@ func rate(ctx context.Context, tx *sql.Conn, g *tttbot.Game) error {
 
 // ratePair updates the challenger's and the opponent's ratings in scope.
 func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) error {
-	rows, err := tx.QueryContext(ctx, gamerow.QueryRatingPair, scope, g.Challenger, g.Opponent, g.Rows, g.Cols, g.K)
+	rows, err := tx.QueryContext(ctx, queryRatingPair, scope, g.Challenger, g.Opponent, g.Rows, g.Cols, g.K)
 	if err != nil {
 		return err
 	}
@@ -73,19 +90,10 @@ func ratePair(ctx context.Context, tx *sql.Conn, g *tttbot.Game, scope string) e
 		return err
 	}
 	rated := g.Rate(before)
-	var args []any
 	for _, s := range rated {
-		args = append(args, gamerow.RatingArgs(scope, s)...)
-	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO ratings (scope, player_id, board_rows, board_cols, k,
-		rating, rd, sigma, games, wins, losses, draws, streak, best_streak, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (scope, player_id, board_rows, board_cols, k) DO UPDATE SET
-		rating = excluded.rating, rd = excluded.rd, sigma = excluded.sigma, games = excluded.games,
-		wins = excluded.wins, losses = excluded.losses, draws = excluded.draws,
-		streak = excluded.streak, best_streak = excluded.best_streak, updated_at = excluded.updated_at`, args...)
-	if err != nil {
-		return err
+		if _, err := tx.ExecContext(ctx, querySaveRating, gamerow.RatingArgs(scope, s)...); err != nil {
+			return err
+		}
 	}
 	_, err = tx.ExecContext(ctx, gamerow.QueryAddRatingHistory, gamerow.RatingHistoryArgs(scope, g, rated)...)
 	return err

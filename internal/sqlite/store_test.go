@@ -3,9 +3,15 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/dbcheck"
@@ -90,7 +96,7 @@ func TestRatingQueryPlans(t *testing.T) {
 		args        []any
 		want        []string
 	}{
-		{"pair", gamerow.QueryRatingPair, []any{"g", "a", "b", 3, 3, 3}, []string{
+		{"pair", queryRatingPair, []any{"g", "a", "b", 3, 3, 3}, []string{
 			"SEARCH ratings USING INDEX sqlite_autoindex_ratings_1 (scope=? AND player_id=? AND board_rows=? AND board_cols=? AND k=?)"}},
 		{"band", queryLeaderboardBand, []any{"g", 3, 3, 3, 0}, []string{"SEARCH rating_counts USING PRIMARY KEY"}},
 		{"page", queryLeaderboardPage, []any{"g", 3, 3, 3, 1600.0, 10, 0}, []string{
@@ -157,4 +163,80 @@ func TestChannelTaken(t *testing.T) {
 	if channelTaken(errors.New("UNIQUE constraint failed: games.channel_id")) {
 		t.Error("got a plain error read as the channel taken")
 	}
+}
+
+// TestNoTemporaryTables: the statements of a click and of a game's start
+// and end open no temporary table (OpenEphemeral), which SQLite gives a
+// page cache of its own, allocated and freed per statement: RETURNING,
+// "x IN (list)" on an index or in a CHECK of three values or more, and a
+// multi-row upsert each open one.
+func TestNoTemporaryTables(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	at := time.UnixMilli(1)
+	changed, _ := updateQuery(&tttbot.Game{}, &tttbot.Game{
+		XPlayer: "a", OPlayer: "b", Status: tttbot.StatusFinished, Board: "XXX/.../...", Turn: "a",
+		Deadline: at, Winner: "a", Reason: tttbot.ReasonLine, FinishedAt: at, MessageID: "m",
+		Token: tttbot.Token{Value: "t", Expires: at},
+	})
+	tests := []struct{ name, query string }{
+		{"game", gamerow.QueryGame},
+		{"game to change", queryGameToChange},
+		{"open game", gamerow.QueryOpenGame},
+		{"player busy", gamerow.QueryPlayerBusy},
+		{"channel busy", gamerow.QueryChannelBusy},
+		{"turn timeout", queryTurnTimeout},
+		{"add guild", queryAddGuild},
+		{"save player", gamerow.QuerySavePlayer},
+		{"rename player", gamerow.QueryRenamePlayer},
+		{"insert game", gamerow.QueryInsertGame},
+		{"update game", changed},
+		{"read back", queryUnversioned},
+		{"insert move", gamerow.QueryInsertMove},
+		{"results", gamerow.QueryInsertResults},
+		{"rating pair", queryRatingPair},
+		{"save rating", querySaveRating},
+		{"rating history", gamerow.QueryAddRatingHistory},
+		{"bot record", gamerow.QueryBotRecord},
+		{"interaction", querySeen},
+	}
+	for _, tt := range tests {
+		if slices.Contains(opcodes(t, db, tt.query), "OpenEphemeral") {
+			t.Errorf("%s: %q opens a temporary table", tt.name, tt.query)
+		}
+	}
+	if !slices.Contains(opcodes(t, db, changed+" RETURNING id"), "OpenEphemeral") {
+		t.Error("RETURNING opens no temporary table: the test cannot tell")
+	}
+}
+
+// opcodes lists the opcodes of query's program, as EXPLAIN gives them.
+func opcodes(t *testing.T, db *DB, query string) []string {
+	t.Helper()
+	conn, err := db.r.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var ops []string
+	err = conn.Raw(func(dc any) error {
+		st, err := dc.(*sqlite3.SQLiteConn).Prepare("EXPLAIN " + query)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		rows, err := st.Query(make([]driver.Value, st.NumInput())) //nolint:staticcheck // the driver's own API
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		row := make([]driver.Value, len(rows.Columns()))
+		for rows.Next(row) == nil {
+			ops = append(ops, fmt.Sprint(row[1]))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("explain %q: %v", query, err)
+	}
+	return ops
 }
