@@ -108,10 +108,14 @@ func openWriter(path string, create bool) (*sql.DB, error) {
 	}
 	// SQLite's own checkpoints would run inside the commit that takes the
 	// WAL past 1000 pages, syncing while every queued write waits:
-	// checkpoint does that work on its own connection instead.
+	// checkpoint does that work on its own connection instead. The
+	// statement journal, which keeps the pages a statement or a batch's
+	// savepoint changes until it ends, stays in memory: past 64 KiB SQLite
+	// would move it to a temporary file, created, written and removed
+	// within the transaction, as a finished game's or a batch's is.
 	w := sql.OpenDB(connector{dsn: dsn(path, params), drv: &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec("PRAGMA wal_autocheckpoint = 0", nil)
+			_, err := c.Exec("PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = MEMORY", nil)
 			return err
 		},
 	}})
