@@ -14,7 +14,7 @@ import (
 // MigrateUp applies every pending migration to the database at path, creating
 // the file if needed, and returns those it applied.
 func MigrateUp(ctx context.Context, path string) ([]schema.Migration, error) {
-	w, err := openWriter(path, true)
+	w, err := openWriter(path, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +24,7 @@ func MigrateUp(ctx context.Context, path string) ([]schema.Migration, error) {
 
 // MigrateDown rolls back the latest migration of the database at path.
 func MigrateDown(ctx context.Context, path string) (schema.Migration, error) {
-	w, err := openWriter(path, false)
+	w, err := openWriter(path, false, false)
 	if err != nil {
 		return schema.Migration{}, err
 	}
@@ -39,7 +39,7 @@ func MigrateDown(ctx context.Context, path string) (schema.Migration, error) {
 // MigrationStatus reports the migrations of the database at path. It works on
 // a database newer than the binary too: Current > Latest then.
 func MigrationStatus(ctx context.Context, path string) (schema.Status, error) {
-	w, err := openWriter(path, false)
+	w, err := openWriter(path, false, false)
 	if err != nil {
 		return schema.Status{}, err
 	}

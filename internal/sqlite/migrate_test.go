@@ -6,17 +6,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/pressly/goose/v3"
 
 	"github.com/tttbot/tttbot/internal/schema"
 	"github.com/tttbot/tttbot/internal/storetest"
+	"github.com/tttbot/tttbot/migrations"
 )
 
 // schemaOf lists the tables and indexes of the database at path, with their SQL.
@@ -235,27 +239,52 @@ func TestCheckLists(t *testing.T) {
 		t.Errorf("after up: got %q, want the constraint %q", got, want)
 	}
 
+	integrity(t, path)
+
 	m, err := MigrateDown(ctx, path)
 	if err != nil || m.Version != 19 {
 		t.Fatalf("down: got %+v, %v; want version 19 rolled back", m, err)
 	}
-	want := []string{
-		"status IN ('pending', 'active', 'finished', 'declined', 'expired', 'cancelled')",
-		"reason IN ('line', 'draw', 'resign', 'timeout')",
-		"outcome IN ('win', 'loss', 'draw')",
-		"default_first IN ('me', 'them', 'random')",
-		"format IN ('swiss', 'roundrobin', 'knockout')",
-		"status IN ('signup', 'running', 'finished', 'cancelled')",
-		"result IN ('pending', 'white', 'black', 'draw', 'both_lose')",
-	}
-	down := strings.Join(schemaOf(t, path), "\n")
-	for _, w := range want {
-		if !strings.Contains(down, w) {
-			t.Errorf("after down: schema lacks %q", w)
-		}
+	if diff := cmp.Diff(schemaBefore(t, 19), schemaOf(t, path)); diff != "" {
+		t.Errorf("schema after down (-up to 18 +down from 19):\n%s", diff)
 	}
 	if got, want := refused(before), "default_first IN ('me'"; !strings.Contains(got, want) {
 		t.Errorf("after down, on a connection open before: got %q, want the constraint %q", got, want)
 	}
 	integrity(t, path)
+}
+
+// schemaBefore is the schema of a new database migrated up to the version
+// before v.
+func schemaBefore(t *testing.T, v int64) []string {
+	t.Helper()
+	files := fstest.MapFS{}
+	names, err := fs.Glob(migrations.SQLite, "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if version, _, _ := strings.Cut(n, "_"); version >= fmt.Sprintf("%05d", v) {
+			continue
+		}
+		b, err := fs.ReadFile(migrations.SQLite, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[n] = &fstest.MapFile{Data: b}
+	}
+	path := filepath.Join(t.TempDir(), "before.db")
+	w, err := openWriter(path, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	m, err := schema.New(goose.DialectSQLite3, w, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Up(t.Context(), slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	return schemaOf(t, path)
 }

@@ -61,13 +61,20 @@ type Options = gamerow.Options
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	opts = opts.WithDefaults()
 	logger := opts.Logger
-	w, err := openWriter(path, true)
+	m, err := openWriter(path, true, false)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := migrateUp(ctx, w, logger); err != nil {
-		w.Close()
+	_, err = migrateUp(ctx, m, logger)
+	if cerr := m.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close: %w", cerr)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	w, err := openWriter(path, false, true)
+	if err != nil {
+		return nil, err
 	}
 	r, err := sql.Open("sqlite3", dsn(path, map[string]string{"_query_only": "1"}))
 	if err != nil {
@@ -97,8 +104,11 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 }
 
 // openWriter opens the single write connection. With create false a missing
-// file is an error rather than a new empty database.
-func openWriter(path string, create bool) (*sql.DB, error) {
+// file is an error rather than a new empty database. With journalInMemory,
+// the bot's writer, the statement journal stays in memory (see below);
+// without it, for migrations, whose statements may rewrite a whole table,
+// it goes to a temporary file past 64 KiB.
+func openWriter(path string, create, journalInMemory bool) (*sql.DB, error) {
 	params := map[string]string{"_txlock": "immediate"}
 	if !create {
 		if _, err := os.Stat(path); err != nil {
@@ -109,13 +119,17 @@ func openWriter(path string, create bool) (*sql.DB, error) {
 	// SQLite's own checkpoints would run inside the commit that takes the
 	// WAL past 1000 pages, syncing while every queued write waits:
 	// checkpoint does that work on its own connection instead. The
-	// statement journal, which keeps the pages a statement or a batch's
-	// savepoint changes until it ends, stays in memory: past 64 KiB SQLite
-	// would move it to a temporary file, created, written and removed
-	// within the transaction, as a finished game's or a batch's is.
+	// statement journal keeps the pages a statement or a batch's savepoint
+	// changes until it ends; past 64 KiB, as a finished game's or a batch's
+	// does, SQLite would move it to a temporary file, created, written and
+	// removed within the transaction.
+	pragmas := "PRAGMA wal_autocheckpoint = 0"
+	if journalInMemory {
+		pragmas += "; PRAGMA temp_store = MEMORY"
+	}
 	w := sql.OpenDB(connector{dsn: dsn(path, params), drv: &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec("PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = MEMORY", nil)
+			_, err := c.Exec(pragmas, nil)
 			return err
 		},
 	}})

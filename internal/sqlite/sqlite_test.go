@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,7 +148,8 @@ func integrity(t testing.TB, path string) {
 
 // TestCheckpointAfterCommits checks that commits wake the background
 // checkpoint, which copies the WAL into the database file without waiting
-// for SQLite's own at 1000 pages.
+// for SQLite's own at 1000 pages. The games started fill pages the file
+// has not got, which it has once they are copied.
 func TestCheckpointAfterCommits(t *testing.T) {
 	db, path := newDB(t, Options{})
 	size := func() int64 {
@@ -158,7 +160,9 @@ func TestCheckpointAfterCommits(t *testing.T) {
 		return fi.Size()
 	}
 	before := size()
-	storetest.StartGame(t, db, "c1", "alice", "bob")
+	for i := range 100 {
+		storetest.StartGame(t, db, fmt.Sprint("c", i), fmt.Sprint("a", i), fmt.Sprint("b", i))
+	}
 	for deadline := time.Now().Add(5 * time.Second); size() <= before; {
 		if time.Now().After(deadline) {
 			t.Fatalf("database file: got %d bytes 5s after a commit, want more than %d: no checkpoint", size(), before)
@@ -298,4 +302,30 @@ func queryPlan(t *testing.T, db *DB, query string, args ...any) string {
 		t.Fatal(err)
 	}
 	return strings.Join(plan, "; ")
+}
+
+// TestJournalInMemory: the bot's writer keeps its statement journal in
+// memory (temp_store 2, MEMORY); the writer of a migration, which may
+// rewrite a whole table, leaves it to SQLite's default (0), a file past
+// 64 KiB.
+func TestJournalInMemory(t *testing.T) {
+	db, path := newDB(t, Options{})
+	m, err := openWriter(path, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for _, tt := range []struct {
+		name string
+		w    *sql.DB
+		want int
+	}{{"the bot's writer", db.w, 2}, {"a migration's", m, 0}} {
+		var got int
+		if err := tt.w.QueryRow("PRAGMA temp_store").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%s: got temp_store %d, want %d", tt.name, got, tt.want)
+		}
+	}
 }
