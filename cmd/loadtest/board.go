@@ -1,11 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 
-	json127 "github.com/go-json-experiment/json/v1"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tttbot/tttbot/internal/commands"
 )
@@ -54,14 +55,10 @@ func diff(a, b []byte) []int {
 	return out
 }
 
-// component is a message component as parseBoard reads it.
-type component struct {
-	Type       int         `json:"type"`
-	Label      string      `json:"label"`
-	CustomID   string      `json:"custom_id"`
-	Disabled   bool        `json:"disabled"`
-	URL        string      `json:"url"` // a link button's, which has no custom_id
-	Components []component `json:"components"`
+// button is a button as parseBoard reads it.
+type button struct {
+	label, customID, url string // url: a link button's, which has no custom_id
+	disabled             bool
 }
 
 const buttonType = 2
@@ -78,25 +75,15 @@ func parseBoard(r *response) (board, error) {
 	if len(b.components) == 0 {
 		b.components = json.RawMessage("[]")
 	}
-	var top []component
-	if err := json127.Unmarshal(b.components, &top); err != nil {
-		return b, fmt.Errorf("components: %w", err)
-	}
 	// A board is a components V2 container: its buttons are in the rows
 	// it holds. Other answers have their rows at the top.
-	var buttons []component
-	var collect func([]component)
-	collect = func(cs []component) {
-		for _, c := range cs {
-			if c.Type == buttonType && c.URL == "" {
-				buttons = append(buttons, c)
-			}
-			collect(c.Components)
-		}
+	var buttons []button
+	d := jsontext.NewDecoder(bytes.NewReader(b.components), jsontext.AllowDuplicateNames(true))
+	if err := readComponents(d, &buttons); err != nil {
+		return b, fmt.Errorf("components: %w", err)
 	}
-	collect(top)
 	for _, btn := range buttons {
-		c, err := commands.ParseCustomID(btn.CustomID)
+		c, err := commands.ParseCustomID(btn.customID)
 		if err != nil {
 			return b, err
 		}
@@ -106,25 +93,128 @@ func parseBoard(r *response) (board, error) {
 		}
 		switch c.Action {
 		case commands.ActAccept:
-			b.accept = btn.CustomID
+			b.accept = btn.customID
 		case commands.ActDecline:
-			b.decline = btn.CustomID
+			b.decline = btn.customID
 		case commands.ActRematch:
-			b.rematch = btn.CustomID
+			b.rematch = btn.customID
 		case commands.ActMove:
 			if c.Cell != len(b.marks) {
-				return b, fmt.Errorf("custom_id %q out of order", btn.CustomID)
+				return b, fmt.Errorf("custom_id %q out of order", btn.customID)
 			}
 			var m byte
-			if btn.Label == "X" || btn.Label == "O" {
-				m = btn.Label[0]
+			if btn.label == "X" || btn.label == "O" {
+				m = btn.label[0]
 			}
 			b.marks = append(b.marks, m)
-			b.ids = append(b.ids, btn.CustomID)
-			if !btn.Disabled {
+			b.ids = append(b.ids, btn.customID)
+			if !btn.disabled {
 				b.free = append(b.free, c.Cell)
 			}
 		}
 	}
 	return b, nil
+}
+
+// readComponents reads an array of components (or null), appending the
+// buttons among them and the components they hold, in order. It reads
+// tokens rather than unmarshalling into a tree: the driver shares the
+// bot's cores, and a board's tree cost it most of its time per answer.
+func readComponents(d *jsontext.Decoder, buttons *[]button) error {
+	t, err := d.ReadToken()
+	switch {
+	case err != nil:
+		return err
+	case t.Kind() == 'n':
+		return nil
+	case t.Kind() != '[':
+		return fmt.Errorf("got %v, want an array of components", t.Kind())
+	}
+	for d.PeekKind() == '{' {
+		if err := readComponent(d, buttons); err != nil {
+			return err
+		}
+	}
+	t, err = d.ReadToken()
+	if err == nil && t.Kind() != ']' {
+		err = errors.New("a component is not an object")
+	}
+	return err
+}
+
+// readComponent reads one component object. A button holds no components,
+// so that appending it once its object is read keeps the buttons in order.
+func readComponent(d *jsontext.Decoder, buttons *[]button) error {
+	if _, err := d.ReadToken(); err != nil { // '{'
+		return err
+	}
+	var typ int64
+	var btn button
+	for d.PeekKind() == '"' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch name.String() {
+		case "components":
+			err = readComponents(d, buttons)
+		case "type":
+			typ, err = readInt(d)
+		case "label":
+			btn.label, err = readString(d)
+		case "custom_id":
+			btn.customID, err = readString(d)
+		case "url":
+			btn.url, err = readString(d)
+		case "disabled":
+			btn.disabled, err = readBool(d)
+		default:
+			err = d.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := d.ReadToken(); err != nil { // '}'
+		return err
+	}
+	if typ == buttonType && btn.url == "" {
+		*buttons = append(*buttons, btn)
+	}
+	return nil
+}
+
+// readString, readBool and readInt read a value of their type, or null
+// for its zero value.
+func readString(d *jsontext.Decoder) (string, error) {
+	t, err := d.ReadToken()
+	if err != nil || t.Kind() == 'n' {
+		return "", err
+	}
+	if t.Kind() != '"' {
+		return "", fmt.Errorf("got %v, want a string", t.Kind())
+	}
+	return t.String(), nil
+}
+
+func readBool(d *jsontext.Decoder) (bool, error) {
+	t, err := d.ReadToken()
+	if err != nil || t.Kind() == 'n' {
+		return false, err
+	}
+	if t.Kind() != 't' && t.Kind() != 'f' {
+		return false, fmt.Errorf("got %v, want a boolean", t.Kind())
+	}
+	return t.Bool(), nil
+}
+
+func readInt(d *jsontext.Decoder) (int64, error) {
+	t, err := d.ReadToken()
+	if err != nil || t.Kind() == 'n' {
+		return 0, err
+	}
+	if t.Kind() != '0' {
+		return 0, fmt.Errorf("got %v, want a number", t.Kind())
+	}
+	return t.Int()
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	json127 "github.com/go-json-experiment/json/v1"
 )
 
 // command sends /ttt sub by user in the session's channel; a challenge
@@ -109,7 +110,7 @@ func (w *worker) body(s *session, user string, typ discordgo.InteractionType, da
 		i.Owners = map[discordgo.ApplicationIntegrationType]string{discordgo.ApplicationIntegrationUserInstall: s.humans[0]}
 		i.Context = ptr(discordgo.InteractionContextGuild)
 	}
-	b, err := json.Marshal(i)
+	b, err := json127.Marshal(i)
 	if err != nil {
 		panic(err) // the types above always marshal
 	}

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -77,6 +78,10 @@ func main() {
 	if servedEmptyHandler() {
 		return
 	}
+	// The driver shares the bot's cores: it collects less often, in memory
+	// nobody measures, so that the bot gets them. Not GOGC, which the bot
+	// would inherit.
+	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()

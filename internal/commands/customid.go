@@ -88,19 +88,20 @@ func (c *CustomID) field(name string) *int {
 
 // ParseCustomID reads a custom_id written by CustomID.String.
 func ParseCustomID(s string) (CustomID, error) {
-	bad := fmt.Errorf("malformed button id %q", s)
+	// Formatted only when it fails: a click parses its button and its board's.
+	bad := func() (CustomID, error) { return CustomID{}, fmt.Errorf("malformed button id %q", s) }
 	f := strings.Split(s, ":")
 	if len(f) < 3 || f[0] != "ttt" {
-		return CustomID{}, bad
+		return bad()
 	}
 	names, ok := fields(f[1])
 	if !ok || len(f) != 3+len(names) {
-		return CustomID{}, bad
+		return bad()
 	}
 	c := CustomID{Action: f[1]}
 	var err error
 	if c.GameID, err = strconv.ParseInt(f[2], 10, 64); err != nil || c.GameID <= 0 {
-		return CustomID{}, bad
+		return bad()
 	}
 	for i, name := range names {
 		v, err := strconv.Atoi(f[3+i])
@@ -116,7 +117,7 @@ func ParseCustomID(s string) (CustomID, error) {
 			hi = 3
 		}
 		if err != nil || v < lo || v > hi || strconv.Itoa(v) != f[3+i] {
-			return CustomID{}, bad
+			return bad()
 		}
 		*c.field(name) = v
 	}
