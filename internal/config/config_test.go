@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -562,5 +564,58 @@ func TestDuration(t *testing.T) {
 		if err := d.UnmarshalText([]byte(bad)); err == nil {
 			t.Errorf("UnmarshalText(%q): got %v, want an error", bad, d)
 		}
+	}
+}
+
+// A logger's With attributes and groups come out as the standard handlers
+// write them, though NewLogger's logger applies them only when it writes.
+func TestLoggerWith(t *testing.T) {
+	tests := []struct {
+		name string
+		log  func(*slog.Logger)
+	}{
+		{"plain", func(l *slog.Logger) { l.Info("m", "a", 1) }},
+		{"with", func(l *slog.Logger) { l.With("a", 1).With("b", "x y").Info("m", "c", true) }},
+		{"group after with", func(l *slog.Logger) { l.With("a", 1).WithGroup("g").With("b", 2).Info("m", "c", 3) }},
+		{"siblings", func(l *slog.Logger) {
+			base := l.With("a", 1)
+			base.With("b", 2).Info("m1")
+			base.With("c", 3).Info("m2")
+			base.Info("m3")
+		}},
+		{"below the level", func(l *slog.Logger) { l.With("a", 1).Debug("hidden") }},
+	}
+	for _, format := range []string{"text", "json"} {
+		for _, tt := range tests {
+			c := config.Default()
+			c.Log.Format = format
+			var got, want bytes.Buffer
+			tt.log(c.NewLogger(&got))
+			opts := &slog.HandlerOptions{}
+			std := slog.New(slog.NewTextHandler(&want, opts))
+			if format == "json" {
+				std = slog.New(slog.NewJSONHandler(&want, opts))
+			}
+			tt.log(std)
+			if g, w := withoutTime(got.String()), withoutTime(want.String()); g != w {
+				t.Errorf("%s, %s: got\n%s\nwant\n%s", format, tt.name, g, w)
+			}
+		}
+	}
+}
+
+var timeField = regexp.MustCompile(`(time=\S+ |"time":"[^"]*",)`)
+
+func withoutTime(s string) string { return timeField.ReplaceAllString(s, "") }
+
+// BenchmarkLoggerWith is an interaction's logger that writes nothing.
+func BenchmarkLoggerWith(b *testing.B) {
+	c := config.Default()
+	c.Log.Format = "json"
+	log := c.NewLogger(io.Discard)
+	b.ReportAllocs()
+	for b.Loop() {
+		l := log.With("interaction", "1234567890123456789", "guild", "1234567890123456789", "channel", "1234567890123456789")
+		l.Debug("interaction answered", "type", 3)
 	}
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"reflect"
@@ -12,10 +13,45 @@ func (c Config) NewLogger(w io.Writer) *slog.Logger {
 	// Validate has checked the name; anything else stays at info.
 	_ = level.UnmarshalText([]byte(c.Log.Level))
 	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if c.Log.Format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(lazyAttrs{h: h})
+}
+
+// lazyAttrs keeps a logger's With attributes until it writes a record:
+// the bot makes a logger per interaction, with its ID, and most of them
+// write nothing. Text and JSON handlers format attributes in WithAttrs,
+// which cost every interaction a few microseconds.
+type lazyAttrs struct {
+	h     slog.Handler
+	attrs []slog.Attr
+}
+
+func (l lazyAttrs) Enabled(ctx context.Context, level slog.Level) bool {
+	return l.h.Enabled(ctx, level)
+}
+
+func (l lazyAttrs) Handle(ctx context.Context, r slog.Record) error {
+	return l.handler().Handle(ctx, r)
+}
+
+func (l lazyAttrs) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return lazyAttrs{h: l.h, attrs: append(l.attrs[:len(l.attrs):len(l.attrs)], attrs...)}
+}
+
+// WithGroup applies the attributes kept so far, which stay outside the group.
+func (l lazyAttrs) WithGroup(name string) slog.Handler {
+	return lazyAttrs{h: l.handler().WithGroup(name)}
+}
+
+// handler is l's handler with its attributes applied.
+func (l lazyAttrs) handler() slog.Handler {
+	if len(l.attrs) == 0 {
+		return l.h
+	}
+	return l.h.WithAttrs(l.attrs)
 }
 
 // LogValue logs every setting as a group per table, read from Config's
