@@ -328,6 +328,17 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 	if !g.HasPlayer(user) || (g.VsBot() && user == s.botID) {
 		return Result{}, ErrNotYourGame
 	}
+	if g.VsBot() && g.Version < version {
+		// Remembered from before a change made elsewhere (another
+		// instance, the timers): read as it is, the game gets the bot's
+		// answer chosen now and stored with the move in one transaction,
+		// not in a second one after it.
+		cur, err := s.store.Game(ctx, g.ID)
+		if err != nil {
+			return Result{}, err
+		}
+		g = cur
+	}
 	at := s.madeAt(ctx)
 	m := tttbot.MoveRequest{
 		GameID: g.ID, Player: user, Cell: cell, Version: version, At: at,

@@ -11,15 +11,21 @@ import (
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
-// reads counts the games read from a real store.
+// reads counts the games read from a real store, and the moves' writes.
 type reads struct {
 	*sqlite.DB
-	n atomic.Int64
+	n     atomic.Int64
+	plays atomic.Int64
 }
 
 func (r *reads) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
 	r.n.Add(1)
 	return r.DB.Game(ctx, id)
+}
+
+func (r *reads) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
+	r.plays.Add(1)
+	return r.DB.Play(ctx, m, seen)
 }
 
 // instances is two services on one database, as two bot processes would
@@ -61,10 +67,11 @@ func TestPlayingRemembers(t *testing.T) {
 
 // A game moved on by another instance is still played right from the
 // stale memory of this one: the store plays the move on the game as it is,
-// and an old board is refused as stale.
+// and an old board is refused as stale. Against the bot, the game is read
+// first, so that the move and the bot's answer are one write.
 func TestPlayingStale(t *testing.T) {
 	for _, vsBot := range []bool{false, true} {
-		a, b, _ := instances(t)
+		a, b, reader := instances(t)
 		var g *tttbot.Game
 		if vsBot {
 			g = challenge(t, a, play.Challenge{Challenger: alice, First: play.FirstMe})
@@ -87,9 +94,17 @@ func TestPlayingStale(t *testing.T) {
 		if vsBot {
 			next = alice
 		}
+		readsBefore, playsBefore := reader.n.Load(), reader.plays.Load()
 		r, err = a.Move(t.Context(), stale, next, 8, moved.Version)
 		if err != nil {
 			t.Fatalf("vs bot %t: move on a stale memory: %v", vsBot, err)
+		}
+		wantReads := 0
+		if vsBot {
+			wantReads = 1
+		}
+		if got, gotPlays := reader.n.Load()-readsBefore, reader.plays.Load()-playsBefore; got != int64(wantReads) || gotPlays != 1 {
+			t.Errorf("vs bot %t: the move read the game %d times and wrote %d times, want %d and 1", vsBot, got, gotPlays, wantReads)
 		}
 		want := "X../.../..O" // alice 0, bob 8
 		if vsBot {
