@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -32,8 +33,6 @@ const (
 	queryDue         = "UPDATE games SET claimed_until = ?3 WHERE id IN (" + queryDueGames + ") RETURNING " + gamerow.Columns
 	// A guild, unless known already.
 	queryAddGuild = "INSERT INTO guilds (id, updated_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
-	// The columns of game ? that change without a new version.
-	queryUnversioned = "SELECT coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0), assisted FROM games WHERE id = ?"
 )
 
 // Game returns a game by ID.
@@ -210,8 +209,9 @@ func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time,
 // update saves the columns of g that differ from before, and only those:
 // SQLite then maintains only the indexes on them (a move touches none but
 // the deadline's), which keeps a move's commit small. It writes only while
-// the game is still at before's version, else returns errMovedOn, and
-// reads back into g the columns that change without a new version.
+// the game is still at before's version and holds before's message, token
+// and hint mark, which change without a new version, else returns
+// errMovedOn; g then gets the values the statement leaves in those.
 func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 	query, args := updateQuery(before, g)
 	res, err := tx.ExecContext(ctx, query, args...)
@@ -223,18 +223,29 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 	} else if n == 0 {
 		return errMovedOn
 	}
-	var expires int64
-	if err := tx.QueryRowContext(ctx, queryUnversioned, g.ID).Scan(&g.MessageID, &g.Token.Value, &expires, &g.Assisted); err != nil {
-		return fmt.Errorf("read game: %w", err)
+	// As the statement's SET leaves them: the message kept once known,
+	// the token that expires last.
+	g.MessageID = cmp.Or(before.MessageID, g.MessageID)
+	if g.Token.Value == before.Token.Value || storedMS(before.Token.Expires) > g.Token.Expires.UnixMilli() {
+		g.Token = before.Token
 	}
-	g.Token.Expires = gamerow.FromMS(expires)
+	g.Token.Expires = gamerow.Round(g.Token.Expires)
+	g.Assisted = before.Assisted
 	return nil
+}
+
+// storedMS is t as the columns that store it read, 0 for none.
+func storedMS(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
 }
 
 // updateQuery is update's statement, and its arguments, for the change
 // of before into g. It has no RETURNING: SQLite buffers the rows of one in
 // a temporary table, which costs a page cache allocated and freed per
-// statement, more than the read after the write.
+// statement; update knows what it wrote without one.
 func updateQuery(before, g *tttbot.Game) (string, []any) {
 	ms := func(t time.Time) any { // comparable, nil for NULL
 		if p := gamerow.ToMS(t); p != nil {
@@ -282,8 +293,8 @@ func updateQuery(before, g *tttbot.Game) (string, []any) {
 		set.WriteString(", token = iif(ifnull(token_expires, 0) <= ?, ?, token), token_expires = max(ifnull(token_expires, 0), ?)")
 		args = append(args, expires, g.Token.Value, expires)
 	}
-	set.WriteString(" WHERE id = ? AND version = ?")
-	return set.String(), append(args, g.ID, before.Version)
+	set.WriteString(" WHERE id = ? AND version = ? AND ifnull(message_id, '') = ? AND ifnull(token, '') = ? AND ifnull(token_expires, 0) = ? AND assisted = ?")
+	return set.String(), append(args, g.ID, before.Version, before.MessageID, before.Token.Value, storedMS(before.Token.Expires), before.Assisted)
 }
 
 // writeResults records the result of a finished game once per player.

@@ -190,7 +190,6 @@ func TestNoTemporaryTables(t *testing.T) {
 		{"rename player", gamerow.QueryRenamePlayer},
 		{"insert game", gamerow.QueryInsertGame},
 		{"update game", changed},
-		{"read back", queryUnversioned},
 		{"insert move", gamerow.QueryInsertMove},
 		{"results", gamerow.QueryInsertResults},
 		{"rating pair", queryRatingPair},
