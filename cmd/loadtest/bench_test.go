@@ -11,9 +11,6 @@ import (
 // taken from the bot. These measure its two biggest parts besides the
 // signature: reading the bot's answer, and writing the next click.
 
-// answers are board answers as the bot sends them: a 3×3 game and a 5×5 one.
-var answers = []string{"testdata/answer3x3.json", "testdata/answer5x5.json"}
-
 func BenchmarkReadAnswer(b *testing.B) {
 	for _, name := range answers {
 		body, err := os.ReadFile(name)
@@ -37,14 +34,7 @@ func BenchmarkReadAnswer(b *testing.B) {
 
 func BenchmarkClickBody(b *testing.B) {
 	for _, name := range answers {
-		body, err := os.ReadFile(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var r response
-		if err := decodeAnswer(body, &r); err != nil {
-			b.Fatal(err)
-		}
+		r := readTestAnswer(b, name)
 		cur, err := parseBoard(&r)
 		if err != nil {
 			b.Fatal(err)

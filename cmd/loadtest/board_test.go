@@ -1,21 +1,35 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
+	"bytes"
 	"os"
 	"reflect"
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
-
-	"github.com/tttbot/tttbot/internal/commands"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// treeBoard is parseBoard done the plain way, on a tree of components
-// decoded by encoding/json/v2's rules: what parseBoard's token reader must
-// agree with.
-func treeBoard(components []byte) (board, error) {
+// answers are board answers as the bot sends them: a 3×3 game and a 5×5 one.
+var answers = []string{"testdata/answer3x3.json", "testdata/answer5x5.json"}
+
+// readTestAnswer decodes the answer in file name.
+func readTestAnswer(tb testing.TB, name string) response {
+	tb.Helper()
+	body, err := os.ReadFile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var r response
+	if err := decodeAnswer(body, &r); err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// treeButtons are the buttons of components read the plain way, as a tree
+// decoded by encoding/json/v2's rules: what readComponents must agree with.
+func treeButtons(components []byte) ([]button, error) {
 	type component struct {
 		Type       int         `json:"type"`
 		Label      string      `json:"label"`
@@ -26,80 +40,53 @@ func treeBoard(components []byte) (board, error) {
 	}
 	var top []component
 	if err := jsonv2.Unmarshal(components, &top); err != nil {
-		return board{}, err
+		return nil, err
 	}
-	var b board
-	var walk func([]component) error
-	walk = func(cs []component) error {
+	var buttons []button
+	var walk func([]component)
+	walk = func(cs []component) {
 		for _, c := range cs {
-			if err := walk(c.Components); err != nil {
-				return err
-			}
-			if c.Type != buttonType || c.URL != "" {
-				continue
-			}
-			id, err := commands.ParseCustomID(c.CustomID)
-			if err != nil {
-				return err
-			}
-			b.game = id.GameID
-			if id.Version > 0 {
-				b.version = id.Version
-			}
-			switch id.Action {
-			case commands.ActAccept:
-				b.accept = c.CustomID
-			case commands.ActDecline:
-				b.decline = c.CustomID
-			case commands.ActRematch:
-				b.rematch = c.CustomID
-			case commands.ActMove:
-				if id.Cell != len(b.marks) {
-					return errors.New("out of order")
-				}
-				var m byte
-				if c.Label == "X" || c.Label == "O" {
-					m = c.Label[0]
-				}
-				b.marks = append(b.marks, m)
-				b.ids = append(b.ids, c.CustomID)
-				if !c.Disabled {
-					b.free = append(b.free, id.Cell)
-				}
+			walk(c.Components)
+			if c.Type == buttonType && c.URL == "" {
+				buttons = append(buttons, button{label: c.Label, customID: c.CustomID, disabled: c.Disabled})
 			}
 		}
-		return nil
 	}
-	return b, walk(top)
+	walk(top)
+	return buttons, nil
 }
 
-func FuzzParseBoard(f *testing.F) {
+func FuzzReadComponents(f *testing.F) {
 	for _, name := range answers {
-		body, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var r response
-		if err := decodeAnswer(body, &r); err != nil {
-			f.Fatal(err)
-		}
-		f.Add([]byte(r.Data.Components))
+		f.Add([]byte(readTestAnswer(f, name).Data.Components))
 	}
 	f.Add([]byte(`null`))
 	f.Add([]byte(`[{"type":1,"components":[{"type":2,"label":null,"custom_id":"ttt:a:7:1","disabled":null}]}]`))
 	f.Add([]byte(`[{"type":2,"url":"https://example.com","custom_id":"ttt:m:1:1:0"}]`))
 	f.Fuzz(func(t *testing.T, components []byte) {
-		got, err := parseBoard(&response{Data: &responseData{Components: json.RawMessage(components)}})
-		want, werr := treeBoard(components)
+		var got []button
+		err := readComponents(jsontext.NewDecoder(bytes.NewReader(components), jsontext.AllowDuplicateNames(true)), &got)
+		want, werr := treeButtons(components)
 		if werr != nil {
-			return // parseBoard may accept more: duplicate names, say
+			return // readComponents may accept more: duplicate names, say
 		}
 		if err != nil {
-			t.Fatalf("parseBoard: %v; the tree read it", err)
+			t.Fatalf("readComponents: %v; the tree read it", err)
 		}
-		got.content, got.components = "", nil
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("parseBoard read\n%+v\nthe tree\n%+v", got, want)
+			t.Fatalf("readComponents read\n%+v\nthe tree\n%+v", got, want)
 		}
 	})
+}
+
+// parseBoard reads a board's cells, marks and buttons.
+func TestParseBoard(t *testing.T) {
+	b, err := parseBoard(&response{Data: readTestAnswer(t, answers[0]).Data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.game != 16 || b.version != 3 || string(b.marks) != "\x00\x00\x00\x00\x00\x00\x00X\x00" ||
+		!reflect.DeepEqual(b.free, []int{0, 1, 2, 3, 4, 5, 6, 8}) || b.ids[7] != "ttt:m:16:3:7" {
+		t.Errorf("got game %d version %d marks %q free %v ids %v", b.game, b.version, b.marks, b.free, b.ids)
+	}
 }
