@@ -584,6 +584,11 @@ func TestLoggerWith(t *testing.T) {
 			base.Info("m3")
 		}},
 		{"below the level", func(l *slog.Logger) { l.With("a", 1).Debug("hidden") }},
+		{"a LogValuer, read once", func(l *slog.Logger) {
+			w := l.With("n", new(reads))
+			w.Info("m1")
+			w.Info("m2")
+		}},
 	}
 	for _, format := range []string{"text", "json"} {
 		for _, tt := range tests {
@@ -602,6 +607,14 @@ func TestLoggerWith(t *testing.T) {
 			}
 		}
 	}
+}
+
+// reads counts the times it is read as a log value.
+type reads int
+
+func (r *reads) LogValue() slog.Value {
+	*r++
+	return slog.IntValue(int(*r))
 }
 
 var timeField = regexp.MustCompile(`(time=\S+ |"time":"[^"]*",)`)

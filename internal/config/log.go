@@ -23,7 +23,9 @@ func (c Config) NewLogger(w io.Writer) *slog.Logger {
 // lazyAttrs keeps a logger's With attributes until it writes a record:
 // the bot makes a logger per interaction, with its ID, and most of them
 // write nothing. Text and JSON handlers format attributes in WithAttrs,
-// which cost every interaction a few microseconds.
+// which cost every interaction a few microseconds; here each record
+// formats them, and a value that changes after With is written as it is
+// then.
 type lazyAttrs struct {
 	h     slog.Handler
 	attrs []slog.Attr
@@ -37,8 +39,13 @@ func (l lazyAttrs) Handle(ctx context.Context, r slog.Record) error {
 	return l.handler().Handle(ctx, r)
 }
 
+// WithAttrs resolves a slog.LogValuer now, as the standard handlers do.
 func (l lazyAttrs) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return lazyAttrs{h: l.h, attrs: append(l.attrs[:len(l.attrs):len(l.attrs)], attrs...)}
+	kept := append(l.attrs[:len(l.attrs):len(l.attrs)], attrs...)
+	for i := len(l.attrs); i < len(kept); i++ {
+		kept[i].Value = kept[i].Value.Resolve()
+	}
+	return lazyAttrs{h: l.h, attrs: kept}
 }
 
 // WithGroup applies the attributes kept so far, which stay outside the group.

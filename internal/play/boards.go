@@ -20,5 +20,9 @@ func (s *Service) SetMessage(ctx context.Context, id int64, messageID string) er
 // response is the game's board, unless the game holds one that expires
 // later.
 func (s *Service) SetToken(ctx context.Context, id int64, t tttbot.Token) error {
-	return s.store.SetToken(ctx, id, t)
+	err := s.store.SetToken(ctx, id, t)
+	if err == nil {
+		s.recent.setToken(id, t)
+	}
+	return err
 }

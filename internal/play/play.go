@@ -332,12 +332,11 @@ func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, v
 		// Remembered from before a change made elsewhere (another
 		// instance, the timers): read as it is, the game gets the bot's
 		// answer chosen now and stored with the move in one transaction,
-		// not in a second one after it.
-		cur, err := s.store.Game(ctx, g.ID)
-		if err != nil {
-			return Result{}, err
+		// not in a second one after it. If this read fails, the move's
+		// transaction reads it.
+		if cur, err := s.store.Game(ctx, g.ID); err == nil {
+			g = cur
 		}
-		g = cur
 	}
 	at := s.madeAt(ctx)
 	m := tttbot.MoveRequest{

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/tttbot/tttbot"
 )
@@ -55,13 +56,24 @@ func (r *recent) settle(id int64, g *tttbot.Game, err error) {
 	}
 }
 
-// setMessage notes the board message of game id, if remembered, so that
-// its next move does not write it again.
+// setMessage and setToken note in game id, if remembered, what the
+// store's SetMessage and SetToken wrote: a move on the game as
+// remembered is written only while those hold what it remembers.
 func (r *recent) setMessage(id int64, messageID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if g, ok := r.games[id]; ok && g.MessageID == "" {
+	if g, ok := r.games[id]; ok {
 		g.MessageID = messageID
+		r.games[id] = g
+	}
+}
+
+func (r *recent) setToken(id int64, t tttbot.Token) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// The store keeps a token that expires later, to the millisecond.
+	if g, ok := r.games[id]; ok && g.Token.Expires.UnixMilli() <= t.Expires.UnixMilli() {
+		g.Token = tttbot.Token{Value: t.Value, Expires: time.UnixMilli(t.Expires.UnixMilli()).UTC()}
 		r.games[id] = g
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/play"
@@ -234,5 +235,42 @@ func wantStatus(t *testing.T, g *tttbot.Game, want tttbot.Status) {
 	t.Helper()
 	if g.Status != want {
 		t.Errorf("got the game %s, want %s", g.Status, want)
+	}
+}
+
+// A remembered game holds the message and token the store holds after
+// SetMessage and SetToken, so that its next move is written on it as
+// remembered: SQLite's update checks those columns.
+func TestPlayingKeepsBoard(t *testing.T) {
+	a, _, reader := instances(t)
+	g := started(t, a, 4)
+	tok := func(v string, life time.Duration) tttbot.Token {
+		return tttbot.Token{Value: v, Expires: t0.Add(life).Add(123 * time.Microsecond)}
+	}
+	steps := []struct {
+		name string
+		do   func() error
+	}{
+		{"a message", func() error { return a.SetMessage(t.Context(), g.ID, "m1") }},
+		{"another message", func() error { return a.SetMessage(t.Context(), g.ID, "m2") }},
+		{"a token", func() error { return a.SetToken(t.Context(), g.ID, tok("t1", 16*time.Minute)) }},
+		{"a token expiring sooner", func() error { return a.SetToken(t.Context(), g.ID, tok("t0", 15*time.Minute)) }},
+		{"a token expiring later", func() error { return a.SetToken(t.Context(), g.ID, tok("t2", 17*time.Minute)) }},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		got, err := a.Playing(t.Context(), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := reader.DB.Game(t.Context(), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.MessageID != stored.MessageID || got.Token != stored.Token {
+			t.Errorf("after %s: remembered %q, %+v; stored %q, %+v", st.name, got.MessageID, got.Token, stored.MessageID, stored.Token)
+		}
 	}
 }
