@@ -145,10 +145,15 @@ func (g *Game) clicked(c BoardClick) {
 	if g.MessageID == "" {
 		g.MessageID = c.Message
 	}
-	if g.Webhook && c.Token.Value != "" && !c.Token.Expires.Before(g.Token.Expires) {
+	if g.Webhook && c.Token.Value != "" && c.Token.Supersedes(g.Token) {
 		g.Token = c.Token
 	}
 }
+
+// Supersedes reports whether t takes the place of old as a game's token:
+// a game keeps its token until one that expires no sooner comes (see
+// GameStore.SetToken).
+func (t Token) Supersedes(old Token) bool { return !t.Expires.Before(old.Expires) }
 
 // Valid reports whether t can still be used at time at.
 func (t Token) Valid(at time.Time) bool { return t.Value != "" && at.Before(t.Expires) }

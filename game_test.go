@@ -482,3 +482,24 @@ func TestOfTournament(t *testing.T) {
 		}
 	}
 }
+
+func TestTokenSupersedes(t *testing.T) {
+	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	old := Token{Value: "old", Expires: at}
+	tests := []struct {
+		name string
+		t    Token
+		old  Token
+		want bool
+	}{
+		{"expires later", Token{Value: "new", Expires: at.Add(time.Millisecond)}, old, true},
+		{"expires as late", Token{Value: "new", Expires: at}, old, true},
+		{"expires sooner", Token{Value: "new", Expires: at.Add(-time.Millisecond)}, old, false},
+		{"over none", Token{Value: "new", Expires: at}, Token{}, true},
+	}
+	for _, tt := range tests {
+		if got := tt.t.Supersedes(tt.old); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -71,8 +71,8 @@ func (r *recent) setMessage(id int64, messageID string) {
 func (r *recent) setToken(id int64, t tttbot.Token) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	// The store keeps a token that expires later, to the millisecond.
-	if g, ok := r.games[id]; ok && g.Token.Expires.UnixMilli() <= t.Expires.UnixMilli() {
+	// As the store keeps it: to the millisecond, in UTC.
+	if g, ok := r.games[id]; ok && t.Supersedes(g.Token) {
 		g.Token = tttbot.Token{Value: t.Value, Expires: time.UnixMilli(t.Expires.UnixMilli()).UTC()}
 		r.games[id] = g
 	}

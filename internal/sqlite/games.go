@@ -226,7 +226,7 @@ func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
 	// As the statement's SET leaves them: the message kept once known,
 	// the token that expires last.
 	g.MessageID = cmp.Or(before.MessageID, g.MessageID)
-	if g.Token.Value == before.Token.Value || storedMS(before.Token.Expires) > g.Token.Expires.UnixMilli() {
+	if g.Token.Value == before.Token.Value || !g.Token.Supersedes(before.Token) {
 		g.Token = before.Token
 	}
 	g.Token.Expires = gamerow.Round(g.Token.Expires)
