@@ -211,7 +211,7 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc)
 			return err
 		}
 		st.GuildID, st.TurnTimeout = g.GuildID, time.Duration(turn)*time.Second
-		db.turnTimeouts.put(g.GuildID, st.TurnTimeout)
+		db.turnTimeouts.Put(g.GuildID, st.TurnTimeout)
 		w := &pgx.Batch{}
 		if err := changeGame(ctx, t, g, &st, at, w, fn); err != nil {
 			return err
@@ -298,7 +298,7 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.G
 	if seen.ID != m.GameID || seen.Version != m.Version {
 		return nil, errMovedOn
 	}
-	turn, ok := db.turnTimeouts.get(seen.GuildID)
+	turn, ok := db.turnTimeouts.Get(seen.GuildID)
 	if !ok {
 		return nil, errMovedOn
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/pgurl"
+	"github.com/tttbot/tttbot/internal/settingsrow"
 )
 
 var _ tttbot.Store = (*DB)(nil)
@@ -47,7 +48,7 @@ type DB struct {
 
 	// turnTimeouts are the guilds' turn timeouts as last read, which a
 	// move on a game as seen assumes and its write checks (see playSeen).
-	turnTimeouts turnTimeouts
+	turnTimeouts settingsrow.TurnTimeouts
 
 	// streak times the calls' lost connections, which they wait out for
 	// a while (see retry).

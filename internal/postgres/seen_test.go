@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/settingsrow"
 	"github.com/tttbot/tttbot/internal/storetest"
 )
 
@@ -37,7 +38,7 @@ func TestPlaySeenPath(t *testing.T) {
 	}
 
 	// With the guild's turn timeout forgotten, the locking path reads it.
-	db.turnTimeouts.m = nil
+	db.turnTimeouts = settingsrow.TurnTimeouts{}
 	if _, err := db.playSeen(ctx, click(g, 4), g); !errors.Is(err, errMovedOn) {
 		t.Fatalf("first move in an unread guild: got %v, want errMovedOn", err)
 	}

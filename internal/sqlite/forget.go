@@ -49,7 +49,7 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 			}
 			open := g.Status.Open()
 			if open {
-				if err := changeGame(ctx, tx, g, at, func(g *tttbot.Game) error { return g.Leave(user, at) }); err != nil {
+				if err := changeGame(ctx, tx, g, at, nil, func(g *tttbot.Game) error { return g.Leave(user, at) }); err != nil {
 					return fmt.Errorf("end game %d: %w", id, err)
 				}
 			}

@@ -157,7 +157,7 @@ func channelTaken(err error) bool {
 func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
-		g, err = changeRead(ctx, tx, id, at, fn)
+		g, err = db.changeRead(ctx, tx, id, at, fn)
 		return err
 	})
 	if err != nil {
@@ -170,8 +170,9 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc)
 type changeFunc func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error
 
 // changeRead is change's work in tx: it reads the game and its guild's
-// settings, and changes it.
-func changeRead(ctx context.Context, tx *sql.Conn, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
+// settings, and changes it. It remembers the guild's turn timeout for
+// playSeen.
+func (db *DB) changeRead(ctx context.Context, tx *sql.Conn, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
 	var st tttbot.Settings
 	var turn int64
 	g, err := gamerow.Game(tx.QueryRowContext(ctx, queryGameToChange, id), &st.Role, &turn, &st.Simultaneous)
@@ -179,20 +180,22 @@ func changeRead(ctx context.Context, tx *sql.Conn, id int64, at time.Time, fn ch
 		return nil, err
 	}
 	st.GuildID, st.TurnTimeout = g.GuildID, time.Duration(turn)*time.Second
-	if err := changeGame(ctx, tx, g, at, func(g *tttbot.Game) error { return fn(ctx, tx, g, &st) }); err != nil {
+	db.turnTimeouts.Put(g.GuildID, st.TurnTimeout)
+	if err := changeGame(ctx, tx, g, at, nil, func(g *tttbot.Game) error { return fn(ctx, tx, g, &st) }); err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-// changeGame is change's work on g, read in tx.
-func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time, fn func(g *tttbot.Game) error) error {
+// changeGame is change's work on g, read in tx. turn, unless nil, is the
+// turn timeout fn assumed g's guild has, which the update checks.
+func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time, turn *time.Duration, fn func(g *tttbot.Game) error) error {
 	before := *g
 	finished, err := g.Change(at, fn)
 	if err != nil {
 		return err
 	}
-	if err := update(ctx, tx, &before, g); err != nil {
+	if err := update(ctx, tx, &before, g, turn); err != nil {
 		return err
 	}
 	if finished {
@@ -210,10 +213,11 @@ func changeGame(ctx context.Context, tx *sql.Conn, g *tttbot.Game, at time.Time,
 // SQLite then maintains only the indexes on them (a move touches none but
 // the deadline's), which keeps a move's commit small. It writes only while
 // the game is still at before's version and holds before's message, token
-// and hint mark, which change without a new version, else returns
-// errMovedOn; g then gets the values the statement leaves in those.
-func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game) error {
-	query, args := updateQuery(before, g)
+// and hint mark, which change without a new version, and while its guild
+// has turn timeout turn, unless nil; else it returns errMovedOn. g then
+// gets the values the statement leaves in those.
+func update(ctx context.Context, tx *sql.Conn, before, g *tttbot.Game, turn *time.Duration) error {
+	query, args := updateQuery(before, g, turn)
 	res, err := tx.ExecContext(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("update game: %w", err)
@@ -243,10 +247,11 @@ func storedMS(t time.Time) int64 {
 }
 
 // updateQuery is update's statement, and its arguments, for the change
-// of before into g. It has no RETURNING: SQLite buffers the rows of one in
-// a temporary table, which costs a page cache allocated and freed per
-// statement; update knows what it wrote without one.
-func updateQuery(before, g *tttbot.Game) (string, []any) {
+// of before into g, in a guild with turn timeout turn unless nil. It has
+// no RETURNING: SQLite buffers the rows of one in a temporary table, which
+// costs a page cache allocated and freed per statement; update knows what
+// it wrote without one.
+func updateQuery(before, g *tttbot.Game, turn *time.Duration) (string, []any) {
 	ms := func(t time.Time) any { // comparable, nil for NULL
 		if p := gamerow.ToMS(t); p != nil {
 			return *p
@@ -294,7 +299,12 @@ func updateQuery(before, g *tttbot.Game) (string, []any) {
 		args = append(args, expires, g.Token.Value, expires)
 	}
 	set.WriteString(" WHERE id = ? AND version = ? AND ifnull(message_id, '') = ? AND ifnull(token, '') = ? AND ifnull(token_expires, 0) = ? AND assisted = ?")
-	return set.String(), append(args, g.ID, before.Version, before.MessageID, before.Token.Value, storedMS(before.Token.Expires), before.Assisted)
+	args = append(args, g.ID, before.Version, before.MessageID, before.Token.Value, storedMS(before.Token.Expires), before.Assisted)
+	if turn != nil {
+		set.WriteString(" AND ifnull((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = ?")
+		args = append(args, int64(*turn/time.Second))
+	}
+	return set.String(), args
 }
 
 // writeResults records the result of a finished game once per player.
@@ -318,9 +328,9 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game)
 	}
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
-		g, err = playSeen(ctx, tx, m, seen, play)
+		g, err = db.playSeen(ctx, tx, m, seen, play)
 		if errors.Is(err, errMovedOn) {
-			g, err = changeRead(ctx, tx, m.GameID, m.At, play)
+			g, err = db.changeRead(ctx, tx, m.GameID, m.At, play)
 		}
 		if err != nil {
 			return err
@@ -344,25 +354,33 @@ var errMovedOn = errors.New("move not played on the game as read")
 
 // playSeen is Play's change of seen, the game as the caller read it, in
 // tx, without reading the game again: the write of the game checks that it
-// is still at seen's version, which every change bumps. errMovedOn, with
-// nothing written, when there is no seen at m.Version, when the domain
-// refuses the move on it (the game as read says why), or when the game has
-// moved on.
-func playSeen(ctx context.Context, tx *sql.Conn, m tttbot.MoveRequest, seen *tttbot.Game, fn changeFunc) (*tttbot.Game, error) {
+// is still at seen's version, which every change bumps. The guild's turn
+// timeout is the one remembered (see changeRead), which the write checks
+// too, or else read. errMovedOn, with nothing written, when there is no
+// seen at m.Version, when the domain refuses the move on it (the game as
+// read says why), or when the game or its guild's turn timeout has changed.
+func (db *DB) playSeen(ctx context.Context, tx *sql.Conn, m tttbot.MoveRequest, seen *tttbot.Game, fn changeFunc) (*tttbot.Game, error) {
 	if seen == nil || seen.ID != m.GameID || seen.Version != m.Version {
 		return nil, errMovedOn
 	}
 	st := tttbot.Settings{GuildID: seen.GuildID}
-	if seen.GuildID != "" {
+	var assumed *time.Duration
+	if turn, ok := db.turnTimeouts.Get(seen.GuildID); ok {
+		st.TurnTimeout = turn
+		if seen.GuildID != "" {
+			assumed = &st.TurnTimeout
+		}
+	} else {
 		var turn int64
 		err := tx.QueryRowContext(ctx, queryTurnTimeout, seen.GuildID).Scan(&turn)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, fmt.Errorf("read guild settings: %w", err)
 		}
 		st.TurnTimeout = time.Duration(turn) * time.Second
+		db.turnTimeouts.Put(seen.GuildID, st.TurnTimeout)
 	}
 	g := *seen
-	err := changeGame(ctx, tx, &g, m.At, func(g *tttbot.Game) error {
+	err := changeGame(ctx, tx, &g, m.At, assumed, func(g *tttbot.Game) error {
 		if fn(ctx, tx, g, &st) != nil {
 			return errMovedOn
 		}

@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/settingsrow"
 	"github.com/tttbot/tttbot/internal/storetest"
 )
 
@@ -24,7 +26,7 @@ func TestPlaySeenPath(t *testing.T) {
 		}
 		var got *tttbot.Game
 		err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
-			got, err = playSeen(ctx, tx, m, seen, play)
+			got, err = db.playSeen(ctx, tx, m, seen, play)
 			return err
 		})
 		return got, err
@@ -66,5 +68,36 @@ func TestPlaySeenPath(t *testing.T) {
 	}
 	if v := version(); v != next.Version {
 		t.Errorf("got version %d after the move on a game moved on, want %d", v, next.Version)
+	}
+
+	// The guild's turn timeout, remembered from the reads before, changed
+	// by another process: the write stands aside, and the locking path
+	// reads the new one.
+	if _, err := db.w.ExecContext(ctx, "UPDATE guilds SET turn_timeout = 3600 WHERE id = ?", next.GuildID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seen(storetest.Click(next, "alice", 8), next); !errors.Is(err, errMovedOn) {
+		t.Errorf("a move after the guild's turn timeout changed: got %v, want errMovedOn", err)
+	}
+	if v := version(); v != next.Version {
+		t.Fatalf("got version %d after the move that stood aside, want %d", v, next.Version)
+	}
+	m := storetest.Click(next, "alice", 8)
+	if next, err = db.Play(ctx, m, next); err != nil {
+		t.Fatal(err)
+	}
+	if want := m.At.Add(time.Hour); !next.Deadline.Equal(want) {
+		t.Errorf("got deadline %v after the locking path, want %v: the new turn timeout", next.Deadline, want)
+	}
+
+	// Forgotten, the turn timeout is read in the write.
+	db.turnTimeouts = settingsrow.TurnTimeouts{}
+	m = storetest.Click(next, "bob", 2)
+	got, err := seen(m, next)
+	if err != nil {
+		t.Fatalf("a move on the game as read, its guild's turn timeout forgotten: %v", err)
+	}
+	if want := m.At.Add(time.Hour); !got.Deadline.Equal(want) {
+		t.Errorf("got deadline %v, want %v", got.Deadline, want)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/gamerow"
 	"github.com/tttbot/tttbot/internal/health"
+	"github.com/tttbot/tttbot/internal/settingsrow"
 )
 
 var _ tttbot.Store = (*DB)(nil)
@@ -51,6 +52,10 @@ type DB struct {
 
 	// failed remembers the writes that failed for want of storage, for Ping.
 	failed health.Failures
+
+	// turnTimeouts are the guilds' turn timeouts as last read, which a
+	// move on a game as seen assumes and its write checks (see playSeen).
+	turnTimeouts settingsrow.TurnTimeouts
 }
 
 // Options tune a DB. The zero value is ready to use.

@@ -177,7 +177,7 @@ func TestNoTemporaryTables(t *testing.T) {
 		XPlayer: "a", OPlayer: "b", Status: tttbot.StatusFinished, Board: "XXX/.../...", Turn: "a",
 		Deadline: at, Winner: "a", Reason: tttbot.ReasonLine, FinishedAt: at, MessageID: "m",
 		Token: tttbot.Token{Value: "t", Expires: at},
-	})
+	}, new(time.Duration))
 	tests := []struct{ name, query string }{
 		{"game", gamerow.QueryGame},
 		{"game to change", queryGameToChange},
