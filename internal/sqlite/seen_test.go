@@ -90,14 +90,27 @@ func TestPlaySeenPath(t *testing.T) {
 		t.Errorf("got deadline %v after the locking path, want %v: the new turn timeout", next.Deadline, want)
 	}
 
-	// Forgotten, the turn timeout is read in the write.
-	db.turnTimeouts = settingsrow.TurnTimeouts{}
-	m = storetest.Click(next, "bob", 2)
-	got, err := seen(m, next)
-	if err != nil {
-		t.Fatalf("a move on the game as read, its guild's turn timeout forgotten: %v", err)
-	}
-	if want := m.At.Add(time.Hour); !got.Deadline.Equal(want) {
-		t.Errorf("got deadline %v, want %v", got.Deadline, want)
+	// Remembered by the locking path, the new one serves the next move as
+	// seen; forgotten, it is read in the write.
+	for _, tt := range []struct {
+		name   string
+		forget bool
+		cell   int
+	}{
+		{"remembered", false, 2},
+		{"forgotten", true, 6},
+	} {
+		if tt.forget {
+			db.turnTimeouts = settingsrow.TurnTimeouts{}
+		}
+		m := storetest.Click(next, next.Turn, tt.cell)
+		got, err := seen(m, next)
+		if err != nil {
+			t.Fatalf("a move on the game as read, its guild's turn timeout %s: %v", tt.name, err)
+		}
+		if want := m.At.Add(time.Hour); !got.Deadline.Equal(want) {
+			t.Errorf("turn timeout %s: got deadline %v, want %v", tt.name, got.Deadline, want)
+		}
+		next = got
 	}
 }
