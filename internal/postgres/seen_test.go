@@ -88,7 +88,21 @@ func TestPlaySeenPath(t *testing.T) {
 	if want := at.Add(time.Hour); !next.Deadline.Equal(want) {
 		t.Errorf("deadline %s, want %s", next.Deadline, want)
 	}
-	if _, err := db.playSeen(ctx, click(next, 1), next); err != nil {
-		t.Errorf("a move once the timeout is read again: %v", err)
+	next, err = db.playSeen(ctx, click(next, 1), next)
+	if err != nil {
+		t.Fatalf("a move once the timeout is read again: %v", err)
+	}
+
+	// The guild's settings saved here: the next move takes the short path
+	// with the timeout they saved.
+	if _, err := db.UpdateSettings(ctx, "903", func(s *tttbot.Settings) error { s.TurnTimeout = 2 * time.Hour; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	next, err = db.playSeen(ctx, click(next, 2), next)
+	if err != nil {
+		t.Fatalf("a move after the settings were saved: %v", err)
+	}
+	if want := at.Add(2 * time.Hour); !next.Deadline.Equal(want) {
+		t.Errorf("deadline %s, want %s", next.Deadline, want)
 	}
 }

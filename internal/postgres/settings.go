@@ -132,6 +132,7 @@ func (db *DB) UpdateSettings(ctx context.Context, guildID string, change func(*t
 	if err != nil {
 		return nil, err
 	}
+	db.turnTimeouts.Put(guildID, s.TurnTimeout) // for the next move as seen
 	return s, nil
 }
 

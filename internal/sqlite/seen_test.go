@@ -20,16 +20,7 @@ func TestPlaySeenPath(t *testing.T) {
 	ctx := t.Context()
 	g := storetest.PlayCells(t, db, storetest.StartGame(t, db, "c1", "alice", "bob"), 4)
 	seen := func(m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
-		play := func(_ context.Context, _ *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
-			_, err := st.Play(g, m, m.At)
-			return err
-		}
-		var got *tttbot.Game
-		err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
-			got, err = db.playSeen(ctx, tx, m, seen, play)
-			return err
-		})
-		return got, err
+		return playAsSeen(ctx, db, m, seen)
 	}
 	version := func() int {
 		return storetest.Must[*tttbot.Game](t)(db.Game(ctx, g.ID)).Version
@@ -113,4 +104,47 @@ func TestPlaySeenPath(t *testing.T) {
 		}
 		next = got
 	}
+}
+
+// TestSettingsRememberTurnTimeout: the turn timeout that a guild's
+// settings save is the one the next move on a game as seen assumes, and
+// the move's write takes it.
+func TestSettingsRememberTurnTimeout(t *testing.T) {
+	db, _ := newDB(t, Options{})
+	ctx := t.Context()
+	g := storetest.Challenge("c1", "alice", "bob")
+	g.GuildID = "903"
+	if err := db.StartGame(ctx, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	g, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: g.CreatedAt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateSettings(ctx, g.GuildID, func(s *tttbot.Settings) error { s.TurnTimeout = time.Hour; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	m := storetest.Click(g, "alice", 4)
+	got, err := playAsSeen(ctx, db, m, g)
+	if err != nil {
+		t.Fatalf("a move as seen after the settings changed: %v", err)
+	}
+	if want := m.At.Add(time.Hour); !got.Deadline.Equal(want) {
+		t.Errorf("got deadline %v, want %v", got.Deadline, want)
+	}
+}
+
+// playAsSeen is Play's path for a game as seen alone: errMovedOn where
+// Play would go on to the locking path.
+func playAsSeen(ctx context.Context, db *DB, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error) {
+	play := func(_ context.Context, _ *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
+		_, err := st.Play(g, m, m.At)
+		return err
+	}
+	var got *tttbot.Game
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) (err error) {
+		got, err = db.playSeen(ctx, tx, m, seen, play)
+		return err
+	})
+	return got, err
 }
