@@ -38,7 +38,8 @@ type child struct {
 
 // startChild runs bin with the config at cfg and waits until base/healthz
 // answers.
-func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*child, error) {
+// godebug is added to the bot's GODEBUG (see withGodebug).
+func startChild(ctx context.Context, bin, cfg, base, godebug string, stderr io.Writer) (*child, error) {
 	cmd := exec.Command(bin, "run", "-config", cfg)
 	env := []string{"DISCORD_TOKEN=loadtest-token"}
 	for _, kv := range os.Environ() {
@@ -47,7 +48,7 @@ func startChild(ctx context.Context, bin, cfg, base string, stderr io.Writer) (*
 			env = append(env, kv)
 		}
 	}
-	cmd.Env, cmd.Stderr = env, stderr
+	cmd.Env, cmd.Stderr = withGodebug(env, godebug), stderr
 	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start the bot: %w", err)

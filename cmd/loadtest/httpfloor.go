@@ -86,7 +86,7 @@ const httpWarmup, httpWindow = time.Second, 3 * time.Second
 // keep-alive connections, measured for window after warmup. It is 0 where
 // /proc does not tell a process's CPU time, and when the measure saw no
 // request or less CPU than /proc counts (10 ms).
-func measureHTTP(ctx context.Context, rate, conns, body, answer int, warmup, window time.Duration) (time.Duration, error) {
+func measureHTTP(ctx context.Context, rate, conns, body, answer int, godebug string, warmup, window time.Duration) (time.Duration, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, err
@@ -94,7 +94,7 @@ func measureHTTP(ctx context.Context, rate, conns, body, answer int, warmup, win
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), emptyHandlerEnv+"="+strconv.Itoa(max(answer, 2)))
+	cmd.Env = append(withGodebug(os.Environ(), godebug), emptyHandlerEnv+"="+strconv.Itoa(max(answer, 2)))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

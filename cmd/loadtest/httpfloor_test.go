@@ -17,7 +17,7 @@ func TestMeasureHTTP(t *testing.T) {
 		{"as fast as answered", 0, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := measureHTTP(t.Context(), tt.rate, tt.conns, 1500, 700, 100*time.Millisecond, time.Second)
+			got, err := measureHTTP(t.Context(), tt.rate, tt.conns, 1500, 700, "", 100*time.Millisecond, time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -208,7 +208,7 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	rep.gather(d, workers, stub)
 	if rate := rep.botRate(); rate > 0 {
 		// A figure beside the run's: without it the report still stands.
-		if rep.floor.http, err = measureHTTP(ctx, rate, o.concurrency, rep.bodySize, d.meanAnswer(), httpWarmup, httpWindow); err != nil {
+		if rep.floor.http, err = measureHTTP(ctx, rate, o.concurrency, rep.bodySize, d.meanAnswer(), o.botGodebug, httpWarmup, httpWindow); err != nil {
 			fmt.Fprintf(stderr, "loadtest: net/http's own cost not measured: %v\n", err)
 		}
 	}
@@ -310,7 +310,7 @@ func (r *rig) start(ctx context.Context) error {
 		if admin != "" {
 			health = "http://" + admin
 		}
-		r.starts[i] = func() (*child, error) { return startChild(ctx, o.bot, cfgPath, health, r.stderr) }
+		r.starts[i] = func() (*child, error) { return startChild(ctx, o.bot, cfgPath, health, o.botGodebug, r.stderr) }
 		r.urls[i] = "http://" + listen + "/interactions"
 	}
 	r.bots = make([]*child, o.instances)

@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -42,6 +43,7 @@ type loadOptions struct {
 	abandon     float64
 	turnTimeout time.Duration // the bots' challenge and turn timeouts, with abandon
 	bot         string
+	botGodebug  string        // GODEBUG settings for the bots and the empty handler
 	ownPostgres bool          // a PostgreSQL server of the test's own (pgcluster.go)
 	soak        time.Duration // the load's duration, with faults (soak.go)
 	faultEvery  time.Duration
@@ -69,6 +71,24 @@ const tournamentAbandon = 0.02
 // abandonOnPostgres is -abandon's default with -database-url. SQLite's runs
 // keep 0, so that a seed plays the games it played before the flag existed.
 const abandonOnPostgres = 0.01
+
+// withGodebug is env with settings added to its GODEBUG, unless empty.
+func withGodebug(env []string, settings string) []string {
+	if settings == "" {
+		return env
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if old, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			if old != "" {
+				settings = old + "," + settings
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GODEBUG="+settings)
+}
 
 // errReported ends the process with status 1 once the report has said what
 // went wrong.
@@ -128,6 +148,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.IntVar(&o.rounds, "rounds", 6, "with -tournament, the Swiss's rounds")
 	fs.Float64Var(&o.resign, "resign", 0.1, "with -tournament, the share of games a player resigns")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
+	fs.StringVar(&o.botGodebug, "bot-godebug", "", "`GODEBUG` settings for the bots and for net/http's empty handler alone, added to the environment's (GODEBUG in the environment applies to the driver too), e.g. schedtrace=2147483647")
 	rest, err := cli.Parse(fs, stdout, stderr, args)
 	if err != nil {
 		return err

@@ -155,6 +155,9 @@ func (r *report) print(out io.Writer) {
 	if o.guests > 0 {
 		fmt.Fprintf(out, ", guests %.2f", o.guests)
 	}
+	if o.botGodebug != "" {
+		fmt.Fprintf(out, ", bots' GODEBUG %s", o.botGodebug)
+	}
 	if o.abandon > 0 {
 		fmt.Fprintf(out, ", abandon %.2f with %s timeouts", o.abandon, o.turnTimeout)
 	}
