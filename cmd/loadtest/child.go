@@ -36,9 +36,8 @@ type child struct {
 	killed atomic.Bool   // on purpose, by kill
 }
 
-// startChild runs bin with the config at cfg and waits until base/healthz
-// answers.
-// godebug is added to the bot's GODEBUG (see withGodebug).
+// startChild runs bin with the config at cfg, and godebug added to its
+// GODEBUG (see withGodebug), and waits until base/healthz answers.
 func startChild(ctx context.Context, bin, cfg, base, godebug string, stderr io.Writer) (*child, error) {
 	cmd := exec.Command(bin, "run", "-config", cfg)
 	env := []string{"DISCORD_TOKEN=loadtest-token"}
