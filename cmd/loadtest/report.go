@@ -206,6 +206,9 @@ func (r *report) print(out io.Writer) {
 			fmt.Fprintf(out, "PostgreSQL CPU: %.2f of %d cores, %dµs per interaction\n", r.pgCPU.Seconds()/r.elapsed.Seconds(),
 				runtime.NumCPU(), r.pgCPU.Microseconds()/int64(max(len(all), 1)))
 		}
+		// What one process sheds may land on another on the same cores:
+		// waking a process whose core sleeps costs the waker.
+		fmt.Fprintf(out, "the run's processes together: %dµs per interaction\n", (r.cpu+r.driverCPU+r.pgCPU).Microseconds()/int64(max(len(all), 1)))
 		printStatements(out, r.statements, len(all))
 		if f := r.floor; f.total() > 0 {
 			per := r.cpu / time.Duration(max(len(all), 1))
