@@ -83,9 +83,11 @@ const httpWarmup, httpWindow = time.Second, 3 * time.Second
 // bot serves its interactions: an empty handler in a process of its own
 // (this program run again) answers requests of body bytes, as the driver's
 // with their headers, with answer bytes, sent at rate a second on conns
-// keep-alive connections, measured for window after warmup. It is 0 where
-// /proc does not tell a process's CPU time, and when the measure saw no
-// request or less CPU than /proc counts (10 ms).
+// keep-alive connections, measured for window after warmup. The handler's
+// process runs with godebug added to its GODEBUG, as the bots do, so that
+// the figure stands beside theirs. It is 0 where /proc does not tell a
+// process's CPU time, and when the measure saw no request or less CPU
+// than /proc counts (10 ms).
 func measureHTTP(ctx context.Context, rate, conns, body, answer int, godebug string, warmup, window time.Duration) (time.Duration, error) {
 	exe, err := os.Executable()
 	if err != nil {

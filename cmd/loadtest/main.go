@@ -72,7 +72,9 @@ const tournamentAbandon = 0.02
 // keep 0, so that a seed plays the games it played before the flag existed.
 const abandonOnPostgres = 0.01
 
-// withGodebug is env with settings added to its GODEBUG, unless empty.
+// withGodebug is env with settings, unless they are empty, added to the
+// end of its GODEBUG: of two values of a setting the runtime keeps the
+// last, so settings win over the environment's.
 func withGodebug(env []string, settings string) []string {
 	if settings == "" {
 		return env
@@ -148,7 +150,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.IntVar(&o.rounds, "rounds", 6, "with -tournament, the Swiss's rounds")
 	fs.Float64Var(&o.resign, "resign", 0.1, "with -tournament, the share of games a player resigns")
 	fs.StringVar(&o.bot, "bot", "", "bot `binary` to run (default: one built with go build from this module's cmd/bot)")
-	fs.StringVar(&o.botGodebug, "bot-godebug", "", "`GODEBUG` settings for the bots and for net/http's empty handler alone, added to the environment's (GODEBUG in the environment applies to the driver too), e.g. schedtrace=2147483647")
+	fs.StringVar(&o.botGodebug, "bot-godebug", "", "`GODEBUG` settings for the bots and net/http's empty handler, not the driver, added to the environment's GODEBUG (which the driver takes too), e.g. schedtrace=2147483647")
 	rest, err := cli.Parse(fs, stdout, stderr, args)
 	if err != nil {
 		return err

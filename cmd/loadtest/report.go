@@ -207,8 +207,12 @@ func (r *report) print(out io.Writer) {
 				runtime.NumCPU(), r.pgCPU.Microseconds()/int64(max(len(all), 1)))
 		}
 		// What one process sheds may land on another on the same cores:
-		// waking a process whose core sleeps costs the waker.
-		fmt.Fprintf(out, "the run's processes together: %dµs per interaction\n", (r.cpu+r.driverCPU+r.pgCPU).Microseconds()/int64(max(len(all), 1)))
+		// the sum tells a saving from a cost moved.
+		who := bots(len(r.rss)) + " and driver's"
+		if r.pgCPU > 0 {
+			who = bots(len(r.rss)) + ", driver's and PostgreSQL's"
+		}
+		fmt.Fprintf(out, "%s CPU together: %dµs per interaction\n", who, (r.cpu+r.driverCPU+r.pgCPU).Microseconds()/int64(max(len(all), 1)))
 		printStatements(out, r.statements, len(all))
 		if f := r.floor; f.total() > 0 {
 			per := r.cpu / time.Duration(max(len(all), 1))
