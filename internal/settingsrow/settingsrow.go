@@ -1,7 +1,8 @@
 // Package settingsrow is a guild's settings as both stores keep them: the
 // columns of the guilds table that /ttt-admin sets, read and written with
 // the same SQL in SQLite and PostgreSQL, so that internal/sqlite and
-// internal/postgres decode and encode them in one place.
+// internal/postgres decode and encode them in one place; and the turn
+// timeouts both remember between reads (TurnTimeouts).
 package settingsrow
 
 import (
