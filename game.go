@@ -240,6 +240,18 @@ type MoveRequest struct {
 	// chosen in advance against the version this move makes: see
 	// Game.PlayAnswered.
 	Answer *MoveRequest
+
+	// Prepare, when set, completes the request for game g, on which it is
+	// about to be played: it may refuse the move, and sets Deadline and
+	// Answer. Settings.Play calls it unless the request was completed for
+	// g's version already (Prepared), so that a caller that saw no game,
+	// or an older version of it, needs no read before the move: the
+	// store's transaction reads the game and the request is completed
+	// for it there.
+	Prepare func(m *MoveRequest, g *Game) error
+	// Prepared is the version of the game Deadline and Answer were
+	// chosen for; 0: none.
+	Prepared int
 }
 
 // AcceptRequest is a click on Accept: who, against which version of the

@@ -81,8 +81,14 @@ func (s *Settings) Accept(g *Game, r AcceptRequest, room Room, def bool, stored 
 // store writes them: the next turn runs from then rather than from when
 // the last of them was made, so that a database that held the move takes
 // nothing of the next player's time. It is as long as the request asked
-// (Deadline less At), or s's turn timeout when it sets one.
+// (Deadline less At), or s's turn timeout when it sets one. A request not
+// completed for g's version is completed first (see MoveRequest.Prepare).
 func (s *Settings) Play(g *Game, m MoveRequest, stored time.Time) ([]Move, error) {
+	if m.Prepare != nil && m.Prepared != g.Version {
+		if err := m.Prepare(&m, g); err != nil {
+			return nil, err
+		}
+	}
 	moves, err := g.PlayAnswered(m)
 	if err != nil {
 		return nil, err

@@ -155,6 +155,54 @@ func TestSettingsPlay(t *testing.T) {
 	}
 }
 
+// TestSettingsPlayPrepare: a request not completed for the game's version
+// is completed for the game as it is before it is played, and one that was
+// is played as it stands; a refusal of Prepare leaves the game alone.
+func TestSettingsPlayPrepare(t *testing.T) {
+	at := t0.Add(time.Minute)
+	refused := &Error{Code: EINVALID, Message: "not here"}
+	// prepare answers on the cell after the human's and counts its calls.
+	prepare := func(calls *int, err error) func(m *MoveRequest, g *Game) error {
+		return func(m *MoveRequest, g *Game) error {
+			*calls++
+			if err != nil {
+				return err
+			}
+			m.Deadline = m.At.Add(time.Hour)
+			m.Answer = &MoveRequest{GameID: g.ID, Player: g.Other(m.Player), Cell: m.Cell + 1, Version: g.Version + 1, At: m.At, Deadline: m.At.Add(2 * time.Hour)}
+			return nil
+		}
+	}
+	tests := []struct {
+		name      string
+		prepared  int // the version the request was completed for
+		err       error
+		wantCalls int
+		wantBoard string
+		wantErr   error
+	}{
+		{"not prepared", 0, nil, 1, "XO./.../...", nil},
+		{"prepared for an older version", 1, nil, 1, "XO./.../...", nil},
+		{"prepared for this version", 2, nil, 0, "X../.../...", nil},
+		{"refused", 0, refused, 1, ".../.../...", refused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := active(".../.../...", "alice")
+			calls := 0
+			m := MoveRequest{GameID: g.ID, Player: "alice", Cell: 0, Version: 2, At: at, Deadline: at.Add(5 * time.Minute),
+				Prepare: prepare(&calls, tt.err), Prepared: tt.prepared}
+			_, err := (&Settings{}).Play(g, m, at)
+			if err != tt.wantErr {
+				t.Fatalf("got %v, want %v", err, tt.wantErr)
+			}
+			if calls != tt.wantCalls || g.Board != tt.wantBoard {
+				t.Errorf("got %d calls, board %s; want %d, %s", calls, g.Board, tt.wantCalls, tt.wantBoard)
+			}
+		})
+	}
+}
+
 // TestGameChange: a change that succeeds is a new version stamped at its
 // time, and says whether it finished the game; a refused one changes
 // nothing.

@@ -9,6 +9,7 @@ import (
 	"github.com/tttbot/tttbot"
 	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/interaction"
+	"github.com/tttbot/tttbot/internal/play"
 )
 
 // click answers a button: it reads the game its custom ID names, has play
@@ -36,38 +37,69 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_unknown_button_start", nil)
 	}
 	me := user(i).ID
-	var g *tttbot.Game
-	if decidedUnderLock(c.Action) {
-		g, err = h.play.Playing(ctx, c.GameID)
+	h.logger(ctx).Debug("click", "game", c.GameID, "action", c.Action, "user", me)
+	var r interaction.Reply
+	if c.Action == ActMove {
+		// The move's transaction reads a game this process does not
+		// remember, and checks there where the click comes from.
+		r, err = h.move(ctx, i, h.play.Remembered(c.GameID), me, c)
 	} else {
-		g, err = h.store.Game(ctx, c.GameID)
+		var g *tttbot.Game
+		if decidedUnderLock(c.Action) {
+			g, err = h.play.Playing(ctx, c.GameID)
+		} else {
+			g, err = h.store.Game(ctx, c.GameID)
+		}
+		if err != nil {
+			return interaction.Reply{}, err
+		}
+		if err := h.inPlace(i, g, c.Action); err != nil {
+			return interaction.Reply{}, err
+		}
+		r, err = h.clickAction(ctx, i, g, me, c)
 	}
-	if err != nil {
-		return interaction.Reply{}, err
-	}
-	h.logger(ctx).Debug("click", "game", g.ID, "action", c.Action, "user", me)
-	if playsGame(c.Action) && !inPlace(i, g) {
-		return interaction.Reply{}, refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
-	}
-	r, err := h.clickAction(ctx, i, g, me, c)
 	// A board that lags behind its game gets the game drawn again: moved
 	// on, or ended elsewhere (a timer whose edit failed, an erasure).
-	switch code := tttbot.ErrorCode(err); {
-	case i.Message == nil || code != tttbot.ESTALE && code != tttbot.EFINISHED:
-	case g.Webhook && playsGame(c.Action):
+	if code := tttbot.ErrorCode(err); i.Message == nil || code != tttbot.ESTALE && code != tttbot.EFINISHED {
+		return r, err
+	}
+	cur := h.redraw(ctx, c.GameID, i.Message)
+	switch {
+	case cur == nil:
+	case cur.game.Webhook && playsGame(c.Action):
 		// Only the click's own answer can redraw the board now, and the
 		// click's token, whose response is the board, then serves the
 		// game's later edits.
-		if cur := h.redraw(ctx, g.ID, i.Message); cur != nil {
-			if err := h.keepToken(ctx, cur.game, i); tttbot.ErrorCode(err) == tttbot.EREPLAY {
-				return interaction.Reply{}, err
-			}
-			return updateMessage(cur.message), nil
+		if err := h.keepToken(ctx, cur.game, i); tttbot.ErrorCode(err) == tttbot.EREPLAY {
+			return interaction.Reply{}, err
 		}
+		return updateMessage(cur.message), nil
 	default:
-		r.Edit = h.refresh(ctx, g.ID, i.Message)
+		r.Edit = cur.edit(i.Message)
 	}
 	return r, err
+}
+
+// inPlace refuses a click that plays game g from anywhere but its board's
+// channel (see inPlace).
+func (h *Handler) inPlace(i *discordgo.Interaction, g *tttbot.Game, action string) error {
+	if playsGame(action) && !inPlace(i, g) {
+		return refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
+	}
+	return nil
+}
+
+// move plays the click c on a cell of its game, seen as this process
+// remembers it (nil: not at all), and draws the board.
+func (h *Handler) move(ctx context.Context, i *discordgo.Interaction, seen *tttbot.Game, me string, c CustomID) (interaction.Reply, error) {
+	r, err := h.play.Move(ctx, play.MoveClick{
+		GameID: c.GameID, User: me, Cell: c.Cell, Version: c.Version, Seen: seen,
+		Check: func(g *tttbot.Game) error { return h.inPlace(i, g, c.Action) },
+	})
+	if err != nil {
+		return interaction.Reply{}, err
+	}
+	return updateMessage(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last)), nil
 }
 
 // keepToken records i's token as game g's latest: the response to i is
@@ -142,15 +174,11 @@ func shownVersion(m *discordgo.Message) int {
 	return 0
 }
 
-// refresh redraws a board message that shows an outdated game — say, when
-// Discord lost the answer to the click that moved it on — so its buttons
-// work again. A message already showing the current game is left alone.
-func (h *Handler) refresh(ctx context.Context, id int64, m *discordgo.Message) *interaction.Edit {
-	cur := h.redraw(ctx, id, m)
-	if cur == nil {
-		return nil
-	}
-	return &interaction.Edit{GameID: id, Version: cur.game.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: cur.message.data()}
+// edit redraws board message m, which shows an outdated version of the
+// game — say, when Discord lost the answer to the click that moved it on —
+// so that its buttons work again.
+func (cur *current) edit(m *discordgo.Message) *interaction.Edit {
+	return &interaction.Edit{GameID: cur.game.ID, Version: cur.game.Version, ChannelID: m.ChannelID, MessageID: m.ID, Data: cur.message.data()}
 }
 
 // current is a game as it is now, and its board.
@@ -177,12 +205,6 @@ func (h *Handler) redraw(ctx context.Context, id int64, m *discordgo.Message) *c
 func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (interaction.Reply, error) {
 	var err error
 	switch c.Action {
-	case ActMove:
-		r, err := h.play.Move(ctx, g, me, c.Cell, c.Version)
-		if err != nil {
-			return interaction.Reply{}, err
-		}
-		return updateMessage(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last)), nil
 	case ActAccept:
 		g, err = h.play.Accept(ctx, g, me, roles(i), c.Version)
 		if err != nil {

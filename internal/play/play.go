@@ -321,41 +321,60 @@ func (s *Service) Decline(ctx context.Context, g *tttbot.Game, user string, vers
 	return g, err
 }
 
-// Move plays user's move on cell of g, seen at version, and, against the
-// bot, the bot's answer, so that both are stored in one transaction and
-// shown in one board update.
-func (s *Service) Move(ctx context.Context, g *tttbot.Game, user string, cell, version int) (Result, error) {
-	if !g.HasPlayer(user) || (g.VsBot() && user == s.botID) {
-		return Result{}, ErrNotYourGame
-	}
-	if g.VsBot() && g.Version < version {
-		// Remembered from before a change made elsewhere (another
-		// instance, the timers): read as it is, the game gets the bot's
-		// answer chosen now and stored with the move in one transaction,
-		// not in a second one after it. If this read fails, the move's
-		// transaction reads it.
-		if cur, err := s.store.Game(ctx, g.ID); err == nil {
-			g = cur
+// A MoveClick is a click on a cell of a game's board.
+type MoveClick struct {
+	GameID        int64
+	User          string
+	Cell, Version int // the cell, on the board of the game's Version
+	// Seen is the game as Playing remembers it, or nil: the move's
+	// transaction then reads it, and nothing is read before.
+	Seen *tttbot.Game
+	// Check, when set, is the caller's own refusal of the click on the
+	// game, as the move's transaction reads it: say, from another channel.
+	Check func(*tttbot.Game) error
+}
+
+// Move plays c's move and, against the bot, the bot's answer, so that both
+// are stored in one transaction and shown in one board update. The move is
+// completed for the game as seen (its deadline, the bot's answer) when the
+// click is on that version, else in the move's transaction for the game as
+// it reads it: no read comes before.
+func (s *Service) Move(ctx context.Context, c MoveClick) (Result, error) {
+	var answer *tttbot.MoveRequest // as last chosen: the one stored with the move
+	m := tttbot.MoveRequest{GameID: c.GameID, Player: c.User, Cell: c.Cell, Version: c.Version, At: s.madeAt(ctx), Click: clicked(ctx)}
+	m.Prepare = func(m *tttbot.MoveRequest, g *tttbot.Game) error {
+		if !g.HasPlayer(c.User) || (g.VsBot() && c.User == s.botID) {
+			return ErrNotYourGame
 		}
+		if c.Check != nil {
+			if err := c.Check(g); err != nil {
+				return err
+			}
+		}
+		m.Deadline = s.deadlineFor(g, g.Other(c.User), m.At)
+		m.Answer = nil
+		if g.VsBot() {
+			m.Answer = s.botAnswer(ctx, g, *m)
+		}
+		answer = m.Answer
+		return nil
 	}
-	at := s.madeAt(ctx)
-	m := tttbot.MoveRequest{
-		GameID: g.ID, Player: user, Cell: cell, Version: version, At: at,
-		Deadline: s.deadlineFor(g, g.Other(user), at), Click: clicked(ctx),
+	if g := c.Seen; g != nil {
+		// Who may move never changes: refused before any transaction.
+		if err := m.Prepare(&m, g); err != nil {
+			return Result{}, err
+		}
+		m.Prepared = g.Version
 	}
-	if g.VsBot() {
-		m.Answer = s.botAnswer(ctx, g, m)
-	}
-	g, err := s.store.Play(ctx, m, g)
+	g, err := s.store.Play(ctx, m, c.Seen)
 	if err != nil {
 		s.recent.settle(m.GameID, nil, err)
 		return Result{}, err
 	}
-	r := Result{Game: g, Last: &tttbot.Move{GameID: g.ID, Cell: cell, Player: user, At: at}}
+	r := Result{Game: g, Last: &tttbot.Move{GameID: g.ID, Cell: c.Cell, Player: c.User, At: m.At}}
 	switch {
-	case m.Answer != nil && g.Version == version+2:
-		a := m.Answer
-		r.Last = &tttbot.Move{GameID: g.ID, Cell: a.Cell, Player: a.Player, At: a.At}
+	case answer != nil && g.Version == c.Version+2:
+		r.Last = &tttbot.Move{GameID: g.ID, Cell: answer.Cell, Player: answer.Player, At: answer.At}
 	case g.Status == tttbot.StatusActive && g.VsBot() && g.Turn == s.botID:
 		// No answer was chosen (or it was refused): play it now.
 		answered, err := s.botMove(ctx, g)

@@ -93,7 +93,7 @@ func started(t *testing.T, s *play.Service, moves ...int) *tttbot.Game {
 func playMoves(t *testing.T, s *play.Service, g *tttbot.Game, moves ...int) *tttbot.Game {
 	t.Helper()
 	for _, cell := range moves {
-		r, err := s.Move(t.Context(), g, g.Turn, cell, g.Version)
+		r, err := s.Move(t.Context(), play.MoveClick{GameID: g.ID, User: g.Turn, Cell: cell, Version: g.Version, Seen: g})
 		if err != nil {
 			t.Fatalf("move %d: %v", cell, err)
 		}
@@ -253,7 +253,7 @@ func TestMove(t *testing.T) {
 			if tt.stale {
 				version--
 			}
-			r, err := s.Move(t.Context(), g, tt.user, tt.cell, version)
+			r, err := s.Move(t.Context(), play.MoveClick{GameID: g.ID, User: tt.user, Cell: tt.cell, Version: version, Seen: g})
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
@@ -541,7 +541,7 @@ func TestWebhookDeadlines(t *testing.T) {
 				t.Errorf("first turn runs %v, want %v", got, tt.want)
 			}
 			c.now = t0.Add(2 * time.Minute)
-			mr, err := s.Move(t.Context(), g, alice, 4, g.Version)
+			mr, err := s.Move(t.Context(), play.MoveClick{GameID: g.ID, User: alice, Cell: 4, Version: g.Version, Seen: g})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -584,7 +584,7 @@ func TestMadeInTime(t *testing.T) {
 				ctx := tttbot.WithInteraction(t.Context(), &tttbot.Interaction{ID: "1", At: g.Deadline.Add(tt.made)})
 				var err error
 				if what == "move" {
-					_, err = s.Move(ctx, g, bob, 0, g.Version)
+					_, err = s.Move(ctx, play.MoveClick{GameID: g.ID, User: bob, Cell: 0, Version: g.Version, Seen: g})
 				} else {
 					_, err = s.Accept(ctx, g, bob, nil, g.Version)
 				}

@@ -96,8 +96,18 @@ func (r *recent) get(id int64) (tttbot.Game, bool) {
 // before playing — its players, its channel, against the bot or not, the
 // challenge's sides — never changes.
 func (s *Service) Playing(ctx context.Context, id int64) (*tttbot.Game, error) {
-	if g, ok := s.recent.get(id); ok {
-		return &g, nil
+	if g := s.Remembered(id); g != nil {
+		return g, nil
 	}
 	return s.store.Game(ctx, id)
+}
+
+// Remembered returns game id as this process last stored it, or nil when
+// it does not remember it: see Playing. A move needs no more (see
+// MoveClick.Seen).
+func (s *Service) Remembered(id int64) *tttbot.Game {
+	if g, ok := s.recent.get(id); ok {
+		return &g
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package play_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -67,57 +68,99 @@ func TestPlayingRemembers(t *testing.T) {
 }
 
 // A game moved on by another instance is still played right from the
-// stale memory of this one: the store plays the move on the game as it is,
-// and an old board is refused as stale. Against the bot, the game is read
-// first, so that the move and the bot's answer are one write.
+// stale memory of this one, or from none: the store plays the move on the
+// game as it is, with the bot's answer chosen for it in the move's
+// transaction, and nothing is read before; an old board is refused as
+// stale.
 func TestPlayingStale(t *testing.T) {
-	for _, vsBot := range []bool{false, true} {
+	for _, tt := range []struct {
+		vsBot, unseen bool
+	}{{false, false}, {true, false}, {false, true}, {true, true}} {
 		a, b, reader := instances(t)
 		var g *tttbot.Game
-		if vsBot {
+		if tt.vsBot {
 			g = challenge(t, a, play.Challenge{Challenger: alice, First: play.FirstMe})
 		} else {
 			g = started(t, a)
 		}
 		seenByA := g
 		// Alice's first move goes to instance b.
-		r, err := b.Move(t.Context(), g, alice, 0, g.Version)
+		r, err := b.Move(t.Context(), play.MoveClick{GameID: g.ID, User: alice, Cell: 0, Version: g.Version, Seen: g})
 		if err != nil {
 			t.Fatal(err)
 		}
 		moved := r.Game
 		stale, err := a.Playing(t.Context(), g.ID)
 		if err != nil || stale.Version != seenByA.Version {
-			t.Fatalf("vs bot %t: a remembers version %d (%v), want the stale %d", vsBot, stale.Version, err, seenByA.Version)
+			t.Fatalf("%+v: a remembers version %d (%v), want the stale %d", tt, stale.Version, err, seenByA.Version)
+		}
+		if tt.unseen {
+			stale = nil
 		}
 		// The next click, on the board as it is now, reaches a.
 		next := moved.Turn
-		if vsBot {
+		if tt.vsBot {
 			next = alice
 		}
 		readsBefore, playsBefore := reader.n.Load(), reader.plays.Load()
-		r, err = a.Move(t.Context(), stale, next, 8, moved.Version)
+		r, err = a.Move(t.Context(), play.MoveClick{GameID: g.ID, User: next, Cell: 8, Version: moved.Version, Seen: stale})
 		if err != nil {
-			t.Fatalf("vs bot %t: move on a stale memory: %v", vsBot, err)
+			t.Fatalf("%+v: move: %v", tt, err)
 		}
-		wantReads := 0
-		if vsBot {
-			wantReads = 1
+		if got, gotPlays := reader.n.Load()-readsBefore, reader.plays.Load()-playsBefore; got != 0 || gotPlays != 1 {
+			t.Errorf("%+v: the move read the game %d times and wrote %d times, want no read and 1 write", tt, got, gotPlays)
 		}
-		if got, gotPlays := reader.n.Load()-readsBefore, reader.plays.Load()-playsBefore; got != int64(wantReads) || gotPlays != 1 {
-			t.Errorf("vs bot %t: the move read the game %d times and wrote %d times, want %d and 1", vsBot, got, gotPlays, wantReads)
+		want, last := "X../.../..O", tttbot.Move{Player: bob, Cell: 8} // alice 0, bob 8
+		if tt.vsBot {
+			want, last = "XO./.O./..X", tttbot.Move{Player: bot, Cell: 1} // alice 0 and 8, the bot's answers 4 and 1
 		}
-		want := "X../.../..O" // alice 0, bob 8
-		if vsBot {
-			want = "XO./.O./..X" // alice 0 and 8, the bot's answers 4 and 1
-		}
-		if r.Game.Board != want {
-			t.Errorf("vs bot %t: board %q, want %q", vsBot, r.Game.Board, want)
+		if r.Game.Board != want || r.Last == nil || r.Last.Player != last.Player || r.Last.Cell != last.Cell {
+			t.Errorf("%+v: board %q, last %+v; want %q, %s on %d", tt, r.Game.Board, r.Last, want, last.Player, last.Cell)
 		}
 		// A click on the board a remembered is refused as stale.
-		if _, err := a.Move(t.Context(), stale, alice, 7, seenByA.Version); tttbot.ErrorCode(err) != tttbot.ESTALE {
-			t.Errorf("vs bot %t: a click on an old board: got %v, want ESTALE", vsBot, err)
+		if _, err := a.Move(t.Context(), play.MoveClick{GameID: g.ID, User: alice, Cell: 7, Version: seenByA.Version, Seen: stale}); tttbot.ErrorCode(err) != tttbot.ESTALE {
+			t.Errorf("%+v: a click on an old board: got %v, want ESTALE", tt, err)
 		}
+	}
+}
+
+// A move on a game the service does not remember is refused in the move's
+// transaction as it would be on the game seen: by a stranger, by the bot's
+// own user, by the caller's check; nothing is written.
+func TestMoveUnseenRefused(t *testing.T) {
+	elsewhere := &tttbot.Error{Code: tttbot.EINVALID, Message: "elsewhere"}
+	for _, tt := range []struct {
+		name  string
+		vsBot bool
+		user  string
+		check func(*tttbot.Game) error
+		want  error
+	}{
+		{"a stranger", false, carol, nil, play.ErrNotYourGame},
+		{"the bot's user", true, bot, nil, play.ErrNotYourGame},
+		{"the caller's check", false, alice, func(*tttbot.Game) error { return elsewhere }, elsewhere},
+		{"the caller's check against the bot", true, alice, func(*tttbot.Game) error { return elsewhere }, elsewhere},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b, reader := instances(t)
+			var g *tttbot.Game
+			if tt.vsBot {
+				g = challenge(t, b, play.Challenge{Challenger: alice, First: play.FirstMe})
+			} else {
+				g = started(t, b)
+			}
+			_, err := a.Move(t.Context(), play.MoveClick{GameID: g.ID, User: tt.user, Cell: 4, Version: g.Version, Check: tt.check})
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			stored, err := reader.DB.Game(t.Context(), g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stored.Version != g.Version || stored.Board != g.Board {
+				t.Errorf("got version %d %q stored, want %d %q untouched", stored.Version, stored.Board, g.Version, g.Board)
+			}
+		})
 	}
 }
 
@@ -167,7 +210,7 @@ func TestPlayingStaleAnswers(t *testing.T) {
 				return err
 			},
 			click: func(a *play.Service, stale *tttbot.Game) error {
-				_, err := a.Move(t.Context(), stale, alice, 4, stale.Version)
+				_, err := a.Move(t.Context(), play.MoveClick{GameID: stale.ID, User: alice, Cell: 4, Version: stale.Version, Seen: stale})
 				return err
 			},
 			want:  tttbot.EFINISHED,
@@ -177,7 +220,7 @@ func TestPlayingStaleAnswers(t *testing.T) {
 			name:    "resign after a move",
 			started: true,
 			elsewhere: func(b *play.Service, g *tttbot.Game) error {
-				_, err := b.Move(t.Context(), g, alice, 4, g.Version)
+				_, err := b.Move(t.Context(), play.MoveClick{GameID: g.ID, User: alice, Cell: 4, Version: g.Version, Seen: g})
 				return err
 			},
 			click: func(a *play.Service, stale *tttbot.Game) error {

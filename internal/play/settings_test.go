@@ -175,7 +175,7 @@ func TestGuildTimeouts(t *testing.T) {
 	}
 	set(0, 2*time.Minute)
 	c.now = c.now.Add(10 * time.Second)
-	r, err := s.Move(t.Context(), g, alice, 0, g.Version)
+	r, err := s.Move(t.Context(), play.MoveClick{GameID: g.ID, User: alice, Cell: 0, Version: g.Version, Seen: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestGuildTimeouts(t *testing.T) {
 	if want := c.now.Add(2 * time.Minute); !b.Deadline.Equal(want) {
 		t.Errorf("game against the bot: deadline %s, want %s", b.Deadline, want)
 	}
-	r, err = s.Move(t.Context(), b, carol, 8, b.Version)
+	r, err = s.Move(t.Context(), play.MoveClick{GameID: b.ID, User: carol, Cell: 8, Version: b.Version, Seen: b})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -221,6 +222,69 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 			t.Errorf("got cells %v, want %v", cells, want)
 		}
 	})
+}
+
+// testPlayPrepared: a move not completed for the game's version is
+// completed in its transaction for the game as stored there — on the
+// locking path whether a game was seen or not —, and one completed for
+// the version seen is played as it stands; a refusal writes nothing.
+func testPlayPrepared(t *testing.T, newDB Opener) {
+	ctx := t.Context()
+	refused := &tttbot.Error{Code: tttbot.EINVALID, Message: "not from here"}
+	for _, tt := range []struct {
+		name      string
+		seen      string // "": none; "stale": a version before; "current"
+		err       error  // Prepare's
+		wantCalls int
+		wantCells []int
+		wantErr   error
+	}{
+		{"not seen", "", nil, 1, []int{4, 0, 8, 2}, nil},
+		{"seen at an older version", "stale", nil, 1, []int{4, 0, 8, 2}, nil},
+		{"completed for the version seen", "current", nil, 0, []int{4, 0, 8, 5}, nil},
+		{"refused", "", refused, 1, []int{4, 0}, refused},
+		{"refused, seen at an older version", "stale", refused, 1, []int{4, 0}, refused},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := newDB(t, Options{})
+			g := StartGame(t, db, "c1", "alice", "bob")
+			old := PlayCells(t, db, g, 4)
+			g = PlayCells(t, db, old, 0)
+			m := Click(g, "alice", 8)
+			var seen *tttbot.Game
+			switch tt.seen {
+			case "stale":
+				seen, m.Prepared = old, old.Version
+			case "current":
+				// Completed by the caller for the game seen: bob answers 5.
+				seen, m.Prepared = g, g.Version
+				m.Answer = &tttbot.MoveRequest{GameID: g.ID, Player: "bob", Cell: 5, Version: g.Version + 1, At: m.At, Deadline: m.At.Add(time.Minute)}
+			}
+			calls := 0
+			m.Prepare = func(m *tttbot.MoveRequest, got *tttbot.Game) error {
+				calls++
+				if got.Version != g.Version || got.Board != g.Board {
+					t.Errorf("prepared for version %d %q, want the stored %d %q", got.Version, got.Board, g.Version, g.Board)
+				}
+				if tt.err != nil {
+					return tt.err
+				}
+				// bob answers 2 on the board as stored.
+				m.Answer = &tttbot.MoveRequest{GameID: got.ID, Player: "bob", Cell: 2, Version: got.Version + 1, At: m.At, Deadline: m.At.Add(time.Minute)}
+				return nil
+			}
+			_, err := db.Play(ctx, m, seen)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("got %v, want %v", err, tt.wantErr)
+			}
+			if calls != tt.wantCalls {
+				t.Errorf("Prepare called %d times, want %d", calls, tt.wantCalls)
+			}
+			if cells := cellsOf(Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))); !cmp.Equal(cells, tt.wantCells) {
+				t.Errorf("got cells %v, want %v", cells, tt.wantCells)
+			}
+		})
+	}
 }
 
 // withoutPlayers is g with its channel and players blanked, for comparing

@@ -87,6 +87,7 @@ func Run(t *testing.T, open Opener) {
 		{"PlayErrors", testPlayErrors},
 		{"PlayToTheEnd", testPlayToTheEnd},
 		{"PlayWithAnswer", testPlayWithAnswer},
+		{"PlayPrepared", testPlayPrepared},
 		{"PlaySeen", testPlaySeen},
 		{"Resign", testResign},
 		{"Assist", testAssist},
