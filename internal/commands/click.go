@@ -12,9 +12,10 @@ import (
 	"github.com/tttbot/tttbot/internal/play"
 )
 
-// click answers a button: it reads the game its custom ID names, has play
-// make the change the button asks for, and redraws the board; a board that
-// lags behind its game is brought up to date.
+// click answers a button: it reads the game its custom ID names (a move's
+// only in the move's transaction, unless remembered), has play make the
+// change the button asks for, and redraws the board; a board that lags
+// behind its game is brought up to date.
 func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interaction.Reply, error) {
 	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok {

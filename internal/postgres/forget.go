@@ -62,8 +62,8 @@ func (db *DB) ForgetPlayer(ctx context.Context, user string, at time.Time) (*ttt
 				// Each ending is sent before the next is rated, which
 				// reads the ratings it may have changed.
 				end := &pgx.Batch{}
-				if err := changeGame(ctx, t, g, &tttbot.Settings{}, at, end, func(_ context.Context, _ *tx, g *tttbot.Game, _ *tttbot.Settings, _ *pgx.Batch) error {
-					return g.Leave(user, at)
+				if err := changeGame(ctx, t, g, &tttbot.Settings{}, at, end, func(_ context.Context, _ *tx, g *tttbot.Game, _ *tttbot.Settings, _ *pgx.Batch) ([]tttbot.Move, error) {
+					return nil, g.Leave(user, at)
 				}); err != nil {
 					return fmt.Errorf("end game %d: %w", g.ID, err)
 				}

@@ -17,8 +17,11 @@ import (
 // those that must stay on an index).
 const (
 	queryGameForUpdate = gamerow.QueryGame + " FOR UPDATE"
-	// The settings of game $1's guild that a change applies.
-	queryChangeSettings = "SELECT coalesce(role_id, ''), coalesce(turn_timeout, 0), simultaneous_games FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
+	// Game $1, locked, with the settings of its guild that a change
+	// applies: none when the guild has no row.
+	queryGameForChange = "SELECT " + gamerow.Columns + ", coalesce(s.role, ''), coalesce(s.turn, 0), s.simultaneous" +
+		" FROM games LEFT JOIN LATERAL (SELECT role_id AS role, turn_timeout AS turn, simultaneous_games AS simultaneous" +
+		" FROM guilds WHERE id = games.guild_id) AS s ON true WHERE games.id = $1 FOR UPDATE OF games"
 
 	// The due games no timer holds, oldest first, claimed until $3. A game
 	// whose row a change holds is passed by: its deadline is moving. It
@@ -39,6 +42,11 @@ const (
 		finished_at = $12, message_id = coalesce(message_id, $13),
 		token = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $14 ELSE token END,
 		token_expires = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $15 ELSE token_expires END, claimed_until = NULL WHERE id = $1`
+	// queryUpdateGameMoves is queryUpdateGame and the moves it makes
+	// (arrays $16–$19, see moveArrays) in one statement.
+	queryUpdateGameMoves = `WITH g AS (` + queryUpdateGame + ` RETURNING id)
+		INSERT INTO moves (game_id, ply, cell, player_id, at)
+		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($16::int[], $17::int[], $18::text[], $19::bigint[]) AS m (ply, cell, player_id, at)`
 
 	// queryPlaySeen is queryUpdateGame, the interaction's record ($18, or
 	// none when 0, seen at $23) and the moves (arrays $19–$22) in one
@@ -184,27 +192,20 @@ func (r *room) queue(b *pgx.Batch, g *tttbot.Game) {
 }
 
 // change runs fn on game id in one write transaction, the game's row
-// locked, then saves the game as tttbot.Game.Change leaves it and, if fn
-// finished it, its results and the ratings or records they change. fn
-// changes the game through its domain methods, which refuse with an
-// *tttbot.Error, and may queue writes of its own on w. st are the settings
-// of the game's guild that a change applies — its role, turn timeout and
-// simultaneous games —, read in the round trip that reads the game.
+// locked, then saves the game as tttbot.Game.Change leaves it, with the
+// moves fn made and, if fn finished it, its results and the ratings or
+// records they change. fn changes the game through its domain methods,
+// which refuse with an *tttbot.Error, and may queue writes of its own on
+// w. st are the settings of the game's guild that a change applies — its
+// role, turn timeout and simultaneous games —, read with the game.
 func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
-		b.Queue(queryGameForUpdate, id).QueryRow(func(row pgx.Row) (err error) {
-			g, err = gamerow.Game(row)
-			return err
-		})
 		var st tttbot.Settings
 		var turn int64
-		b.Queue(queryChangeSettings, id).QueryRow(func(row pgx.Row) error {
-			err := row.Scan(&st.Role, &turn, &st.Simultaneous)
-			if errors.Is(err, pgx.ErrNoRows) {
-				return nil
-			}
+		b.Queue(queryGameForChange, id).QueryRow(func(row pgx.Row) (err error) {
+			g, err = gamerow.Game(row, &st.Role, &turn, &st.Simultaneous)
 			return err
 		})
 		if err := t.begin(ctx, b); err != nil {
@@ -228,16 +229,25 @@ func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc)
 }
 
 // changeFunc changes game g, whose guild has settings st, in transaction t,
-// and may queue writes of its own on w.
-type changeFunc func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error
+// and returns the moves it made; it may queue writes of its own on w.
+type changeFunc func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) ([]tttbot.Move, error)
 
 // changeGame is change's work on g, locked in t: it queues the writes on w.
 func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, at time.Time, w *pgx.Batch, fn changeFunc) error {
-	finished, err := g.Change(at, func(g *tttbot.Game) error { return fn(ctx, t, g, st, w) })
+	var moves []tttbot.Move
+	finished, err := g.Change(at, func(g *tttbot.Game) (err error) {
+		moves, err = fn(ctx, t, g, st, w)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	w.Queue(queryUpdateGame, updateArgs(g)...)
+	if len(moves) > 0 {
+		plies, cells, players, ats := moveArrays(moves)
+		w.Queue(queryUpdateGameMoves, append(updateArgs(g), plies, cells, players, ats)...)
+	} else {
+		w.Queue(queryUpdateGame, updateArgs(g)...)
+	}
 	if finished {
 		w.Queue(gamerow.QueryInsertResults, gamerow.ResultsArgs(g)...)
 		if err := rate(ctx, t, g, w); err != nil {
@@ -245,6 +255,15 @@ func changeGame(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings,
 		}
 	}
 	return nil
+}
+
+// moveArrays are the columns of moves, as arrays for unnest.
+func moveArrays(moves []tttbot.Move) (plies, cells []int, players []string, ats []int64) {
+	for _, mv := range moves {
+		plies, cells = append(plies, mv.Ply), append(cells, mv.Cell)
+		players, ats = append(players, mv.Player), append(ats, mv.At.UnixMilli())
+	}
+	return plies, cells, players, ats
 }
 
 // updateArgs are the values of queryUpdateGame for g, and of the same
@@ -268,16 +287,9 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game)
 			return g, err
 		}
 	}
-	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
+	return db.change(ctx, m.GameID, m.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) ([]tttbot.Move, error) {
 		// Run with the game locked: its time is the write's.
-		moves, err := st.Play(g, m, db.opts.At(time.Time{}))
-		if err != nil {
-			return err
-		}
-		for _, mv := range moves {
-			w.Queue(gamerow.QueryInsertMove, mv.GameID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli())
-		}
-		return nil
+		return st.Play(g, m, db.opts.At(time.Time{}))
 	})
 }
 
@@ -312,13 +324,7 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.G
 	if err != nil || finished {
 		return nil, errMovedOn
 	}
-	var plies, cells []int
-	var players []string
-	var ats []int64
-	for _, mv := range moves {
-		plies, cells = append(plies, mv.Ply), append(cells, mv.Cell)
-		players, ats = append(players, mv.Player), append(ats, mv.At.UnixMilli())
-	}
+	plies, cells, players, ats := moveArrays(moves)
 	var expires int64
 	err = db.write(ctx, func(ctx context.Context, t *tx) error {
 		args := append(updateArgs(&g), m.Version, int64(turn/time.Second), t.in, plies, cells, players, ats, t.now.UnixMilli())
@@ -348,14 +354,14 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.G
 // Accept starts a pending challenge. See tttbot.GameStore.
 func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error) {
 	r = db.opts.Accept(r)
-	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
+	return db.change(ctx, r.GameID, r.At, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) ([]tttbot.Move, error) {
 		var rm room
 		b := &pgx.Batch{}
 		rm.queue(b, g)
 		if err := t.c.SendBatch(ctx, b).Close(); err != nil {
-			return fmt.Errorf("read channel's games: %w", err)
+			return nil, fmt.Errorf("read channel's games: %w", err)
 		}
-		return st.Accept(g, r, rm.Room, db.opts.SimultaneousGames, db.opts.At(time.Time{}))
+		return nil, st.Accept(g, r, rm.Room, db.opts.SimultaneousGames, db.opts.At(time.Time{}))
 	})
 }
 
@@ -363,16 +369,16 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 // its Challenger.
 func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.opts.At(at)
-	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
-		return g.Decline(user, version, at)
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) ([]tttbot.Move, error) {
+		return nil, g.Decline(user, version, at)
 	})
 }
 
 // Resign ends user's active game as a loss for user.
 func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
 	at = db.opts.At(at)
-	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
-		return g.Resign(user, at)
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) ([]tttbot.Move, error) {
+		return nil, g.Resign(user, at)
 	})
 }
 
@@ -380,8 +386,8 @@ func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (
 // tttbot.GameStore.
 func (db *DB) RoundOver(ctx context.Context, id int64, at time.Time) (*tttbot.Game, error) {
 	at = db.opts.At(at)
-	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
-		return g.RoundOver(at)
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) ([]tttbot.Move, error) {
+		return nil, g.RoundOver(at)
 	})
 }
 
@@ -419,8 +425,8 @@ func (db *DB) Assist(ctx context.Context, id int64, user string, version int) (*
 // should let the bot move rather than expire it.
 func (db *DB) Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error) {
 	at = db.opts.At(at)
-	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) error {
-		return g.Expire(version, at)
+	return db.change(ctx, id, at, func(ctx context.Context, t *tx, g *tttbot.Game, st *tttbot.Settings, w *pgx.Batch) ([]tttbot.Move, error) {
+		return nil, g.Expire(version, at)
 	})
 }
 
