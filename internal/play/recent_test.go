@@ -77,12 +77,7 @@ func TestPlayingStale(t *testing.T) {
 		vsBot, unseen bool
 	}{{false, false}, {true, false}, {false, true}, {true, true}} {
 		a, b, reader := instances(t)
-		var g *tttbot.Game
-		if tt.vsBot {
-			g = challenge(t, a, play.Challenge{Challenger: alice, First: play.FirstMe})
-		} else {
-			g = started(t, a)
-		}
+		g := newGame(t, a, tt.vsBot)
 		seenByA := g
 		// Alice's first move goes to instance b.
 		r, err := b.Move(t.Context(), play.MoveClick{GameID: g.ID, User: alice, Cell: 0, Version: g.Version, Seen: g})
@@ -143,12 +138,7 @@ func TestMoveUnseenRefused(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a, b, reader := instances(t)
-			var g *tttbot.Game
-			if tt.vsBot {
-				g = challenge(t, b, play.Challenge{Challenger: alice, First: play.FirstMe})
-			} else {
-				g = started(t, b)
-			}
+			g := newGame(t, b, tt.vsBot)
 			_, err := a.Move(t.Context(), play.MoveClick{GameID: g.ID, User: tt.user, Cell: 4, Version: g.Version, Check: tt.check})
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
@@ -162,6 +152,16 @@ func TestMoveUnseenRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newGame starts on s a game of alice's, moving first: against the bot, or
+// against bob.
+func newGame(t *testing.T, s *play.Service, vsBot bool) *tttbot.Game {
+	t.Helper()
+	if vsBot {
+		return challenge(t, s, play.Challenge{Challenger: alice, First: play.FirstMe})
+	}
+	return started(t, s)
 }
 
 // An answer to a challenge and a resignation, clicked on instance a whose
