@@ -342,19 +342,22 @@ type MoveClick struct {
 func (s *Service) Move(ctx context.Context, c MoveClick) (Result, error) {
 	var answer *tttbot.MoveRequest // as last chosen: the one stored with the move
 	m := tttbot.MoveRequest{GameID: c.GameID, Player: c.User, Cell: c.Cell, Version: c.Version, At: s.madeAt(ctx), Click: clicked(ctx)}
+	// The answer may be chosen in the store's transaction, which runs to
+	// its end whatever becomes of ctx: so does the AI, within its budget.
+	aiCtx := context.WithoutCancel(ctx)
 	m.Prepare = func(m *tttbot.MoveRequest, g *tttbot.Game) error {
-		if !g.HasPlayer(c.User) || (g.VsBot() && c.User == s.botID) {
-			return ErrNotYourGame
-		}
 		if c.Check != nil {
 			if err := c.Check(g); err != nil {
 				return err
 			}
 		}
+		if !g.HasPlayer(c.User) || (g.VsBot() && c.User == s.botID) {
+			return ErrNotYourGame
+		}
 		m.Deadline = s.deadlineFor(g, g.Other(c.User), m.At)
 		m.Answer = nil
 		if g.VsBot() {
-			m.Answer = s.botAnswer(ctx, g, *m)
+			m.Answer = s.botAnswer(aiCtx, g, *m)
 		}
 		answer = m.Answer
 		return nil

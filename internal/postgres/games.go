@@ -17,11 +17,10 @@ import (
 // those that must stay on an index).
 const (
 	queryGameForUpdate = gamerow.QueryGame + " FOR UPDATE"
-	// Game $1, locked, with the settings of its guild that a change
-	// applies: none when the guild has no row.
-	queryGameForChange = "SELECT " + gamerow.Columns + ", coalesce(s.role, ''), coalesce(s.turn, 0), s.simultaneous" +
-		" FROM games LEFT JOIN LATERAL (SELECT role_id AS role, turn_timeout AS turn, simultaneous_games AS simultaneous" +
-		" FROM guilds WHERE id = games.guild_id) AS s ON true WHERE games.id = $1 FOR UPDATE OF games"
+	// The settings of game $1's guild that a change applies. A statement of
+	// its own, after the game's lock: a statement that waited for a row's
+	// lock sees that row anew, and the rest as when it started.
+	queryChangeSettings = "SELECT coalesce(role_id, ''), coalesce(turn_timeout, 0), simultaneous_games FROM guilds WHERE id = (SELECT guild_id FROM games WHERE id = $1)"
 
 	// The due games no timer holds, oldest first, claimed until $3. A game
 	// whose row a change holds is passed by: its deadline is moving. It
@@ -197,15 +196,23 @@ func (r *room) queue(b *pgx.Batch, g *tttbot.Game) {
 // records they change. fn changes the game through its domain methods,
 // which refuse with an *tttbot.Error, and may queue writes of its own on
 // w. st are the settings of the game's guild that a change applies — its
-// role, turn timeout and simultaneous games —, read with the game.
+// role, turn timeout and simultaneous games —, read in the round trip that
+// reads the game.
 func (db *DB) change(ctx context.Context, id int64, at time.Time, fn changeFunc) (*tttbot.Game, error) {
 	var g *tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		b := &pgx.Batch{}
+		b.Queue(queryGameForUpdate, id).QueryRow(func(row pgx.Row) (err error) {
+			g, err = gamerow.Game(row)
+			return err
+		})
 		var st tttbot.Settings
 		var turn int64
-		b.Queue(queryGameForChange, id).QueryRow(func(row pgx.Row) (err error) {
-			g, err = gamerow.Game(row, &st.Role, &turn, &st.Simultaneous)
+		b.Queue(queryChangeSettings, id).QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&st.Role, &turn, &st.Simultaneous)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
 			return err
 		})
 		if err := t.begin(ctx, b); err != nil {

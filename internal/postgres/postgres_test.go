@@ -148,7 +148,7 @@ func TestQueryPlans(t *testing.T) {
 		{"channel busy", gamerow.QueryChannelBusy, []any{"c", 1}, []string{"games_open_by_"}},
 		{"due", queryDue, []any{0, 10, 0, 0}, []string{"games_open_by_deadline"}},
 		{"last game started", gamerow.QueryLastStart, []any{"u", "g"}, []string{"games_by_challenger"}},
-		{"a change's game and settings", queryGameForChange, []any{1}, []string{"games_pkey", "guilds_pkey"}},
+		{"a change's settings", queryChangeSettings, []any{1}, []string{"guilds_pkey", "games_pkey"}},
 		{"prune interactions", gamerow.QueryPruneInteractions, []any{10, 0}, []string{"interactions_pkey"}},
 		{"leaderboard", queryLeaderboardPage, []any{"g", 3, 3, 3, int64(0), 10}, []string{"rating_counts_pkey", "ratings_ranked"}},
 		{"stats", gamerow.QueryStats, []any{"g", "a"}, []string{"ratings_pkey", "rating_counts_pkey"}},

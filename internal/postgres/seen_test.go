@@ -106,3 +106,68 @@ func TestPlaySeenPath(t *testing.T) {
 		t.Errorf("deadline %s, want %s", next.Deadline, want)
 	}
 }
+
+// TestChangeSettingsAfterLock: a change that waited for its game's lock
+// applies its guild's settings as they are once it holds it, so that an
+// admin's change committed meanwhile counts, as SQLite's one writer has it.
+func TestChangeSettingsAfterLock(t *testing.T) {
+	at := time.UnixMilli(1_700_000_000_000).UTC()
+	db, _ := newDB(t, Options{Now: func() time.Time { return at }})
+	ctx := t.Context()
+	g := storetest.Challenge("c1", "alice", "bob")
+	g.GuildID = "903"
+	if err := db.StartGame(ctx, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	g, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.pool.Exec(ctx, "UPDATE guilds SET turn_timeout = 60 WHERE id = '903'"); err != nil {
+		t.Fatal(err)
+	}
+	hold, err := db.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Rollback(ctx)
+	if _, err := hold.Exec(ctx, "SELECT 1 FROM games WHERE id = $1 FOR UPDATE", g.ID); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		g   *tttbot.Game
+		err error
+	}
+	done := make(chan result)
+	go func() {
+		m := tttbot.MoveRequest{GameID: g.ID, Player: "alice", Cell: 4, Version: g.Version, At: at, Deadline: at.Add(time.Minute)}
+		got, err := db.Play(ctx, m, nil)
+		done <- result{got, err}
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		var waiting int
+		err := db.pool.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'").Scan(&waiting)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the move does not wait for the game's lock after 10s")
+		}
+	}
+	if _, err := db.pool.Exec(ctx, "UPDATE guilds SET turn_timeout = 3600 WHERE id = '903'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := hold.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if want := at.Add(time.Hour); !r.g.Deadline.Equal(want) {
+		t.Errorf("got the next turn due %v, want %v: the guild's timeout as committed while the move waited", r.g.Deadline, want)
+	}
+}
