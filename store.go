@@ -55,12 +55,15 @@ type GameStore interface {
 
 	// Play applies a move and, when it ends the game, the result; then its
 	// Answer, if any (see Game.PlayAnswered). The next turn's deadline is
-	// the guild's turn timeout when it has one (see Settings.Play). seen,
-	// unless nil, is the game as the caller read it, at m.Version: a store
-	// may check the move against it and write the move only while the game
-	// is still at that version, instead of reading it again. The outcome
-	// is the one without seen: seen only spares a read of the game when it
-	// has not moved on.
+	// the guild's turn timeout when it has one. A store plays it through
+	// Settings.Play on the game as its transaction holds it, which first
+	// completes a request not completed for that version (see
+	// MoveRequest.Prepare): the only check of the mover on a game the
+	// caller did not see. seen, unless nil, is the game as the caller read
+	// it, at m.Version: a store may check the move against it and write the
+	// move only while the game is still at that version, instead of
+	// reading it again. The outcome is the one without seen: seen only
+	// spares a read of the game when it has not moved on.
 	Play(ctx context.Context, m MoveRequest, seen *Game) (*Game, error)
 
 	// Resign ends user's active game as a loss for user.

@@ -119,11 +119,11 @@ func (h *Handler) keepToken(ctx context.Context, g *tttbot.Game, i *discordgo.In
 // decidedUnderLock reports whether the store decides action in its own
 // transaction, on the game as it is then: the click needs only what never
 // changes of the game before it, which a remembered game tells without a
-// read (see play.Service.Playing). A rematch is decided on the ended game
-// as read.
+// read (see play.Service.Playing). A move needs not even that (see
+// Handler.move); a rematch is decided on the ended game as read.
 func decidedUnderLock(action string) bool {
 	switch action {
-	case ActMove, ActAccept, ActDecline, ActResign:
+	case ActAccept, ActDecline, ActResign:
 		return true
 	}
 	return false

@@ -60,6 +60,8 @@ func TestClickElsewhere(t *testing.T) {
 		{"decline from another channel", bob, pending, CustomID{Action: ActDecline, GameID: pending.ID, Version: 1}, where{"g1", "c9", "c9"}},
 		{"move from another channel", alice, active, CustomID{Action: ActMove, GameID: active.ID, Version: active.Version, Cell: 4}, where{"g1", "c9", "c9"}},
 		{"move from a DM", alice, active, CustomID{Action: ActMove, GameID: active.ID, Version: active.Version, Cell: 4}, where{"", "d1", "d1"}},
+		// Where it comes from is checked first, as for the other buttons.
+		{"a stranger's move from another channel", carol, active, CustomID{Action: ActMove, GameID: active.ID, Version: active.Version, Cell: 4}, where{"g1", "c9", "c9"}},
 		// An outdated board elsewhere would otherwise be redrawn as this one.
 		{"stale move from another channel", alice, stale, CustomID{Action: ActMove, GameID: stale.ID, Version: 1, Cell: 4}, where{"g1", "c9", "c9"}},
 		{"rematch from another channel", bob, finished, CustomID{Action: ActRematch, GameID: finished.ID}, where{"g1", "c9", "c9"}},

@@ -85,16 +85,14 @@ func (r *recent) get(id int64) (tttbot.Game, bool) {
 	return g, ok
 }
 
-// Playing returns game id for a click that plays it — a move, an answer to
-// a challenge, a resignation —: as this process last stored it when it
-// remembers it, else as the store has it. A move is played on it as Play's
-// seen, which the store checks against the game's version in the move's
-// own transaction, and the others are decided on the game read in theirs:
-// a game changed elsewhere since — by another instance, by the timers —
-// costs that transaction a read of the game, never a wrong move, and a
-// remembered game spares the click the read before it. What a click checks
-// before playing — its players, its channel, against the bot or not, the
-// challenge's sides — never changes.
+// Playing returns game id for a click that answers a challenge or resigns:
+// as this process last stored it when it remembers it, else as the store
+// has it. The store decides the click on the game read in its own
+// transaction: a game changed elsewhere since — by another instance, by the
+// timers — costs that transaction a read of the game, never a wrong
+// decision, and a remembered game spares the click the read before it.
+// What a click checks before — its players, its channel, the challenge's
+// sides — never changes. A move needs no game before it (see MoveClick).
 func (s *Service) Playing(ctx context.Context, id int64) (*tttbot.Game, error) {
 	if g := s.Remembered(id); g != nil {
 		return g, nil
@@ -103,8 +101,7 @@ func (s *Service) Playing(ctx context.Context, id int64) (*tttbot.Game, error) {
 }
 
 // Remembered returns game id as this process last stored it, or nil when
-// it does not remember it: see Playing. A move needs no more (see
-// MoveClick.Seen).
+// it does not remember it (see MoveClick.Seen).
 func (s *Service) Remembered(id int64) *tttbot.Game {
 	if g, ok := s.recent.get(id); ok {
 		return &g

@@ -3,12 +3,15 @@ package play_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
+	"github.com/tttbot/tttbot/internal/game"
 	"github.com/tttbot/tttbot/internal/play"
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
@@ -315,5 +318,49 @@ func TestPlayingKeepsBoard(t *testing.T) {
 		if got.MessageID != stored.MessageID || got.Token != stored.Token {
 			t.Errorf("after %s: remembered %q, %+v; stored %q, %+v", st.name, got.MessageID, got.Token, stored.MessageID, stored.Token)
 		}
+	}
+}
+
+// counted is a scripted AI that counts the moves asked of it.
+type counted struct {
+	scripted
+	n atomic.Int64
+}
+
+func (c *counted) Move(ctx context.Context, p game.Position, l ai.Level, rng *rand.Rand) (ai.Choice, error) {
+	c.n.Add(1)
+	return c.scripted.Move(ctx, p, l, rng)
+}
+
+// A move against the bot gets the bot's answer chosen once: before its
+// transaction on the game remembered at the click's version, in it for a
+// game remembered at another version or not at all.
+func TestMoveChoosesAnswerOnce(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		seen func(now, before *tttbot.Game) *tttbot.Game
+	}{
+		{"remembered", func(now, _ *tttbot.Game) *tttbot.Game { return now }},
+		{"remembered at an older version", func(_, before *tttbot.Game) *tttbot.Game { return before }},
+		{"not remembered", func(_, _ *tttbot.Game) *tttbot.Game { return nil }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			engine := &counted{scripted: scripted{4, 0, 1, 2}}
+			s, _, _ := newService(t, engine)
+			before := newGame(t, s, true)
+			r, err := s.Move(t.Context(), play.MoveClick{GameID: before.ID, User: alice, Cell: 8, Version: before.Version, Seen: before})
+			if err != nil {
+				t.Fatal(err)
+			}
+			engine.n.Store(0)
+			now := r.Game
+			r, err = s.Move(t.Context(), play.MoveClick{GameID: now.ID, User: alice, Cell: 6, Version: now.Version, Seen: tt.seen(now, before)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := engine.n.Load(); n != 1 || r.Game.Version != now.Version+2 {
+				t.Errorf("got %d answers chosen, version +%d; want 1 and +2", n, r.Game.Version-now.Version)
+			}
+		})
 	}
 }
