@@ -17,15 +17,7 @@ func TestPlaySeenPath(t *testing.T) {
 	at := time.UnixMilli(1_700_000_000_000).UTC()
 	db, _ := newDB(t, Options{Now: func() time.Time { return at }}) // the moves are stored when made
 	ctx := t.Context()
-	g := storetest.Challenge("c1", "alice", "bob")
-	g.GuildID = "903"
-	if err := db.StartGame(ctx, g, nil); err != nil {
-		t.Fatal(err)
-	}
-	g, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := guildGame(t, db, at)
 	click := func(g *tttbot.Game, cell int) tttbot.MoveRequest {
 		return tttbot.MoveRequest{GameID: g.ID, Player: g.Turn, Cell: cell, Version: g.Version, At: at, Deadline: at.Add(time.Minute)}
 	}
@@ -42,7 +34,7 @@ func TestPlaySeenPath(t *testing.T) {
 	if _, err := db.playSeen(ctx, click(g, 4), g); !errors.Is(err, errMovedOn) {
 		t.Fatalf("first move in an unread guild: got %v, want errMovedOn", err)
 	}
-	g, err = db.Play(ctx, click(g, 4), g)
+	g, err := db.Play(ctx, click(g, 4), g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,15 +106,7 @@ func TestChangeSettingsAfterLock(t *testing.T) {
 	at := time.UnixMilli(1_700_000_000_000).UTC()
 	db, _ := newDB(t, Options{Now: func() time.Time { return at }})
 	ctx := t.Context()
-	g := storetest.Challenge("c1", "alice", "bob")
-	g.GuildID = "903"
-	if err := db.StartGame(ctx, g, nil); err != nil {
-		t.Fatal(err)
-	}
-	g, err := db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := guildGame(t, db, at)
 	if _, err := db.pool.Exec(ctx, "UPDATE guilds SET turn_timeout = 60 WHERE id = '903'"); err != nil {
 		t.Fatal(err)
 	}
@@ -170,4 +154,20 @@ func TestChangeSettingsAfterLock(t *testing.T) {
 	if want := at.Add(time.Hour); !r.g.Deadline.Equal(want) {
 		t.Errorf("got the next turn due %v, want %v: the guild's timeout as committed while the move waited", r.g.Deadline, want)
 	}
+}
+
+// guildGame is a game of alice's, X, against bob in guild 903, accepted at
+// time at.
+func guildGame(t *testing.T, db *DB, at time.Time) *tttbot.Game {
+	t.Helper()
+	g := storetest.Challenge("c1", "alice", "bob")
+	g.GuildID = "903"
+	if err := db.StartGame(t.Context(), g, nil); err != nil {
+		t.Fatal(err)
+	}
+	g, err := db.Accept(t.Context(), tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, XPlayer: "alice", At: at, Deadline: at.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
