@@ -35,43 +35,43 @@ const (
 	lockChannel = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 
 	querySaveGuild = "INSERT INTO guilds (id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
-	// Any change ends a timer's claim (see Due).
-	queryUpdateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
+	// updateGame writes a game's columns from $2–$15 (see updateArgs), the
+	// WHERE left to each query. Any change ends a timer's claim (see Due).
+	updateGame = `UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
 		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
 		finished_at = $12, message_id = coalesce(message_id, $13),
 		token = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $14 ELSE token END,
-		token_expires = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $15 ELSE token_expires END, claimed_until = NULL WHERE id = $1`
-	// queryUpdateGameMoves is queryUpdateGame and the moves it makes
-	// (arrays $16–$19, see moveArrays) in one statement.
-	queryUpdateGameMoves = `WITH g AS (` + queryUpdateGame + ` RETURNING id)
-		INSERT INTO moves (game_id, ply, cell, player_id, at)
+		token_expires = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $15 ELSE token_expires END, claimed_until = NULL`
+	// insertMoves inserts the moves, from arrays $16–$19 (see moveArrays),
+	// of the game that the statement's g returns.
+	insertMoves = `INSERT INTO moves (game_id, ply, cell, player_id, at)
 		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($16::int[], $17::int[], $18::text[], $19::bigint[]) AS m (ply, cell, player_id, at)`
 
-	// queryPlaySeen is queryUpdateGame, the interaction's record ($18, or
-	// none when 0, seen at $23) and the moves (arrays $19–$22) in one
-	// statement, all written only while the game is still at version $16
-	// and its guild's turn timeout is $17 seconds: see playSeen. It returns
-	// the columns that change without a new version. Nor does it write when
-	// its transaction has waited 200ms or more (on a lock, a stalled
-	// server): the next turn's deadline, decided before the statement ran,
-	// would be short of that wait, and the locking path times it after its
-	// lock (see tttbot.Settings.Play).
+	queryUpdateGame = updateGame + " WHERE id = $1"
+	// queryUpdateGameMoves is queryUpdateGame and the moves it makes in one
+	// statement.
+	queryUpdateGameMoves = "WITH g AS (" + queryUpdateGame + " RETURNING id) " + insertMoves
+
+	// queryPlaySeen is queryUpdateGameMoves and the interaction's record
+	// ($22, or none when 0, seen at $23) in one statement, all written only
+	// while the game is still at version $20 and its guild's turn timeout
+	// is $21 seconds: see playSeen. It returns the columns that change
+	// without a new version. Nor does it write when its transaction has
+	// waited 200ms or more (on a lock, a stalled server): the next turn's
+	// deadline, decided before the statement ran, would be short of that
+	// wait, and the locking path times it after its lock (see
+	// tttbot.Settings.Play).
 	//
 	// It locks the game's row before the interaction's key, the locking
 	// path the other way round: a replay racing on both paths can
 	// deadlock, which PostgreSQL breaks within deadlock_timeout, and the
 	// retried loser is refused as the replay it is.
-	queryPlaySeen = `WITH g AS (UPDATE games SET x_player_id = $2, o_player_id = $3, status = $4, board = $5,
-		turn_id = $6, version = $7, deadline = $8, winner_id = $9, reason = $10, updated_at = $11,
-		finished_at = $12, message_id = coalesce(message_id, $13),
-		token = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $14 ELSE token END,
-		token_expires = CASE WHEN coalesce(token_expires, 0) <= $15 THEN $15 ELSE token_expires END, claimed_until = NULL
-		WHERE id = $1 AND version = $16 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $17
+	queryPlaySeen = `WITH g AS (` + updateGame + `
+		WHERE id = $1 AND version = $20 AND coalesce((SELECT turn_timeout FROM guilds WHERE id = games.guild_id), 0) = $21
 			AND clock_timestamp() - now() < interval '200 milliseconds'
 		RETURNING id, message_id, token, token_expires),
-	i AS (INSERT INTO interactions (id, seen_at) SELECT $18::bigint, $23::bigint FROM g WHERE $18::bigint <> 0),
-	mv AS (INSERT INTO moves (game_id, ply, cell, player_id, at)
-		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($19::int[], $20::int[], $21::text[], $22::bigint[]) AS m (ply, cell, player_id, at))
+	i AS (INSERT INTO interactions (id, seen_at) SELECT $22::bigint, $23::bigint FROM g WHERE $22::bigint <> 0),
+	mv AS (` + insertMoves + `)
 	SELECT coalesce(message_id, ''), coalesce(token, ''), coalesce(token_expires, 0) FROM g`
 )
 
@@ -273,8 +273,7 @@ func moveArrays(moves []tttbot.Move) (plies, cells []int, players []string, ats 
 	return plies, cells, players, ats
 }
 
-// updateArgs are the values of queryUpdateGame for g, and of the same
-// columns of queryPlaySeen.
+// updateArgs are the values of updateGame for g.
 func updateArgs(g *tttbot.Game) []any {
 	return []any{g.ID, gamerow.NullString(g.XPlayer), gamerow.NullString(g.OPlayer), string(g.Status), g.Board,
 		gamerow.NullString(g.Turn), g.Version, gamerow.ToMS(g.Deadline), gamerow.NullString(g.Winner),
@@ -334,7 +333,7 @@ func (db *DB) playSeen(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.G
 	plies, cells, players, ats := moveArrays(moves)
 	var expires int64
 	err = db.write(ctx, func(ctx context.Context, t *tx) error {
-		args := append(updateArgs(&g), m.Version, int64(turn/time.Second), t.in, plies, cells, players, ats, t.now.UnixMilli())
+		args := append(updateArgs(&g), plies, cells, players, ats, m.Version, int64(turn/time.Second), t.in, t.now.UnixMilli())
 		t.committing = true // one statement: it commits on its own
 		err := t.c.QueryRow(ctx, queryPlaySeen, args...).Scan(&g.MessageID, &g.Token.Value, &expires)
 		switch {
