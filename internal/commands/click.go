@@ -54,7 +54,7 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 		if err != nil {
 			return interaction.Reply{}, err
 		}
-		if err := h.inPlace(i, g, c.Action); err != nil {
+		if err := inPlace(i, g, c.Action); err != nil {
 			return interaction.Reply{}, err
 		}
 		r, err = h.clickAction(ctx, i, g, me, c)
@@ -81,21 +81,12 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 	return r, err
 }
 
-// inPlace refuses a click that plays game g from anywhere but its board's
-// channel (see inPlace).
-func (h *Handler) inPlace(i *discordgo.Interaction, g *tttbot.Game, action string) error {
-	if playsGame(action) && !inPlace(i, g) {
-		return refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
-	}
-	return nil
-}
-
 // move plays the click c on a cell of its game, seen as this process
 // remembers it (nil: not at all), and draws the board.
 func (h *Handler) move(ctx context.Context, i *discordgo.Interaction, seen *tttbot.Game, me string, c CustomID) (interaction.Reply, error) {
 	r, err := h.play.Move(ctx, play.MoveClick{
 		GameID: c.GameID, User: me, Cell: c.Cell, Version: c.Version, Seen: seen,
-		Check: func(g *tttbot.Game) error { return h.inPlace(i, g, c.Action) },
+		Check: func(g *tttbot.Game) error { return inPlace(i, g, c.Action) },
 	})
 	if err != nil {
 		return interaction.Reply{}, err
@@ -141,13 +132,18 @@ func playsGame(action string) bool {
 	return false
 }
 
-// inPlace reports whether a click comes from g's channel, in g's guild (or
-// DM), on a message in that channel: the buttons that play g live only on
-// its board, and a click from elsewhere would play it there, draw its board
-// over the clicked message and record that message as its board.
-func inPlace(i *discordgo.Interaction, g *tttbot.Game) bool {
-	return i.GuildID == g.GuildID && i.ChannelID == g.ChannelID &&
-		(i.Message == nil || i.Message.ChannelID == g.ChannelID)
+// inPlace refuses click i with action on game g unless the action only
+// opens a private view (see playsGame) or the click comes from g's
+// channel, in g's guild (or DM), on a message in that channel: the
+// buttons that play g live only on its board, and a click from elsewhere
+// would play it there, draw its board over the clicked message and record
+// that message as its board.
+func inPlace(i *discordgo.Interaction, g *tttbot.Game, action string) error {
+	if playsGame(action) && (i.GuildID != g.GuildID || i.ChannelID != g.ChannelID ||
+		i.Message != nil && i.Message.ChannelID != g.ChannelID) {
+		return refuse(tttbot.EINVALID, "error_elsewhere", map[string]any{"Game": gameNumber(g.ID)})
+	}
+	return nil
 }
 
 // shownVersion is the game version a message's buttons carry, or 0: in
