@@ -254,6 +254,19 @@ type MoveRequest struct {
 	Prepared int
 }
 
+// A Check is a caller's own refusal of a change to a game, made on the
+// game as the store's transaction reads it, before the store's own: say, of
+// a click from another channel. A nil Check refuses nothing.
+type Check func(*Game) error
+
+// On runs c on g.
+func (c Check) On(g *Game) error {
+	if c == nil {
+		return nil
+	}
+	return c(g)
+}
+
 // AcceptRequest is a click on Accept: who, against which version of the
 // challenge, and the game it starts — XPlayer moving first until Deadline.
 type AcceptRequest struct {
@@ -269,6 +282,12 @@ type AcceptRequest struct {
 	// Click is what the click on the challenge, which becomes the board,
 	// tells of it, when known.
 	Click BoardClick
+
+	// Prepare, when set, completes the request for challenge g in the
+	// store's transaction, before any check of its own: it may refuse it,
+	// and sets XPlayer and Deadline, so that the caller needs no read of
+	// the game before.
+	Prepare func(r *AcceptRequest, g *Game) error
 }
 
 // Position reads g's stored board.

@@ -56,12 +56,17 @@ func (s *Settings) Shares(def bool) bool {
 }
 
 // Accept starts challenge g as r asks, under its guild's settings s, in
-// its channel's room (see Room, with def): the game's own refusals first
-// (see Game.Accept), then the guild's role (MayPlay), then the room. The
-// first turn runs from stored, when the store writes the change, as a
-// move's next turn does (see Play), for as long as s's turn timeout when
-// it sets one.
+// its channel's room (see Room, with def): r completed for g first (see
+// AcceptRequest.Prepare), the game's own refusals next (see Game.Accept),
+// then the guild's role (MayPlay), then the room. The first turn runs from
+// stored, when the store writes the change, as a move's next turn does
+// (see Play), for as long as s's turn timeout when it sets one.
 func (s *Settings) Accept(g *Game, r AcceptRequest, room Room, def bool, stored time.Time) error {
+	if r.Prepare != nil {
+		if err := r.Prepare(&r, g); err != nil {
+			return err
+		}
+	}
 	if err := g.Accept(r); err != nil {
 		return err
 	}

@@ -50,8 +50,9 @@ type GameStore interface {
 	Accept(ctx context.Context, r AcceptRequest) (*Game, error)
 
 	// Decline ends a pending challenge: declined by the Opponent, or
-	// cancelled by the Challenger.
-	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*Game, error)
+	// cancelled by the Challenger. check runs first, on the game as the
+	// transaction reads it.
+	Decline(ctx context.Context, id int64, user string, version int, at time.Time, check Check) (*Game, error)
 
 	// Play applies a move and, when it ends the game, the result; then its
 	// Answer, if any (see Game.PlayAnswered). The next turn's deadline is
@@ -66,8 +67,9 @@ type GameStore interface {
 	// spares a read of the game when it has not moved on.
 	Play(ctx context.Context, m MoveRequest, seen *Game) (*Game, error)
 
-	// Resign ends user's active game as a loss for user.
-	Resign(ctx context.Context, id int64, user string, at time.Time) (*Game, error)
+	// Resign ends user's active game as a loss for user; check runs first,
+	// as for Decline.
+	Resign(ctx context.Context, id int64, user string, at time.Time, check Check) (*Game, error)
 
 	// RoundOver ends active game id at time at, its tournament's round
 	// over: the player to move loses on time (see Game.RoundOver).

@@ -183,7 +183,7 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 			if i+d >= n {
 				loser = a
 			}
-			if _, err := db.Resign(ctx, g.ID, loser.ID, h.clock.Now()); err != nil {
+			if _, err := db.Resign(ctx, g.ID, loser.ID, h.clock.Now(), nil); err != nil {
 				t.Fatal(err)
 			}
 		}

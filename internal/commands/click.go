@@ -12,10 +12,11 @@ import (
 	"github.com/tttbot/tttbot/internal/play"
 )
 
-// click answers a button: it reads the game its custom ID names (a move's
-// only in the move's transaction, unless remembered), has play make the
-// change the button asks for, and redraws the board; a board that lags
-// behind its game is brought up to date.
+// click answers a button: it reads the game its custom ID names (a move,
+// an answer to a challenge and a resignation only in the transaction of
+// their change), has play make the change the button asks for, and
+// redraws the board; a board that lags behind its game is brought up to
+// date.
 func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interaction.Reply, error) {
 	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok {
@@ -40,18 +41,16 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 	me := user(i).ID
 	h.logger(ctx).Debug("click", "game", c.GameID, "action", c.Action, "user", me)
 	var r interaction.Reply
-	if c.Action == ActMove {
+	switch {
+	case c.Action == ActMove:
 		// The move's transaction reads a game this process does not
 		// remember, and checks there where the click comes from.
 		r, err = h.move(ctx, i, h.play.Remembered(c.GameID), me, c)
-	} else {
+	case decidedUnderLock(c.Action):
+		r, err = h.answer(ctx, i, me, c)
+	default:
 		var g *tttbot.Game
-		if decidedUnderLock(c.Action) {
-			g, err = h.play.Playing(ctx, c.GameID)
-		} else {
-			g, err = h.store.Game(ctx, c.GameID)
-		}
-		if err != nil {
+		if g, err = h.store.Game(ctx, c.GameID); err != nil {
 			return interaction.Reply{}, err
 		}
 		if err := inPlace(i, g, c.Action); err != nil {
@@ -107,11 +106,32 @@ func (h *Handler) keepToken(ctx context.Context, g *tttbot.Game, i *discordgo.In
 	return err
 }
 
-// decidedUnderLock reports whether the store decides action in its own
-// transaction, on the game as it is then: the click needs only what never
-// changes of the game before it, which a remembered game tells without a
-// read (see play.Service.Playing). A move needs not even that (see
-// Handler.move); a rematch is decided on the ended game as read.
+// answer plays click c, an answer to a challenge or a resignation, and
+// draws the board. The store decides it in its own transaction, on the
+// game as it reads it, where the click's own check runs too: what the
+// click needs of the game (its channel, its players, the challenge's
+// sides) never changes, and nothing is read before.
+func (h *Handler) answer(ctx context.Context, i *discordgo.Interaction, me string, c CustomID) (interaction.Reply, error) {
+	check := func(g *tttbot.Game) error { return inPlace(i, g, c.Action) }
+	var g *tttbot.Game
+	var err error
+	switch c.Action {
+	case ActAccept:
+		g, err = h.play.Accept(ctx, c.GameID, me, roles(i), c.Version, check)
+	case ActDecline:
+		g, err = h.play.Decline(ctx, c.GameID, me, c.Version, check)
+	default:
+		g, err = h.play.ResignGame(ctx, c.GameID, me, check)
+	}
+	if err != nil {
+		return interaction.Reply{}, err
+	}
+	return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
+}
+
+// decidedUnderLock reports whether action is one that answer plays. A
+// move needs no read before either (see Handler.move); a rematch is
+// decided on the ended game as read.
 func decidedUnderLock(action string) bool {
 	switch action {
 	case ActAccept, ActDecline, ActResign:
@@ -200,26 +220,7 @@ func (h *Handler) redraw(ctx context.Context, id int64, m *discordgo.Message) *c
 }
 
 func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (interaction.Reply, error) {
-	var err error
 	switch c.Action {
-	case ActAccept:
-		g, err = h.play.Accept(ctx, g, me, roles(i), c.Version)
-		if err != nil {
-			return interaction.Reply{}, err
-		}
-		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
-	case ActDecline:
-		g, err = h.play.Decline(ctx, g, me, c.Version)
-		if err != nil {
-			return interaction.Reply{}, err
-		}
-		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
-	case ActResign:
-		g, err = h.play.ResignGame(ctx, g, me)
-		if err != nil {
-			return interaction.Reply{}, err
-		}
-		return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 	case ActRematch:
 		if !g.VsBot() && privateReplies(i) {
 			return interaction.Reply{}, refuse(tttbot.EINVALID, "error_challenge_private", nil)

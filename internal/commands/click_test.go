@@ -41,7 +41,7 @@ func TestClickElsewhere(t *testing.T) {
 	if _, err := db.Play(ctx, tttbot.MoveRequest{GameID: finished.ID, Player: alice, Cell: 4, Version: finished.Version, At: testNow, Deadline: testNow.Add(time.Minute)}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Resign(ctx, finished.ID, bob, testNow); err != nil {
+	if _, err := db.Resign(ctx, finished.ID, bob, testNow, nil); err != nil {
 		t.Fatal(err)
 	}
 

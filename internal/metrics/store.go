@@ -61,9 +61,9 @@ func (s *store) Accept(ctx context.Context, r tttbot.AcceptRequest) (_ *tttbot.G
 	return s.next.Accept(ctx, r)
 }
 
-func (s *store) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (_ *tttbot.Game, err error) {
+func (s *store) Decline(ctx context.Context, id int64, user string, version int, at time.Time, check tttbot.Check) (_ *tttbot.Game, err error) {
 	defer s.done(ctx, "Decline", time.Now(), &err)
-	return s.next.Decline(ctx, id, user, version, at)
+	return s.next.Decline(ctx, id, user, version, at, check)
 }
 
 func (s *store) Play(ctx context.Context, mr tttbot.MoveRequest, seen *tttbot.Game) (_ *tttbot.Game, err error) {
@@ -71,9 +71,9 @@ func (s *store) Play(ctx context.Context, mr tttbot.MoveRequest, seen *tttbot.Ga
 	return s.next.Play(ctx, mr, seen)
 }
 
-func (s *store) Resign(ctx context.Context, id int64, user string, at time.Time) (_ *tttbot.Game, err error) {
+func (s *store) Resign(ctx context.Context, id int64, user string, at time.Time, check tttbot.Check) (_ *tttbot.Game, err error) {
 	defer s.done(ctx, "Resign", time.Now(), &err)
-	return s.next.Resign(ctx, id, user, at)
+	return s.next.Resign(ctx, id, user, at, check)
 }
 
 func (s *store) Assist(ctx context.Context, id int64, user string, version int) (_ *tttbot.Game, err error) {

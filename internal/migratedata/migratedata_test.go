@@ -84,7 +84,7 @@ func newSource(t *testing.T) (string, int64) {
 		}
 	}
 	g := start("c2", "carol", "dave")
-	if _, err := db.Resign(in(), g.ID, "dave", t0.Add(time.Minute)); err != nil {
+	if _, err := db.Resign(in(), g.ID, "dave", t0.Add(time.Minute), nil); err != nil {
 		t.Fatal(err)
 	}
 	vsBot := &tttbot.Game{GuildID: "101", ChannelID: "c3", Rows: 4, Cols: 4, K: 3, Challenger: "erin", Opponent: botID,
@@ -92,7 +92,7 @@ func newSource(t *testing.T) (string, int64) {
 	if err := db.StartGame(in(), vsBot, nil, tttbot.Player{ID: "erin", Name: "Erin"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Resign(in(), vsBot.ID, "erin", t0.Add(time.Minute)); err != nil {
+	if _, err := db.Resign(in(), vsBot.ID, "erin", t0.Add(time.Minute), nil); err != nil {
 		t.Fatal(err)
 	}
 	pending := &tttbot.Game{ChannelID: "dm", Rows: 5, Cols: 5, K: 4, Challenger: "frank", Opponent: "gina",

@@ -35,9 +35,9 @@ type Store interface {
 	Game(ctx context.Context, id int64) (*tttbot.Game, error)
 	OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error)
 	Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error)
-	Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error)
+	Decline(ctx context.Context, id int64, user string, version int, at time.Time, check tttbot.Check) (*tttbot.Game, error)
 	Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game) (*tttbot.Game, error)
-	Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error)
+	Resign(ctx context.Context, id int64, user string, at time.Time, check tttbot.Check) (*tttbot.Game, error)
 	RoundOver(ctx context.Context, id int64, at time.Time) (*tttbot.Game, error)
 	Assist(ctx context.Context, id int64, user string, version int) (*tttbot.Game, error)
 	Expire(ctx context.Context, id int64, version int, at time.Time) (*tttbot.Game, error)
@@ -91,7 +91,7 @@ type Service struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	recent          recent            // open games as last stored, for Playing
+	recent          recent            // open games as last stored, for moves
 	finished        chan *tttbot.Game // games to mine for puzzles (see RunMiner)
 	tournamentGames chan int64        // finished games for RunTournaments
 }
@@ -280,14 +280,20 @@ func (s *Service) deadlineFor(g *tttbot.Game, user string, now time.Time) time.T
 	return now.Add(g.Wait(cmp.Or(g.TurnTimeout, s.opts.TurnTimeout)))
 }
 
-// Accept starts challenge g, seen at version, as its opponent user, a
-// member with roles.
-func (s *Service) Accept(ctx context.Context, g *tttbot.Game, user string, roles []string, version int) (*tttbot.Game, error) {
-	at := s.madeAt(ctx)
-	id := g.ID
+// Accept starts challenge id, seen at version, as its opponent user, a
+// member with roles. Nothing is read before: what the click needs of the
+// challenge never changes, and the store's transaction reads it, then runs
+// check on it first.
+func (s *Service) Accept(ctx context.Context, id int64, user string, roles []string, version int, check tttbot.Check) (*tttbot.Game, error) {
 	g, err := s.store.Accept(ctx, tttbot.AcceptRequest{
-		GameID: id, Player: user, Version: version, XPlayer: g.XPlayer,
-		At: at, Deadline: at.Add(g.Wait(s.opts.TurnTimeout)), Roles: roles, Click: clicked(ctx),
+		GameID: id, Player: user, Version: version, At: s.madeAt(ctx), Roles: roles, Click: clicked(ctx),
+		Prepare: func(r *tttbot.AcceptRequest, g *tttbot.Game) error {
+			if err := check.On(g); err != nil {
+				return err
+			}
+			r.XPlayer, r.Deadline = g.XPlayer, r.At.Add(g.Wait(s.opts.TurnTimeout))
+			return nil
+		},
 	})
 	s.recent.settle(id, g, err)
 	return g, err
@@ -312,11 +318,10 @@ func clicked(ctx context.Context) tttbot.BoardClick {
 	return tttbot.BoardClick{}
 }
 
-// Decline ends challenge g, seen at version: declined by its opponent,
-// withdrawn by its challenger.
-func (s *Service) Decline(ctx context.Context, g *tttbot.Game, user string, version int) (*tttbot.Game, error) {
-	id := g.ID
-	g, err := s.store.Decline(ctx, id, user, version, s.opts.Now())
+// Decline ends challenge id, seen at version: declined by its opponent,
+// withdrawn by its challenger user. check runs as for Accept.
+func (s *Service) Decline(ctx context.Context, id int64, user string, version int, check tttbot.Check) (*tttbot.Game, error) {
+	g, err := s.store.Decline(ctx, id, user, version, s.opts.Now(), check)
 	s.recent.settle(id, g, err)
 	return g, err
 }
@@ -326,12 +331,12 @@ type MoveClick struct {
 	GameID        int64
 	User          string
 	Cell, Version int // the cell, on the board of the game's Version
-	// Seen is the game as Playing remembers it, or nil: the move's
+	// Seen is the game as Remembered, or nil: the move's
 	// transaction then reads it, and nothing is read before.
 	Seen *tttbot.Game
-	// Check, when set, is the caller's own refusal of the click on the
-	// game, as the move's transaction reads it: say, from another channel.
-	Check func(*tttbot.Game) error
+	// Check is the caller's own refusal of the click on the game, as the
+	// move's transaction reads it.
+	Check tttbot.Check
 }
 
 // Move plays c's move and, against the bot, the bot's answer, so that both
@@ -346,10 +351,8 @@ func (s *Service) Move(ctx context.Context, c MoveClick) (Result, error) {
 	// its end whatever becomes of ctx: so does the AI, within its budget.
 	aiCtx := context.WithoutCancel(ctx)
 	m.Prepare = func(m *tttbot.MoveRequest, g *tttbot.Game) error {
-		if c.Check != nil {
-			if err := c.Check(g); err != nil {
-				return err
-			}
+		if err := c.Check.On(g); err != nil {
+			return err
 		}
 		if !g.HasPlayer(c.User) || (g.VsBot() && c.User == s.botID) {
 			return ErrNotYourGame
@@ -490,19 +493,18 @@ func (s *Service) Resign(ctx context.Context, channelID, user string) (*tttbot.G
 		return nil, err
 	}
 	if g.Status == tttbot.StatusPending {
-		return s.store.Decline(ctx, g.ID, user, g.Version, s.opts.Now())
+		return s.store.Decline(ctx, g.ID, user, g.Version, s.opts.Now(), nil)
 	}
-	g, err = s.store.Resign(ctx, g.ID, user, s.opts.Now())
+	g, err = s.store.Resign(ctx, g.ID, user, s.opts.Now(), nil)
 	s.recent.put(g)
 	s.gameOver(g)
 	return g, err
 }
 
-// ResignGame ends g, an active game, as a loss for user, who clicked
-// Resign on its board.
-func (s *Service) ResignGame(ctx context.Context, g *tttbot.Game, user string) (*tttbot.Game, error) {
-	id := g.ID
-	g, err := s.store.Resign(ctx, id, user, s.opts.Now())
+// ResignGame ends active game id as a loss for user, who clicked Resign
+// on its board. check runs as for Accept.
+func (s *Service) ResignGame(ctx context.Context, id int64, user string, check tttbot.Check) (*tttbot.Game, error) {
+	g, err := s.store.Resign(ctx, id, user, s.opts.Now(), check)
 	s.recent.settle(id, g, err)
 	s.gameOver(g)
 	return g, err

@@ -83,7 +83,7 @@ func challenge(t *testing.T, s *play.Service, c play.Challenge) *tttbot.Game {
 func started(t *testing.T, s *play.Service, moves ...int) *tttbot.Game {
 	t.Helper()
 	g := challenge(t, s, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe})
-	g, err := s.Accept(t.Context(), g, bob, nil, g.Version)
+	g, err := s.Accept(t.Context(), g.ID, bob, nil, g.Version, nil)
 	if err != nil {
 		t.Fatalf("accept: %v", err)
 	}
@@ -183,9 +183,9 @@ func TestAnswer(t *testing.T) {
 			var got *tttbot.Game
 			var err error
 			if tt.accept {
-				got, err = s.Accept(t.Context(), g, tt.user, nil, g.Version)
+				got, err = s.Accept(t.Context(), g.ID, tt.user, nil, g.Version, nil)
 			} else {
-				got, err = s.Decline(t.Context(), g, tt.user, g.Version)
+				got, err = s.Decline(t.Context(), g.ID, tt.user, g.Version, nil)
 			}
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
@@ -534,7 +534,7 @@ func TestWebhookDeadlines(t *testing.T) {
 				t.Errorf("got webhook %v with token %q, want %v with %q", g.Webhook, g.Token.Value, tt.place.Webhook, tt.wantTok)
 			}
 			c.now = t0.Add(time.Minute)
-			if g, err = s.Accept(t.Context(), g, bob, nil, g.Version); err != nil {
+			if g, err = s.Accept(t.Context(), g.ID, bob, nil, g.Version, nil); err != nil {
 				t.Fatal(err)
 			}
 			if got := g.Deadline.Sub(c.now); got != tt.want {
@@ -586,7 +586,7 @@ func TestMadeInTime(t *testing.T) {
 				if what == "move" {
 					_, err = s.Move(ctx, play.MoveClick{GameID: g.ID, User: bob, Cell: 0, Version: g.Version, Seen: g})
 				} else {
-					_, err = s.Accept(ctx, g, bob, nil, g.Version)
+					_, err = s.Accept(ctx, g.ID, bob, nil, g.Version, nil)
 				}
 				want := tt.want
 				if what == "accept" && want != nil {

@@ -1,18 +1,17 @@
 package play
 
 import (
-	"context"
 	"sync"
 	"time"
 
 	"github.com/tttbot/tttbot"
 )
 
-// recentGames bounds the games Playing remembers: at most a few MB.
+// recentGames bounds the games remembered: at most a few MB.
 const recentGames = 4096
 
-// recent holds the open games this process stored last, by ID, for
-// Playing. Safe for concurrent use.
+// recent holds the open games this process stored last, by ID, for moves
+// (see MoveClick.Seen). Safe for concurrent use.
 type recent struct {
 	mu    sync.Mutex
 	games map[int64]tttbot.Game
@@ -44,7 +43,8 @@ func (r *recent) put(g *tttbot.Game) {
 // that what this process remembers of it no longer holds, and a next
 // click reads it; when the memory was right, that read is all it costs.
 // Other refusals (a stale board, a turn not the player's) say nothing of
-// the memory, which the store's decisions never rely on (see Playing).
+// the memory, which the store's decisions never rely on (see
+// tttbot.GameStore.Play).
 func (r *recent) settle(id int64, g *tttbot.Game, err error) {
 	switch tttbot.ErrorCode(err) {
 	case "":
@@ -83,21 +83,6 @@ func (r *recent) get(id int64) (tttbot.Game, bool) {
 	defer r.mu.Unlock()
 	g, ok := r.games[id]
 	return g, ok
-}
-
-// Playing returns game id for a click that answers a challenge or resigns:
-// as this process last stored it when it remembers it, else as the store
-// has it. The store decides the click on the game read in its own
-// transaction: a game changed elsewhere since — by another instance, by the
-// timers — costs that transaction a read of the game, never a wrong
-// decision, and a remembered game spares the click the read before it.
-// What a click checks before — its players, its channel, the challenge's
-// sides — never changes. A move needs no game before it (see MoveClick).
-func (s *Service) Playing(ctx context.Context, id int64) (*tttbot.Game, error) {
-	if g := s.Remembered(id); g != nil {
-		return g, nil
-	}
-	return s.store.Game(ctx, id)
 }
 
 // Remembered returns game id as this process last stored it, or nil when

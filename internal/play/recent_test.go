@@ -51,22 +51,18 @@ func instances(t *testing.T) (a, b *play.Service, reader *reads) {
 	return play.New(reader, scripted{4, 0, 1, 2}, bot, o), play.New(open(), scripted{4, 0, 1, 2}, bot, o), reader
 }
 
-// Playing hands a click the game as its service last stored it, without
-// reading it, while it is open; a finished game, or one the service never
-// stored, is read.
-func TestPlayingRemembers(t *testing.T) {
+// Remembered hands a move the game as its service last stored it, without
+// reading it, while it is open; a finished game is forgotten.
+func TestRemembered(t *testing.T) {
 	a, _, reader := instances(t)
 	g := started(t, a, 0, 3)
-	got, err := a.Playing(t.Context(), g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Version != g.Version || got.Board != g.Board || reader.n.Load() != 0 {
-		t.Errorf("got version %d %q after %d reads, want version %d %q and no read", got.Version, got.Board, reader.n.Load(), g.Version, g.Board)
+	got := a.Remembered(g.ID)
+	if got == nil || got.Version != g.Version || got.Board != g.Board || reader.n.Load() != 0 {
+		t.Errorf("got %+v after %d reads, want version %d %q and no read", got, reader.n.Load(), g.Version, g.Board)
 	}
 	g = playMoves(t, a, g, 1, 4, 2) // alice wins
-	if got, err := a.Playing(t.Context(), g.ID); err != nil || got.Status != tttbot.StatusFinished || reader.n.Load() != 1 {
-		t.Errorf("finished game: got %+v, %v after %d reads, want it read once", got, err, reader.n.Load())
+	if got := a.Remembered(g.ID); got != nil || g.Status != tttbot.StatusFinished {
+		t.Errorf("game %s: got %+v remembered, want it finished and forgotten", g.Status, got)
 	}
 }
 
@@ -88,9 +84,9 @@ func TestPlayingStale(t *testing.T) {
 			t.Fatal(err)
 		}
 		moved := r.Game
-		stale, err := a.Playing(t.Context(), g.ID)
-		if err != nil || stale.Version != seenByA.Version {
-			t.Fatalf("%+v: a remembers version %d (%v), want the stale %d", tt, stale.Version, err, seenByA.Version)
+		stale := a.Remembered(g.ID)
+		if stale == nil || stale.Version != seenByA.Version {
+			t.Fatalf("%+v: a remembers %+v, want the stale version %d", tt, stale, seenByA.Version)
 		}
 		if tt.unseen {
 			stale = nil
@@ -157,6 +153,79 @@ func TestMoveUnseenRefused(t *testing.T) {
 	}
 }
 
+// An answer to a challenge and a resignation on a game the service does
+// not remember are decided in the store's transaction, with nothing read
+// before: the challenge's planned sides and the turn's deadline come from
+// the game it reads, and the caller's check refuses there, writing nothing.
+func TestAnswerUnseen(t *testing.T) {
+	elsewhere := &tttbot.Error{Code: tttbot.EINVALID, Message: "elsewhere"}
+	refuse := func(*tttbot.Game) error { return elsewhere }
+	for _, tt := range []struct {
+		name    string
+		started bool
+		click   func(a *play.Service, g *tttbot.Game, check tttbot.Check) (*tttbot.Game, error)
+		want    func(t *testing.T, g *tttbot.Game)
+	}{
+		{
+			name: "accept",
+			click: func(a *play.Service, g *tttbot.Game, check tttbot.Check) (*tttbot.Game, error) {
+				return a.Accept(t.Context(), g.ID, bob, nil, g.Version, check)
+			},
+			want: func(t *testing.T, g *tttbot.Game) {
+				wantStatus(t, g, tttbot.StatusActive)
+				if g.XPlayer != bob || g.Turn != bob || !g.Deadline.Equal(t0.Add(turnTimeout)) {
+					t.Errorf("got X %s, turn %s until %v; want bob, bob, until %v", g.XPlayer, g.Turn, g.Deadline, t0.Add(turnTimeout))
+				}
+			},
+		},
+		{
+			name: "decline",
+			click: func(a *play.Service, g *tttbot.Game, check tttbot.Check) (*tttbot.Game, error) {
+				return a.Decline(t.Context(), g.ID, bob, g.Version, check)
+			},
+			want: func(t *testing.T, g *tttbot.Game) { wantStatus(t, g, tttbot.StatusDeclined) },
+		},
+		{
+			name:    "resign",
+			started: true,
+			click: func(a *play.Service, g *tttbot.Game, check tttbot.Check) (*tttbot.Game, error) {
+				return a.ResignGame(t.Context(), g.ID, bob, check)
+			},
+			want: func(t *testing.T, g *tttbot.Game) {
+				wantStatus(t, g, tttbot.StatusFinished)
+				if g.Winner != alice {
+					t.Errorf("got winner %q, want alice", g.Winner)
+				}
+			},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b, reader := instances(t)
+			var g *tttbot.Game
+			if tt.started {
+				g = started(t, b)
+			} else {
+				g = challenge(t, b, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstThem})
+			}
+			if _, err := tt.click(a, g, refuse); !errors.Is(err, elsewhere) {
+				t.Fatalf("refused by the check: got %v, want %v", err, elsewhere)
+			}
+			if stored, err := reader.DB.Game(t.Context(), g.ID); err != nil || stored.Version != g.Version || stored.Status != g.Status {
+				t.Fatalf("after the refusal: got %+v, %v stored; want version %d %s untouched", stored, err, g.Version, g.Status)
+			}
+			readsBefore := reader.n.Load()
+			got, err := tt.click(a, g, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.want(t, got)
+			if n := reader.n.Load() - readsBefore; n != 0 {
+				t.Errorf("the click read the game %d times, want none", n)
+			}
+		})
+	}
+}
+
 // newGame starts on s a game of alice's, moving first: against the bot, or
 // against bob.
 func newGame(t *testing.T, s *play.Service, vsBot bool) *tttbot.Game {
@@ -169,8 +238,8 @@ func newGame(t *testing.T, s *play.Service, vsBot bool) *tttbot.Game {
 
 // An answer to a challenge and a resignation, clicked on instance a whose
 // memory of the game another instance has made stale, are decided on the
-// game as stored: the memory serves only what never changes.
-func TestPlayingStaleAnswers(t *testing.T) {
+// game as stored, with no read before; so is a move on the stale memory.
+func TestStaleAnswers(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
 		started   bool                                            // the game on a: a challenge, or an accepted one
@@ -182,11 +251,11 @@ func TestPlayingStaleAnswers(t *testing.T) {
 		{
 			name: "accept after a withdrawal",
 			elsewhere: func(b *play.Service, g *tttbot.Game) error {
-				_, err := b.Decline(t.Context(), g, alice, g.Version)
+				_, err := b.Decline(t.Context(), g.ID, alice, g.Version, nil)
 				return err
 			},
 			click: func(a *play.Service, stale *tttbot.Game) error {
-				_, err := a.Accept(t.Context(), stale, bob, nil, stale.Version)
+				_, err := a.Accept(t.Context(), stale.ID, bob, nil, stale.Version, nil)
 				return err
 			},
 			want:  tttbot.EFINISHED,
@@ -195,11 +264,11 @@ func TestPlayingStaleAnswers(t *testing.T) {
 		{
 			name: "decline after an accept",
 			elsewhere: func(b *play.Service, g *tttbot.Game) error {
-				_, err := b.Accept(t.Context(), g, bob, nil, g.Version)
+				_, err := b.Accept(t.Context(), g.ID, bob, nil, g.Version, nil)
 				return err
 			},
 			click: func(a *play.Service, stale *tttbot.Game) error {
-				_, err := a.Decline(t.Context(), stale, bob, stale.Version)
+				_, err := a.Decline(t.Context(), stale.ID, bob, stale.Version, nil)
 				return err
 			},
 			want:  tttbot.EFINISHED,
@@ -209,7 +278,7 @@ func TestPlayingStaleAnswers(t *testing.T) {
 			name:    "move after a resignation",
 			started: true,
 			elsewhere: func(b *play.Service, g *tttbot.Game) error {
-				_, err := b.ResignGame(t.Context(), g, bob)
+				_, err := b.ResignGame(t.Context(), g.ID, bob, nil)
 				return err
 			},
 			click: func(a *play.Service, stale *tttbot.Game) error {
@@ -227,7 +296,7 @@ func TestPlayingStaleAnswers(t *testing.T) {
 				return err
 			},
 			click: func(a *play.Service, stale *tttbot.Game) error {
-				_, err := a.ResignGame(t.Context(), stale, bob)
+				_, err := a.ResignGame(t.Context(), stale.ID, bob, nil)
 				return err
 			},
 			check: func(t *testing.T, g *tttbot.Game) {
@@ -249,15 +318,16 @@ func TestPlayingStaleAnswers(t *testing.T) {
 			if err := tt.elsewhere(b, g); err != nil {
 				t.Fatal(err)
 			}
-			stale, err := a.Playing(t.Context(), g.ID)
-			if err != nil {
-				t.Fatal(err)
+			stale := a.Remembered(g.ID)
+			if stale == nil || stale.Version != g.Version {
+				t.Fatalf("a remembers %+v, want the stale version %d", stale, g.Version)
 			}
-			if stale.Version != g.Version {
-				t.Fatalf("a remembers version %d, want the stale %d", stale.Version, g.Version)
-			}
+			readsBefore := reader.n.Load()
 			if got := tttbot.ErrorCode(tt.click(a, stale)); got != tt.want {
 				t.Errorf("click on a: got code %q, want %q", got, tt.want)
+			}
+			if n := reader.n.Load() - readsBefore; n != 0 {
+				t.Errorf("the click read the game %d times, want none", n)
 			}
 			stored, err := reader.DB.Game(t.Context(), g.ID)
 			if err != nil {
@@ -265,13 +335,10 @@ func TestPlayingStaleAnswers(t *testing.T) {
 			}
 			tt.check(t, stored)
 			// Refused because the game moved on, or ended by the click,
-			// the game is no longer remembered open: a next click reads it.
-			next, err := a.Playing(t.Context(), g.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if next.Status != stored.Status {
-				t.Errorf("the next click's game: got it %s, want %s as stored", next.Status, stored.Status)
+			// the game is no longer remembered: a next move reads it in
+			// its transaction.
+			if next := a.Remembered(g.ID); next != nil {
+				t.Errorf("a still remembers version %d, want it forgotten", next.Version)
 			}
 		})
 	}
@@ -307,9 +374,9 @@ func TestPlayingKeepsBoard(t *testing.T) {
 		if err := st.do(); err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
-		got, err := a.Playing(t.Context(), g.ID)
-		if err != nil {
-			t.Fatal(err)
+		got := a.Remembered(g.ID)
+		if got == nil {
+			t.Fatalf("after %s: not remembered", st.name)
 		}
 		stored, err := reader.DB.Game(t.Context(), g.ID)
 		if err != nil {

@@ -35,7 +35,7 @@ func TestGuildRules(t *testing.T) {
 		{"within the cooldown", func(st *tttbot.Settings) { st.Cooldown = time.Minute },
 			play.Challenge{}, func(t *testing.T, s *play.Service, c *clock) {
 				g := challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild, ChannelID: "610"}, Challenger: alice, Opponent: bob})
-				if _, err := s.Decline(t.Context(), g, bob, g.Version); err != nil {
+				if _, err := s.Decline(t.Context(), g.ID, bob, g.Version, nil); err != nil {
 					t.Fatal(err)
 				}
 				c.now = c.now.Add(59 * time.Second)
@@ -87,10 +87,10 @@ func TestGuildRole(t *testing.T) {
 	if _, err := db.UpdateSettings(t.Context(), guild, func(st *tttbot.Settings) error { st.Role = role; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Accept(t.Context(), g, bob, []string{"701"}, g.Version); !errors.Is(err, tttbot.ErrRoleNeeded) {
+	if _, err := s.Accept(t.Context(), g.ID, bob, []string{"701"}, g.Version, nil); !errors.Is(err, tttbot.ErrRoleNeeded) {
 		t.Fatalf("accept without the role: got %v, want %v", err, tttbot.ErrRoleNeeded)
 	}
-	g, err := s.Accept(t.Context(), g, bob, []string{role}, g.Version)
+	g, err := s.Accept(t.Context(), g.ID, bob, []string{role}, g.Version, nil)
 	if err != nil {
 		t.Fatalf("accept with the role: %v", err)
 	}
@@ -166,7 +166,7 @@ func TestGuildTimeouts(t *testing.T) {
 	if want := c.now.Add(time.Hour); !g.Deadline.Equal(want) {
 		t.Errorf("challenge deadline %s, want %s", g.Deadline, want)
 	}
-	g, err := s.Accept(t.Context(), g, bob, nil, g.Version)
+	g, err := s.Accept(t.Context(), g.ID, bob, nil, g.Version, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestGuildTimeouts(t *testing.T) {
 func TestRematchForgotten(t *testing.T) {
 	s, db, _ := newService(t, nil)
 	g := challenge(t, s, play.Challenge{Place: play.Place{GuildID: guild}, Challenger: alice, Opponent: bob, First: play.FirstMe})
-	g, err := s.Accept(t.Context(), g, bob, nil, g.Version)
+	g, err := s.Accept(t.Context(), g.ID, bob, nil, g.Version, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

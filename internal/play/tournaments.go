@@ -104,7 +104,7 @@ func (s *Service) LeaveTournament(ctx context.Context, id int64, player string) 
 		if tg.Round != st.Round || tg.Result != tttbot.ResultPending || (tg.White != player && tg.Black != player) || tg.GameID == 0 {
 			continue
 		}
-		g, err := s.store.Resign(ctx, tg.GameID, player, s.opts.Now())
+		g, err := s.store.Resign(ctx, tg.GameID, player, s.opts.Now(), nil)
 		switch tttbot.ErrorCode(err) {
 		case "":
 			s.gameOver(g)

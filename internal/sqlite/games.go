@@ -406,17 +406,23 @@ func (db *DB) Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game,
 
 // Decline ends a pending challenge: declined by its Opponent, cancelled by
 // its Challenger.
-func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time) (*tttbot.Game, error) {
+func (db *DB) Decline(ctx context.Context, id int64, user string, version int, at time.Time, check tttbot.Check) (*tttbot.Game, error) {
 	at = db.opts.At(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
+		if err := check.On(g); err != nil {
+			return err
+		}
 		return g.Decline(user, version, at)
 	})
 }
 
 // Resign ends user's active game as a loss for user.
-func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time) (*tttbot.Game, error) {
+func (db *DB) Resign(ctx context.Context, id int64, user string, at time.Time, check tttbot.Check) (*tttbot.Game, error) {
 	at = db.opts.At(at)
 	return db.change(ctx, id, at, func(ctx context.Context, tx *sql.Conn, g *tttbot.Game, st *tttbot.Settings) error {
+		if err := check.On(g); err != nil {
+			return err
+		}
 		return g.Resign(user, at)
 	})
 }

@@ -24,11 +24,11 @@ func checkGames(t *testing.T, newDB Opener) (db *DB, won, vsBot int64, acked []t
 
 	d := Challenge("c2", "c", "d")
 	OK(t, db.StartGame(t.Context(), d, nil))
-	Must[*tttbot.Game](t)(db.Decline(t.Context(), d.ID, "d", d.Version, t0))
+	Must[*tttbot.Game](t)(db.Decline(t.Context(), d.ID, "d", d.Version, t0, nil))
 	OK(t, db.StartGame(t.Context(), Challenge("c2", "e", "f"), nil))
 
 	r := PlayCells(t, db, StartGame(t, db, "c3", "g", "h"), 0)
-	Must[*tttbot.Game](t)(db.Resign(t.Context(), r.ID, "h", t0))
+	Must[*tttbot.Game](t)(db.Resign(t.Context(), r.ID, "h", t0, nil))
 	PlayCells(t, db, StartGame(t, db, "c4", "i", "j"), 0, 1, 2, 4, 3, 5, 7, 6, 8) // a draw
 
 	k := &tttbot.Game{GuildID: "guild", ChannelID: "c5", Rows: 3, Cols: 3, K: 3, Challenger: "k", Opponent: "bot",

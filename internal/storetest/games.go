@@ -238,9 +238,9 @@ func testClosedGamesFreeTheChannel(t *testing.T, newDB Opener) {
 	ctx := t.Context()
 	g := Challenge("c1", "alice", "bob")
 	OK(t, db.StartGame(ctx, g, nil))
-	Must[*tttbot.Game](t)(db.Decline(ctx, g.ID, "bob", g.Version, t0))
+	Must[*tttbot.Game](t)(db.Decline(ctx, g.ID, "bob", g.Version, t0, nil))
 	g = StartGame(t, db, "c1", "alice", "bob")
-	Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "bob", t0))
+	Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "bob", t0, nil))
 	StartGame(t, db, "c1", "bob", "carol")
 }
 
@@ -322,7 +322,7 @@ func testDecline(t *testing.T, newDB Opener) {
 	for i, tt := range tests {
 		g := Challenge("c"+string(rune('0'+i)), "alice", "bob")
 		OK(t, db.StartGame(ctx, g, nil))
-		_, err := db.Decline(ctx, g.ID, tt.user, tt.version, t0.Add(time.Second))
+		_, err := db.Decline(ctx, g.ID, tt.user, tt.version, t0.Add(time.Second), nil)
 		WantCode(t, err, tt.want)
 		got := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
 		if got.Status != tt.status {
@@ -334,7 +334,7 @@ func testDecline(t *testing.T, newDB Opener) {
 		}
 	}
 	g := StartGame(t, db, "c9", "alice", "bob")
-	_, err := db.Decline(ctx, g.ID, "bob", g.Version, t0)
+	_, err := db.Decline(ctx, g.ID, "bob", g.Version, t0, nil)
 	WantCode(t, err, tttbot.EFINISHED)
 }
 
@@ -485,15 +485,15 @@ func testResign(t *testing.T, newDB Opener) {
 	pending := Challenge("c2", "alice", "bob")
 	OK(t, db.StartGame(ctx, pending, nil))
 
-	_, err := db.Resign(ctx, g.ID, "carol", t0)
+	_, err := db.Resign(ctx, g.ID, "carol", t0, nil)
 	WantCode(t, err, tttbot.ENOTYOURS)
-	_, err = db.Resign(ctx, pending.ID, "alice", t0)
+	_, err = db.Resign(ctx, pending.ID, "alice", t0, nil)
 	WantCode(t, err, tttbot.EINVALID)
-	_, err = db.Resign(ctx, 999, "alice", t0)
+	_, err = db.Resign(ctx, 999, "alice", t0, nil)
 	WantCode(t, err, tttbot.ENOTFOUND)
 
 	// Either player may resign, on their turn or not.
-	got, err := db.Resign(ctx, g.ID, "alice", t0.Add(time.Minute))
+	got, err := db.Resign(ctx, g.ID, "alice", t0.Add(time.Minute), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +505,7 @@ func testResign(t *testing.T, newDB Opener) {
 	if diff := cmp.Diff(want, results(t, db, g.ID)); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
-	_, err = db.Resign(ctx, g.ID, "bob", t0)
+	_, err = db.Resign(ctx, g.ID, "bob", t0, nil)
 	WantCode(t, err, tttbot.EFINISHED)
 }
 
@@ -615,7 +615,7 @@ func testOpenGame(t *testing.T, newDB Opener) {
 			t.Errorf("OpenGame(%s, %s): got %v, %v; want game %d", tt.channel, tt.user, got, err, tt.want)
 		}
 	}
-	Must[*tttbot.Game](t)(db.Resign(ctx, g1.ID, "bob", t0))
+	Must[*tttbot.Game](t)(db.Resign(ctx, g1.ID, "bob", t0, nil))
 	_, err := db.OpenGame(ctx, "c1", "alice")
 	WantCode(t, err, tttbot.ENOTFOUND)
 }

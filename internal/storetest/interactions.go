@@ -51,7 +51,7 @@ func testReplayRefused(t *testing.T, newDB Opener) {
 	}{
 		{"create game", func(ctx context.Context) error { return db.StartGame(ctx, Challenge("c2", "carol", "dave"), nil) }},
 		{"play", func(ctx context.Context) error { _, err := db.Play(ctx, Click(g, "alice", 0), nil); return err }},
-		{"resign", func(ctx context.Context) error { _, err := db.Resign(ctx, g.ID, "alice", t0); return err }},
+		{"resign", func(ctx context.Context) error { _, err := db.Resign(ctx, g.ID, "alice", t0, nil); return err }},
 		{"set message", func(ctx context.Context) error { return db.SetMessage(ctx, g.ID, "m1") }},
 		{"settings", func(ctx context.Context) error {
 			_, err := db.UpdateSettings(ctx, "900", func(s *tttbot.Settings) error { s.Simultaneous = new(true); return nil })

@@ -59,8 +59,8 @@ func testAcceptAgainstDecline(t *testing.T, newDB Opener) {
 				return db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version,
 					XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)})
 			},
-			func() (*tttbot.Game, error) { return db.Decline(ctx, g.ID, "bob", g.Version, t0) },
-			func() (*tttbot.Game, error) { return db.Decline(ctx, g.ID, "alice", g.Version, t0) },
+			func() (*tttbot.Game, error) { return db.Decline(ctx, g.ID, "bob", g.Version, t0, nil) },
+			func() (*tttbot.Game, error) { return db.Decline(ctx, g.ID, "alice", g.Version, t0, nil) },
 		}
 		got := make([]*tttbot.Game, len(answers))
 		errs := make([]error, len(answers))
@@ -194,7 +194,7 @@ func testActiveGames(t *testing.T, newDB Opener) {
 	if got := count(); got != 2 {
 		t.Fatalf("got %d active games, want 2", got)
 	}
-	Must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "a", t0))
+	Must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "a", t0, nil))
 	if got := count(); got != 1 {
 		t.Errorf("after a resignation: got %d active games, want 1", got)
 	}

@@ -95,7 +95,7 @@ func BenchmarkFinish(b *testing.B, s tttbot.GameStore, guild string, players []s
 		}
 		i++
 		b.StartTimer()
-		if _, err := s.Resign(ctx, g.ID, o, t0); err != nil {
+		if _, err := s.Resign(ctx, g.ID, o, t0, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

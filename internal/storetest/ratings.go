@@ -202,7 +202,7 @@ func testRatedEndings(t *testing.T, newDB Opener) {
 			return Must[*tttbot.Game](t)(db.Expire(t.Context(), g.ID, g.Version, g.Deadline.Add(tttbot.DeadlineGrace)))
 		}, "bob"},
 		{"resign", func(t *testing.T, db *DB, g *tttbot.Game) *tttbot.Game {
-			return Must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "alice", t0))
+			return Must[*tttbot.Game](t)(db.Resign(t.Context(), g.ID, "alice", t0, nil))
 		}, "alice"},
 	}
 	for _, tt := range tests {
@@ -230,7 +230,7 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 
 	declined := Challenge("c1", "alice", "bob")
 	OK(t, db.StartGame(ctx, declined, nil))
-	Must[*tttbot.Game](t)(db.Decline(ctx, declined.ID, "bob", declined.Version, t0))
+	Must[*tttbot.Game](t)(db.Decline(ctx, declined.ID, "bob", declined.Version, t0, nil))
 	expired := Challenge("c2", "alice", "bob")
 	OK(t, db.StartGame(ctx, expired, nil))
 	Must[*tttbot.Game](t)(db.Expire(ctx, expired.ID, expired.Version, expired.Deadline.Add(tttbot.DeadlineGrace)))
@@ -245,7 +245,7 @@ func testUnratedGames(t *testing.T, newDB Opener) {
 		OK(t, db.StartGame(ctx, g, nil))
 		g = PlayCells(t, db, g, cells...)
 		if resign {
-			g = Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "carol", t0))
+			g = Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "carol", t0, nil))
 		}
 		if g.Status != tttbot.StatusFinished {
 			t.Fatalf("bot game did not finish: %s", g.Board)
@@ -287,8 +287,8 @@ func testRatingExactlyOnce(t *testing.T, newDB Opener) {
 		var errs [4]error
 		enders := []func() (*tttbot.Game, error){
 			func() (*tttbot.Game, error) { return db.Play(ctx, Click(g, "alice", 2), nil) },
-			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "bob", t0) },
-			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "alice", t0) },
+			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "bob", t0, nil) },
+			func() (*tttbot.Game, error) { return db.Resign(ctx, g.ID, "alice", t0, nil) },
 			func() (*tttbot.Game, error) {
 				return db.Expire(ctx, g.ID, g.Version, g.Deadline.Add(tttbot.DeadlineGrace))
 			},
@@ -505,12 +505,12 @@ func testHistory(t *testing.T, newDB Opener) {
 	dm := &tttbot.Game{ChannelID: "dm", Rows: 4, Cols: 4, K: 4, Challenger: "alice", Opponent: "bot",
 		BotLevel: "easy", XPlayer: "alice", OPlayer: "bot", Status: tttbot.StatusActive}
 	OK(t, db.StartGame(ctx, dm, nil))
-	Must[*tttbot.Game](t)(db.Resign(ctx, dm.ID, "alice", t0.Add(time.Hour)))
+	Must[*tttbot.Game](t)(db.Resign(ctx, dm.ID, "alice", t0.Add(time.Hour), nil))
 	other := Challenge("c9", "alice", "carol")
 	other.GuildID = "elsewhere"
 	OK(t, db.StartGame(ctx, other, nil))
 	other = Must[*tttbot.Game](t)(db.Accept(ctx, tttbot.AcceptRequest{GameID: other.ID, Player: "carol", Version: other.Version, XPlayer: "alice", At: t0, Deadline: t0.Add(time.Minute)}))
-	Must[*tttbot.Game](t)(db.Resign(ctx, other.ID, "carol", t0))
+	Must[*tttbot.Game](t)(db.Resign(ctx, other.ID, "carol", t0, nil))
 
 	got := Must[[]tttbot.HistoryEntry](t)(db.History(ctx, "alice", "guild", 10))
 	at := t0.Add(time.Second)

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -65,7 +66,7 @@ func testPlaySeen(t *testing.T, newDB Opener) {
 		}
 		// Resigned since: no move lands on a finished game.
 		cur := Must[*tttbot.Game](t)(db.Game(ctx, g.ID))
-		Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "alice", t0.Add(time.Second)))
+		Must[*tttbot.Game](t)(db.Resign(ctx, g.ID, "alice", t0.Add(time.Second), nil))
 		_, err := db.Play(ctx, Click(cur, cur.Turn, 8), cur)
 		WantCode(t, err, tttbot.EFINISHED)
 		if moves := Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID)); len(moves) != 2 {
@@ -282,6 +283,71 @@ func testPlayPrepared(t *testing.T, newDB Opener) {
 			}
 			if cells := cellsOf(Must[[]tttbot.Move](t)(db.Moves(ctx, g.ID))); !cmp.Equal(cells, tt.wantCells) {
 				t.Errorf("got cells %v, want %v", cells, tt.wantCells)
+			}
+		})
+	}
+}
+
+// testAnswerChecked checks the caller's own refusal of an answer to a
+// challenge and of a resignation, run on the game as the transaction reads
+// it: a refusal writes nothing, not even the interaction's record; else
+// an accept completed there (AcceptRequest.Prepare) starts the game as
+// completed.
+func testAnswerChecked(t *testing.T, newDB Opener) {
+	refused := &tttbot.Error{Code: tttbot.EINVALID, Message: "not from here"}
+	at := t0.Add(time.Second)
+	for _, tt := range []struct {
+		name    string
+		started bool
+		answer  func(ctx context.Context, db tttbot.GameStore, g *tttbot.Game, check tttbot.Check) (*tttbot.Game, error)
+	}{
+		{"accept", false, func(ctx context.Context, db tttbot.GameStore, g *tttbot.Game, check tttbot.Check) (*tttbot.Game, error) {
+			return db.Accept(ctx, tttbot.AcceptRequest{GameID: g.ID, Player: "bob", Version: g.Version, At: at,
+				Prepare: func(r *tttbot.AcceptRequest, g *tttbot.Game) error {
+					if err := check(g); err != nil {
+						return err
+					}
+					r.XPlayer, r.Deadline = "bob", r.At.Add(time.Minute)
+					return nil
+				}})
+		}},
+		{"decline", false, func(ctx context.Context, db tttbot.GameStore, g *tttbot.Game, check tttbot.Check) (*tttbot.Game, error) {
+			return db.Decline(ctx, g.ID, "bob", g.Version, at, check)
+		}},
+		{"resign", true, func(ctx context.Context, db tttbot.GameStore, g *tttbot.Game, check tttbot.Check) (*tttbot.Game, error) {
+			return db.Resign(ctx, g.ID, "bob", at, check)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := newDB(t, Options{})
+			var g *tttbot.Game
+			if tt.started {
+				g = StartGame(t, db, "c1", "alice", "bob")
+			} else {
+				g = Challenge("c1", "alice", "bob")
+				OK(t, db.StartGame(t.Context(), g, nil))
+			}
+			var checked []int
+			check := func(got *tttbot.Game) error {
+				checked = append(checked, got.Version)
+				return refused
+			}
+			ctx := in(t.Context(), "9001")
+			if _, err := tt.answer(ctx, db, g, check); !errors.Is(err, refused) {
+				t.Fatalf("got %v, want the check's refusal", err)
+			}
+			if stored := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID)); stored.Version != g.Version || stored.Status != g.Status {
+				t.Errorf("after the refusal: got version %d %s stored, want %d %s", stored.Version, stored.Status, g.Version, g.Status)
+			}
+			got, err := tt.answer(in(t.Context(), "9001"), db, g, func(*tttbot.Game) error { return nil })
+			if err != nil {
+				t.Fatalf("the same interaction, not refused: %v", err)
+			}
+			if !cmp.Equal(checked, []int{g.Version}) || got.Version != g.Version+1 {
+				t.Errorf("checked versions %v, then stored version %d; want [%d], %d", checked, got.Version, g.Version, g.Version+1)
+			}
+			if tt.name == "accept" && (got.XPlayer != "bob" || got.Turn != "bob" || !got.Deadline.Equal(at.Add(time.Minute))) {
+				t.Errorf("accepted: X %s, turn %s until %v; want bob, bob until %v", got.XPlayer, got.Turn, got.Deadline, at.Add(time.Minute))
 			}
 		})
 	}

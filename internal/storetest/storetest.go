@@ -88,6 +88,7 @@ func Run(t *testing.T, open Opener) {
 		{"PlayToTheEnd", testPlayToTheEnd},
 		{"PlayWithAnswer", testPlayWithAnswer},
 		{"PlayPrepared", testPlayPrepared},
+		{"AnswerChecked", testAnswerChecked},
 		{"PlaySeen", testPlaySeen},
 		{"Resign", testResign},
 		{"Assist", testAssist},

@@ -16,7 +16,7 @@ func testWebProfiles(t *testing.T, newDB Opener) {
 	for _, p := range []tttbot.Player{{ID: "alice", Name: "Alice", Avatar: "a1"}, {ID: "alice", Name: "Alice", Avatar: "a2"}} {
 		g := Challenge("c-"+p.Avatar, "alice", "bob")
 		OK(t, db.StartGame(ctx, g, nil, p, tttbot.Player{ID: "bob", Name: "Bob"}))
-		_, err := db.Decline(ctx, g.ID, "bob", g.Version, t0)
+		_, err := db.Decline(ctx, g.ID, "bob", g.Version, t0, nil)
 		OK(t, err)
 	}
 	got := Must[map[string]tttbot.Profile](t)(db.Profiles(ctx, []string{"alice", "bob", "nobody"}))
