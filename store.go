@@ -94,6 +94,9 @@ type GameStore interface {
 
 	// Moves lists the moves of a game in order.
 	Moves(ctx context.Context, id int64) ([]Move, error)
+
+	// GameMoves reads a game and its moves in order at once.
+	GameMoves(ctx context.Context, id int64) (*Game, []Move, error)
 }
 
 // ClaimLease is how long Due's claim on a game lasts: far longer than

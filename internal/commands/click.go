@@ -208,12 +208,12 @@ type current struct {
 // an older version of it; nil when m is up to date or the game cannot be
 // read.
 func (h *Handler) redraw(ctx context.Context, id int64, m *discordgo.Message) *current {
-	g, err := h.store.Game(ctx, id)
+	g, moves, err := h.store.GameMoves(ctx, id)
 	if err != nil || shownVersion(m) == g.Version {
 		return nil
 	}
 	var last *tttbot.Move
-	if moves, err := h.store.Moves(ctx, id); err == nil && len(moves) > 0 {
+	if len(moves) > 0 {
 		last = &moves[len(moves)-1]
 	}
 	return &current{game: g, message: h.render(ctx, h.gameLang(g), g, last)}

@@ -45,6 +45,7 @@ type Games interface {
 	Game(ctx context.Context, id int64) (*tttbot.Game, error)
 	OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error)
 	Moves(ctx context.Context, id int64) ([]tttbot.Move, error)
+	GameMoves(ctx context.Context, id int64) (*tttbot.Game, []tttbot.Move, error)
 }
 
 // Tournaments lists a player's finished tournaments, for /ttt stats.

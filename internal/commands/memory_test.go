@@ -24,6 +24,11 @@ func (r *gameReads) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
 	return r.DB.Game(ctx, id)
 }
 
+func (r *gameReads) GameMoves(ctx context.Context, id int64) (*tttbot.Game, []tttbot.Move, error) {
+	r.n.Add(1)
+	return r.DB.GameMoves(ctx, id)
+}
+
 // TestAnswerNoRead: two bots on one database. An answer to a challenge is
 // clicked without reading the game first, on the bot that made it or not;
 // after the second bot has withdrawn the challenge, the first bot's

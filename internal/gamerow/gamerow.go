@@ -126,6 +126,11 @@ const (
 	QueryMoves = `SELECT m.ply, m.cell, m.player_id, m.at
 		FROM games g LEFT JOIN moves m ON m.game_id = g.id
 		WHERE g.id = $1 ORDER BY m.ply`
+	// QueryGameMoves is QueryMoves with the game's Columns first on each
+	// row: a game and its moves in one statement.
+	QueryGameMoves = "SELECT " + Columns + `, m.ply, m.cell, m.player_id, m.at
+		FROM games g LEFT JOIN moves m ON m.game_id = g.id
+		WHERE g.id = $1 ORDER BY m.ply`
 
 	// The placeholder $2 takes the place of player $1 in game $3.
 	QueryAnonymizeGame = `UPDATE games SET
@@ -179,6 +184,46 @@ func ReadMoves(ctx context.Context, q Query, id int64) (moves []tttbot.Move, err
 		return nil, tttbot.ErrNotFound
 	}
 	return moves, nil
+}
+
+// ReadGameMoves reads game id and its moves in order, through q, in one
+// statement.
+func ReadGameMoves(ctx context.Context, q Query, id int64) (g *tttbot.Game, moves []tttbot.Move, err error) {
+	err = q(ctx, func(rows Rows) error {
+		g, moves = nil, []tttbot.Move{}
+		for rows.Next() {
+			var m move
+			if g, err = Game(rows, m.dest()...); err != nil {
+				return err
+			}
+			moves = m.appendTo(moves, id)
+		}
+		return rows.Err()
+	}, QueryGameMoves, id)
+	switch {
+	case err != nil:
+		return nil, nil, fmt.Errorf("read game and moves: %w", err)
+	case g == nil:
+		return nil, nil, tttbot.ErrNotFound
+	}
+	return g, moves, nil
+}
+
+// move is a row's move of QueryMoves or QueryGameMoves: NULLs for a game
+// without any.
+type move struct {
+	ply, cell, at *int64
+	player        *string
+}
+
+func (m *move) dest() []any { return []any{&m.ply, &m.cell, &m.player, &m.at} }
+
+// appendTo appends m, a move of game id, to moves, unless it is NULLs.
+func (m *move) appendTo(moves []tttbot.Move, id int64) []tttbot.Move {
+	if m.ply == nil {
+		return moves
+	}
+	return append(moves, tttbot.Move{GameID: id, Ply: int(*m.ply), Cell: int(*m.cell), Player: *m.player, At: FromMS(*m.at)})
 }
 
 // Game reads the Columns of row, then any extra columns into extra;
@@ -245,14 +290,11 @@ func Moves(rows Rows, id int64) ([]tttbot.Move, error) {
 		if moves == nil {
 			moves = []tttbot.Move{}
 		}
-		var ply, cell, at *int64
-		var player *string
-		if err := rows.Scan(&ply, &cell, &player, &at); err != nil {
+		var m move
+		if err := rows.Scan(m.dest()...); err != nil {
 			return nil, err
 		}
-		if ply != nil {
-			moves = append(moves, tttbot.Move{GameID: id, Ply: int(*ply), Cell: int(*cell), Player: *player, At: FromMS(*at)})
-		}
+		moves = m.appendTo(moves, id)
 	}
 	return moves, rows.Err()
 }

@@ -18,7 +18,7 @@ func TestPlaceholders(t *testing.T) {
 		"QueryGame": QueryGame, "QueryOpenGame": QueryOpenGame, "QueryPlayerBusy": QueryPlayerBusy,
 		"QueryChannelBusy": QueryChannelBusy, "QueryLastStart": QueryLastStart, "QueryActiveGames": QueryActiveGames,
 		"QueryInsertGame": QueryInsertGame, "QueryInsertMove": QueryInsertMove, "QueryInsertResults": QueryInsertResults,
-		"QueryMoves": QueryMoves, "QueryAnonymizeGame": QueryAnonymizeGame, "QueryAnonymizeMoves": QueryAnonymizeMoves,
+		"QueryMoves": QueryMoves, "QueryGameMoves": QueryGameMoves, "QueryAnonymizeGame": QueryAnonymizeGame, "QueryAnonymizeMoves": QueryAnonymizeMoves,
 		"QueryAnonymizeResults": QueryAnonymizeResults, "QueryPruneInteractions": QueryPruneInteractions,
 		"QueryRatingPair": QueryRatingPair, "QueryBotRecord": QueryBotRecord, "QueryLeaderboardTotal": QueryLeaderboardTotal,
 		"QueryStats": QueryStats, "QueryBotRecords": QueryBotRecords, "QueryHistory": QueryHistory, "QueryHistoryDM": QueryHistoryDM,

@@ -96,6 +96,11 @@ func (s *store) Moves(ctx context.Context, id int64) (_ []tttbot.Move, err error
 	return s.next.Moves(ctx, id)
 }
 
+func (s *store) GameMoves(ctx context.Context, id int64) (_ *tttbot.Game, _ []tttbot.Move, err error) {
+	defer s.done(ctx, "GameMoves", time.Now(), &err)
+	return s.next.GameMoves(ctx, id)
+}
+
 func (s *store) Leaderboard(ctx context.Context, scope string, shape tttbot.Shape, offset, limit int) (_ tttbot.LeaderboardPage, err error) {
 	defer s.done(ctx, "Leaderboard", time.Now(), &err)
 	return s.next.Leaderboard(ctx, scope, shape, offset, limit)

@@ -89,6 +89,11 @@ func (db *DB) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
 	return gamerow.ReadMoves(ctx, db.query, id)
 }
 
+// GameMoves reads a game and its moves in order, in one statement.
+func (db *DB) GameMoves(ctx context.Context, id int64) (*tttbot.Game, []tttbot.Move, error) {
+	return gamerow.ReadGameMoves(ctx, db.query, id)
+}
+
 // OpenGame returns user's pending or active game in channel; the oldest if
 // user is the bot, which may play several.
 func (db *DB) OpenGame(ctx context.Context, channelID, user string) (g *tttbot.Game, err error) {

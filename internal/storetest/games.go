@@ -673,6 +673,21 @@ func testSetMessageAndPlayers(t *testing.T, newDB Opener) {
 	}
 	_, err = db.Moves(ctx, 999)
 	WantCode(t, err, tttbot.ENOTFOUND)
+
+	// GameMoves reads what Game and Moves do, in one statement.
+	played := PlayCells(t, db, StartGame(t, db, "c3", "dave", "erin"), 4, 0, 8)
+	for _, id := range []int64{g.ID, played.ID} {
+		gotGame, gotMoves, err := db.GameMoves(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantGame, wantMoves := Must[*tttbot.Game](t)(db.Game(ctx, id)), Must[[]tttbot.Move](t)(db.Moves(ctx, id))
+		if !cmp.Equal(gotGame, wantGame) || !cmp.Equal(gotMoves, wantMoves) {
+			t.Errorf("game %d: GameMoves got %+v, %v; want %+v, %v", id, gotGame, gotMoves, wantGame, wantMoves)
+		}
+	}
+	_, _, err = db.GameMoves(ctx, 999)
+	WantCode(t, err, tttbot.ENOTFOUND)
 }
 
 func testInternalErrors(t *testing.T, newDB Opener) {
