@@ -15,9 +15,11 @@ import (
 const mineQueue = 256
 
 // mine hands g to the miner (see RunMiner) when it has just finished,
-// without waiting: the interaction that finished it is answered first.
+// without waiting: the interaction that finished it is answered first. A
+// game of a shape whose every puzzle the starter set holds (see
+// puzzle.Complete), which AddStarterPuzzles stores, could add none.
 func (s *Service) mine(g *tttbot.Game) {
-	if g == nil || g.Status != tttbot.StatusFinished {
+	if g == nil || g.Status != tttbot.StatusFinished || puzzle.Complete(g.Shape()) {
 		return
 	}
 	done := *g // the caller's may still change (see recent)

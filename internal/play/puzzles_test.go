@@ -68,10 +68,22 @@ func loggedService(t *testing.T) (*play.Service, records, *reads) {
 	return s, logs, r
 }
 
-// TestMiner: AddStarterPuzzles stores the starter set, then RunMiner mines a game that just
-// finished — alice missed a fork, then bob missed one — and stores the
-// puzzles not stored yet, without reading the game again; it returns once
-// its context ends.
+// fourByFour is a 4×4 game, 3 in a row, that O wins after X misses a
+// win: two puzzles, one of them not in the starter set.
+func fourByFour(t *testing.T, s *play.Service) *tttbot.Game {
+	t.Helper()
+	g := challenge(t, s, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe, Rows: 4, Cols: 4, K: 3})
+	g, err := s.Accept(t.Context(), g.ID, bob, nil, g.Version, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return playMoves(t, s, g, 11, 6, 14, 12, 7, 9)
+}
+
+// TestMiner: AddStarterPuzzles stores the starter set, then RunMiner mines
+// a game that just finished and stores the puzzles not stored yet, without
+// reading the game again; a 3×3 game, whose every puzzle the starter set
+// holds, it leaves alone. It returns once its context ends.
 func TestMiner(t *testing.T) {
 	s, logs, reads := loggedService(t)
 	starter, err := puzzle.Starter()
@@ -88,10 +100,13 @@ func TestMiner(t *testing.T) {
 		t.Errorf("starter set: %v, want %d new", got, len(starter))
 	}
 
-	g := started(t, s, 0, 1, 3, 6, 5, 8, 4) // X completes the middle row
-	// Both forks missed are in the starter set already: nothing new.
-	if got := logs.next(t, "puzzles mined"); got["game"] != strconv.FormatInt(g.ID, 10) || got["found"] != "2" || got["new"] != "0" {
-		t.Errorf("mined %v, want game %d with 2 found, 0 new", got, g.ID)
+	// Alice misses a fork, then bob does: two 3×3 puzzles, both starters.
+	if g := started(t, s, 0, 1, 3, 6, 5, 8, 4); g.Status != tttbot.StatusFinished {
+		t.Fatalf("3×3 game %s, want it finished", g.Status)
+	}
+	g := fourByFour(t, s)
+	if got := logs.next(t, "puzzles mined"); got["game"] != strconv.FormatInt(g.ID, 10) || got["found"] != "2" || got["new"] != "1" {
+		t.Errorf("mined %v, want game %d with 2 found, 1 new", got, g.ID)
 	}
 	if n := reads.n.Load(); n != 0 {
 		t.Errorf("got %d reads of a game, want none: the miner has the game that finished", n)
@@ -109,8 +124,8 @@ func TestMinerRests(t *testing.T) {
 	wg.Go(func() { s.RunMiner(ctx, ai.New(ai.Options{})) })
 	defer func() { cancel(); wg.Wait() }()
 
-	started(t, s, 0, 1, 3, 6, 5, 8, 4)
-	started(t, s, 0, 1, 3, 6, 5, 8, 4)
+	fourByFour(t, s)
+	fourByFour(t, s)
 	first, second := logs.next(t, "puzzles mined"), logs.next(t, "puzzles mined")
 	took, err := time.ParseDuration(first["took"])
 	if err != nil {

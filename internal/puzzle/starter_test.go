@@ -46,6 +46,63 @@ func TestStarter(t *testing.T) {
 	}
 }
 
+// TestStarterComplete walks every position of each shape Complete names
+// and wants each puzzle a game could yield there in the starter set: any
+// position the side to move wins, solved as the miner solves a missed win,
+// the shortest it keeps (see Mine). No other shape is claimed complete.
+func TestStarterComplete(t *testing.T) {
+	ps, err := puzzle.Starter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, p := range ps {
+		have[p.ID] = true
+	}
+	e := newEngine()
+	for _, code := range []string{"3x3k3", "4x4k3", "4x4k4", "5x5k4"} {
+		s, _ := tttbot.ParseShape(code)
+		if !puzzle.Complete(s) {
+			continue
+		}
+		if s.Rows*s.Cols > 9 {
+			t.Fatalf("%s: claimed complete, too large to walk here", code)
+		}
+		seen := map[string]bool{}
+		found := 0
+		var walk func(p game.Position)
+		walk = func(p game.Position) {
+			if seen[p.String()] {
+				return
+			}
+			seen[p.String()] = true
+			if pz, ok, err := puzzle.Solve(t.Context(), e, p, puzzle.MinMissedPlies); err != nil {
+				t.Fatal(err)
+			} else if ok {
+				found++
+				if !have[pz.ID] {
+					t.Errorf("%s: puzzle %s (%s) is not in the starter set", code, pz.ID, pz.Start)
+				}
+			}
+			for _, c := range p.Moves() {
+				next, err := p.Play(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				walk(next)
+			}
+		}
+		walk(game.NewPosition(game.MustGeometry(s.Rows, s.Cols, s.K)))
+		if found == 0 {
+			t.Errorf("%s: no puzzle among %d positions", code, len(seen))
+		}
+		t.Logf("%s: %d positions, %d of them puzzles", code, len(seen), found)
+	}
+	if !puzzle.Complete(tttbot.Shape{Rows: 3, Cols: 3, K: 3}) {
+		t.Error("3×3 is not claimed complete")
+	}
+}
+
 // TestStarterReproducible runs again the command at the head of each file
 // of the starter set, for the first puzzles: the same seed makes the same
 // puzzles, and a smaller count a prefix of them. The first 10; with -short
