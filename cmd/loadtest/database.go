@@ -119,8 +119,8 @@ func (url postgresDB) transactions(ctx context.Context) (int64, error) {
 }
 
 // settledTransactions is db's transactions once the count has stopped
-// changing: the bots' backends report theirs as they exit, a moment after
-// the bots have closed their connections.
+// changing: backends report theirs as they exit, a moment after their
+// client (the bots, commitSpeed's pool) has closed its connections.
 func settledTransactions(ctx context.Context, db database) (int64, error) {
 	last, err := db.transactions(ctx)
 	for i := 0; err == nil && last > 0 && i < 15; i++ {

@@ -38,7 +38,10 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	if err != nil {
 		return nil, err
 	}
-	tx0, err := db.transactions(ctx)
+	// commitSpeed's backends report their commits as they exit, which may
+	// be after it returns: counted from before that, they would be the
+	// bots'.
+	tx0, err := settledTransactions(ctx, db)
 	if err != nil {
 		return nil, err
 	}
