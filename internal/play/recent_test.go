@@ -201,12 +201,7 @@ func TestAnswerUnseen(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a, b, reader := instances(t)
-			var g *tttbot.Game
-			if tt.started {
-				g = started(t, b)
-			} else {
-				g = challenge(t, b, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstThem})
-			}
+			g := opened(t, b, tt.started, play.FirstThem)
 			if _, err := tt.click(a, g, refuse); !errors.Is(err, elsewhere) {
 				t.Fatalf("refused by the check: got %v, want %v", err, elsewhere)
 			}
@@ -224,6 +219,16 @@ func TestAnswerUnseen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// opened is alice's game against bob on s: accepted, alice X, when
+// accepted; else her challenge, whose first player is first.
+func opened(t *testing.T, s *play.Service, accepted bool, first play.First) *tttbot.Game {
+	t.Helper()
+	if accepted {
+		return started(t, s)
+	}
+	return challenge(t, s, play.Challenge{Challenger: alice, Opponent: bob, First: first})
 }
 
 // newGame starts on s a game of alice's, moving first: against the bot, or
@@ -309,12 +314,7 @@ func TestStaleAnswers(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a, b, reader := instances(t)
-			var g *tttbot.Game
-			if tt.started {
-				g = started(t, a)
-			} else {
-				g = challenge(t, a, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe})
-			}
+			g := opened(t, a, tt.started, play.FirstMe)
 			if err := tt.elsewhere(b, g); err != nil {
 				t.Fatal(err)
 			}
