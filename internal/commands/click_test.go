@@ -65,6 +65,10 @@ func TestClickElsewhere(t *testing.T) {
 		// An outdated board elsewhere would otherwise be redrawn as this one.
 		{"stale move from another channel", alice, stale, CustomID{Action: ActMove, GameID: stale.ID, Version: 1, Cell: 4}, where{"g1", "c9", "c9"}},
 		{"rematch from another channel", bob, finished, CustomID{Action: ActRematch, GameID: finished.ID}, where{"g1", "c9", "c9"}},
+		{"resign from another channel", alice, active, CustomID{Action: ActResign, GameID: active.ID, Version: active.Version}, where{"g1", "c9", "c9"}},
+		{"accept of an ended game from another channel", bob, finished, CustomID{Action: ActAccept, GameID: finished.ID, Version: 1}, where{"g1", "c9", "c9"}},
+		{"decline of an ended game from another channel", bob, finished, CustomID{Action: ActDecline, GameID: finished.ID, Version: 1}, where{"g1", "c9", "c9"}},
+		{"resign of an ended game from another channel", alice, finished, CustomID{Action: ActResign, GameID: finished.ID, Version: 1}, where{"g1", "c9", "c9"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,6 +78,9 @@ func TestClickElsewhere(t *testing.T) {
 			}
 			r := h.Handle(ctx, click(tt.user, tt.from.guild, tt.from.channel, "m9", tt.from.msgChannel, tt.customID.String()))
 			wantRefused(t, r, tttbot.EINVALID, "another channel")
+			if r.Edit != nil {
+				t.Errorf("a refused click redraws message %s in %s", r.Edit.MessageID, r.Edit.ChannelID)
+			}
 			after, err := db.Game(ctx, tt.g.ID)
 			if err != nil {
 				t.Fatal(err)

@@ -58,7 +58,7 @@ func (o Options) At(t time.Time) time.Time {
 }
 
 // Move returns m with its times as stored, At the clock's time when
-// unset, and its Answer's too.
+// unset, and its Answer's too, as well as those its Prepare sets.
 func (o Options) Move(m tttbot.MoveRequest) tttbot.MoveRequest {
 	m.At, m.Deadline = o.At(m.At), Round(m.Deadline)
 	m.Click.Token.Expires = Round(m.Click.Token.Expires)
@@ -66,14 +66,34 @@ func (o Options) Move(m tttbot.MoveRequest) tttbot.MoveRequest {
 		a := o.Move(*m.Answer)
 		m.Answer = &a
 	}
+	if prepare := m.Prepare; prepare != nil {
+		m.Prepare = func(m *tttbot.MoveRequest, g *tttbot.Game) error {
+			if err := prepare(m, g); err != nil {
+				return err
+			}
+			m.Prepare = nil
+			*m = o.Move(*m)
+			return nil
+		}
+	}
 	return m
 }
 
 // Accept returns r with its times as stored, At the clock's time when
-// unset.
+// unset, as well as those its Prepare sets.
 func (o Options) Accept(r tttbot.AcceptRequest) tttbot.AcceptRequest {
 	r.At, r.Deadline = o.At(r.At), Round(r.Deadline)
 	r.Click.Token.Expires = Round(r.Click.Token.Expires)
+	if prepare := r.Prepare; prepare != nil {
+		r.Prepare = func(r *tttbot.AcceptRequest, g *tttbot.Game) error {
+			if err := prepare(r, g); err != nil {
+				return err
+			}
+			r.Prepare = nil
+			*r = o.Accept(*r)
+			return nil
+		}
+	}
 	return r
 }
 

@@ -270,13 +270,17 @@ func testPlayPrepared(t *testing.T, newDB Opener) {
 				if tt.err != nil {
 					return tt.err
 				}
-				// bob answers 2 on the board as stored.
-				m.Answer = &tttbot.MoveRequest{GameID: got.ID, Player: "bob", Cell: 2, Version: got.Version + 1, At: m.At, Deadline: m.At.Add(time.Minute)}
+				// bob answers 2 on the board as stored, alice's turn then
+				// due at a time finer than the store keeps.
+				m.Answer = &tttbot.MoveRequest{GameID: got.ID, Player: "bob", Cell: 2, Version: got.Version + 1, At: m.At, Deadline: m.At.Add(time.Minute + 500*time.Microsecond)}
 				return nil
 			}
-			_, err := db.Play(ctx, m, seen)
+			played, err := db.Play(ctx, m, seen)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("got %v, want %v", err, tt.wantErr)
+			}
+			if stored := Must[*tttbot.Game](t)(db.Game(ctx, g.ID)); err == nil && !played.Deadline.Equal(stored.Deadline) {
+				t.Errorf("got deadline %v, stored %v", played.Deadline, stored.Deadline)
 			}
 			if calls != tt.wantCalls {
 				t.Errorf("Prepare called %d times, want %d", calls, tt.wantCalls)
@@ -307,7 +311,8 @@ func testAnswerChecked(t *testing.T, newDB Opener) {
 					if err := check(g); err != nil {
 						return err
 					}
-					r.XPlayer, r.Deadline = "bob", r.At.Add(time.Minute)
+					// A deadline finer than the store keeps.
+					r.XPlayer, r.Deadline = "bob", r.At.Add(time.Minute+500*time.Microsecond)
 					return nil
 				}})
 		}},
@@ -332,8 +337,11 @@ func testAnswerChecked(t *testing.T, newDB Opener) {
 				checked = append(checked, got.Version)
 				return refused
 			}
-			ctx := in(t.Context(), "9001")
-			if _, err := tt.answer(ctx, db, g, check); !errors.Is(err, refused) {
+			// The check comes first: here before the refusal of an
+			// outdated version, for the answers that name one.
+			outdated := *g
+			outdated.Version += 5
+			if _, err := tt.answer(in(t.Context(), "9001"), db, &outdated, check); !errors.Is(err, refused) {
 				t.Fatalf("got %v, want the check's refusal", err)
 			}
 			if stored := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID)); stored.Version != g.Version || stored.Status != g.Status {
@@ -346,8 +354,9 @@ func testAnswerChecked(t *testing.T, newDB Opener) {
 			if !cmp.Equal(checked, []int{g.Version}) || got.Version != g.Version+1 {
 				t.Errorf("checked versions %v, then stored version %d; want [%d], %d", checked, got.Version, g.Version, g.Version+1)
 			}
-			if tt.name == "accept" && (got.XPlayer != "bob" || got.Turn != "bob" || !got.Deadline.Equal(at.Add(time.Minute))) {
-				t.Errorf("accepted: X %s, turn %s until %v; want bob, bob until %v", got.XPlayer, got.Turn, got.Deadline, at.Add(time.Minute))
+			stored := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+			if tt.name == "accept" && (got.XPlayer != "bob" || got.Turn != "bob" || !got.Deadline.Equal(stored.Deadline) || !got.Deadline.Equal(at.Add(time.Minute))) {
+				t.Errorf("accepted: X %s, turn %s until %v, stored %v; want bob, bob until %v", got.XPlayer, got.Turn, got.Deadline, stored.Deadline, at.Add(time.Minute))
 			}
 		})
 	}
