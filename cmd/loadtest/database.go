@@ -33,7 +33,8 @@ type database interface {
 	// not measured.
 	commitSpeed(ctx context.Context) (int, error)
 	// transactions is how many transactions the database has committed or
-	// rolled back so far, or 0 where it is not counted.
+	// rolled back so far, once the count has settled, or 0 where it is not
+	// counted.
 	transactions(ctx context.Context) (int64, error)
 	// scratch opens an empty store of the same engine, removed by close,
 	// for the floor's moves (floor.go).
@@ -102,31 +103,29 @@ func (url postgresDB) games(ctx context.Context, ids []int64) ([]*tttbot.Game, e
 	return gs, errors.Join(err, db.Close())
 }
 
-// transactions reads PostgreSQL's count of the database's transactions,
-// which each backend reports when it goes idle or exits.
+// transactions reads PostgreSQL's count of the database's transactions
+// once it has stopped changing: backends report theirs as they exit, a
+// moment after their client (the bots, commitSpeed's pool) has closed its
+// connections. It polls on one connection, which reports its own reads at
+// most once a second and the last as it closes.
 func (url postgresDB) transactions(ctx context.Context) (int64, error) {
 	conn, err := pgx.Connect(ctx, string(url))
 	if err != nil {
 		return 0, fmt.Errorf("count transactions: %w", err)
 	}
 	defer conn.Close(ctx)
-	var n int64
-	err = conn.QueryRow(ctx, `SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()`).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count transactions: %w", err)
+	read := func() (n int64, err error) {
+		err = conn.QueryRow(ctx, `SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()`).Scan(&n)
+		if err != nil {
+			return 0, fmt.Errorf("count transactions: %w", err)
+		}
+		return n, nil
 	}
-	return n, nil
-}
-
-// settledTransactions is db's transactions once the count has stopped
-// changing: backends report theirs as they exit, a moment after their
-// client (the bots, commitSpeed's pool) has closed its connections.
-func settledTransactions(ctx context.Context, db database) (int64, error) {
-	last, err := db.transactions(ctx)
-	for i := 0; err == nil && last > 0 && i < 15; i++ {
+	last, err := read()
+	for i := 0; err == nil && i < 15; i++ {
 		time.Sleep(200 * time.Millisecond)
 		var n int64
-		if n, err = db.transactions(ctx); n == last {
+		if n, err = read(); n == last {
 			break
 		}
 		last = n

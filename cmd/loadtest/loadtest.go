@@ -38,10 +38,9 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	if err != nil {
 		return nil, err
 	}
-	// commitSpeed's backends report their commits as they exit, which may
-	// be after it returns: counted from before that, they would be the
-	// bots'.
-	tx0, err := settledTransactions(ctx, db)
+	// Settled: commitSpeed's backends report their commits as they exit,
+	// which may be after it returns.
+	tx0, err := db.transactions(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +195,7 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		}
 	}
 	rep.speed[1] = machineSpeed()
-	if tx, err := settledTransactions(ctx, db); err != nil {
+	if tx, err := db.transactions(ctx); err != nil {
 		return nil, err
 	} else if tx > 0 {
 		rep.transactions = tx - tx0
