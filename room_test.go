@@ -203,6 +203,47 @@ func TestSettingsPlayPrepare(t *testing.T) {
 	}
 }
 
+// TestSettingsAcceptPrepare: an accept completed by its Prepare runs it
+// first, on the game, and takes the X player and deadline it sets; its
+// refusal comes before the game's own.
+func TestSettingsAcceptPrepare(t *testing.T) {
+	refused := &Error{Code: EINVALID, Message: "not here"}
+	tests := []struct {
+		name    string
+		user    string
+		err     error // Prepare's
+		wantErr error
+		wantX   string
+	}{
+		{"completed", "bob", nil, nil, "bob"},
+		{"refused", "bob", refused, refused, ""},
+		{"refused before the game's refusal", "carol", refused, refused, ""},
+		{"the game's refusal", "carol", nil, ErrNotForYou, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := pending()
+			var seen *Game
+			r := AcceptRequest{GameID: g.ID, Player: tt.user, Version: 1, At: t0,
+				Prepare: func(r *AcceptRequest, got *Game) error {
+					seen = got
+					if tt.err != nil {
+						return tt.err
+					}
+					r.XPlayer, r.Deadline = "bob", r.At.Add(time.Hour)
+					return nil
+				}}
+			err := (&Settings{}).Accept(g, r, Room{}, false, t0)
+			if err != tt.wantErr || seen != g {
+				t.Fatalf("got %v, prepared on %p; want %v, on %p", err, seen, tt.wantErr, g)
+			}
+			if err == nil && (g.XPlayer != tt.wantX || g.Turn != tt.wantX || !g.Deadline.Equal(t0.Add(time.Hour))) {
+				t.Errorf("got X %s, turn %s until %v; want %s until %v", g.XPlayer, g.Turn, g.Deadline, tt.wantX, t0.Add(time.Hour))
+			}
+		})
+	}
+}
+
 // TestGameChange: a change that succeeds is a new version stamped at its
 // time, and says whether it finished the game; a refused one changes
 // nothing.

@@ -46,7 +46,7 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 		// The move's transaction reads a game this process does not
 		// remember, and checks there where the click comes from.
 		r, err = h.move(ctx, i, h.play.Remembered(c.GameID), me, c)
-	case decidedUnderLock(c.Action):
+	case isAnswer(c.Action):
 		r, err = h.answer(ctx, i, me, c)
 	default:
 		var g *tttbot.Game
@@ -129,10 +129,10 @@ func (h *Handler) answer(ctx context.Context, i *discordgo.Interaction, me strin
 	return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 }
 
-// decidedUnderLock reports whether action is one that answer plays. A
-// move needs no read before either (see Handler.move); a rematch is
-// decided on the ended game as read.
-func decidedUnderLock(action string) bool {
+// isAnswer reports whether action is one that answer plays. A move needs
+// no read before either (see Handler.move); a rematch is decided on the
+// ended game as read.
+func isAnswer(action string) bool {
 	switch action {
 	case ActAccept, ActDecline, ActResign:
 		return true

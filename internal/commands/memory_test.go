@@ -13,7 +13,8 @@ import (
 	"github.com/tttbot/tttbot/internal/sqlite"
 )
 
-// gameReads counts the games a handler reads from a real store.
+// gameReads counts the reads of games and moves a handler makes of a real
+// store.
 type gameReads struct {
 	*sqlite.DB
 	n atomic.Int64
@@ -27,6 +28,11 @@ func (r *gameReads) Game(ctx context.Context, id int64) (*tttbot.Game, error) {
 func (r *gameReads) GameMoves(ctx context.Context, id int64) (*tttbot.Game, []tttbot.Move, error) {
 	r.n.Add(1)
 	return r.DB.GameMoves(ctx, id)
+}
+
+func (r *gameReads) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) {
+	r.n.Add(1)
+	return r.DB.Moves(ctx, id)
 }
 
 // TestAnswerNoRead: two bots on one database. An answer to a challenge is
@@ -96,7 +102,7 @@ func TestAnswerNoRead(t *testing.T) {
 	withdrawn := stored(g.ID)
 	code, edit := answer(h1, bob, g, ActAccept)
 	if code != tttbot.EFINISHED || edit != withdrawn.Version {
-		t.Errorf("accept of a withdrawn challenge remembered pending: code %q, board redrawn at version %d; want %q and %d", code, edit, tttbot.EFINISHED, withdrawn.Version)
+		t.Errorf("accept of a challenge withdrawn on the other bot: code %q, board redrawn at version %d; want %q and %d", code, edit, tttbot.EFINISHED, withdrawn.Version)
 	}
 	if got := stored(g.ID); got.Status != tttbot.StatusCancelled || got.Version != withdrawn.Version {
 		t.Errorf("after the refused accept: game %s version %d, want cancelled at %d", got.Status, got.Version, withdrawn.Version)

@@ -208,15 +208,18 @@ func ReadMoves(ctx context.Context, q Query, id int64) (moves []tttbot.Move, err
 
 // ReadGameMoves reads game id and its moves in order, through q, in one
 // statement.
-func ReadGameMoves(ctx context.Context, q Query, id int64) (g *tttbot.Game, moves []tttbot.Move, err error) {
-	err = q(ctx, func(rows Rows) error {
-		g, moves = nil, []tttbot.Move{}
+func ReadGameMoves(ctx context.Context, q Query, id int64) (*tttbot.Game, []tttbot.Move, error) {
+	var g *tttbot.Game
+	var moves []tttbot.Move
+	err := q(ctx, func(rows Rows) error {
+		g, moves = nil, []tttbot.Move{} // a read run again starts over
 		for rows.Next() {
 			var m move
-			if g, err = Game(rows, m.dest()...); err != nil {
+			row, err := Game(rows, m.dest()...)
+			if err != nil {
 				return err
 			}
-			moves = m.appendTo(moves, id)
+			g, moves = row, m.appendTo(moves, id)
 		}
 		return rows.Err()
 	}, QueryGameMoves, id)

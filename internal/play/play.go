@@ -91,7 +91,7 @@ type Service struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	recent          recent            // open games as last stored, for moves
+	recent          recent            // active games as last stored, for moves
 	finished        chan *tttbot.Game // games to mine for puzzles (see RunMiner)
 	tournamentGames chan int64        // finished games for RunTournaments
 }

@@ -10,21 +10,22 @@ import (
 // recentGames bounds the games remembered: at most a few MB.
 const recentGames = 4096
 
-// recent holds the open games this process stored last, by ID, for moves
-// (see MoveClick.Seen). Safe for concurrent use.
+// recent holds the active games this process stored last, by ID, for
+// moves (see MoveClick.Seen). Safe for concurrent use.
 type recent struct {
 	mu    sync.Mutex
 	games map[int64]tttbot.Game
 }
 
-// put remembers g as stored now, or forgets it once it is over.
+// put remembers g as stored now while it is active, or forgets it: moves
+// are what the memory serves.
 func (r *recent) put(g *tttbot.Game) {
 	if g == nil {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !g.Status.Open() {
+	if g.Status != tttbot.StatusActive {
 		delete(r.games, g.ID)
 		return
 	}

@@ -51,14 +51,21 @@ func instances(t *testing.T) (a, b *play.Service, reader *reads) {
 	return play.New(reader, scripted{4, 0, 1, 2}, bot, o), play.New(open(), scripted{4, 0, 1, 2}, bot, o), reader
 }
 
-// Remembered hands a move the game as its service last stored it, without
-// reading it, while it is open; a finished game is forgotten.
+// Remembered hands a move the game as its service last stored it while it
+// is active: a challenge, or a finished game, is not remembered.
 func TestRemembered(t *testing.T) {
-	a, _, reader := instances(t)
-	g := started(t, a, 0, 3)
-	got := a.Remembered(g.ID)
-	if got == nil || got.Version != g.Version || got.Board != g.Board || reader.n.Load() != 0 {
-		t.Errorf("got %+v after %d reads, want version %d %q and no read", got, reader.n.Load(), g.Version, g.Board)
+	a, _, _ := instances(t)
+	c := challenge(t, a, play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe})
+	if got := a.Remembered(c.ID); got != nil {
+		t.Errorf("a challenge: got %+v remembered, want none", got)
+	}
+	g, err := a.Accept(t.Context(), c.ID, bob, nil, c.Version, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = playMoves(t, a, g, 0, 3)
+	if got := a.Remembered(g.ID); got == nil || got.Version != g.Version || got.Board != g.Board {
+		t.Errorf("got %+v, want version %d %q", got, g.Version, g.Board)
 	}
 	g = playMoves(t, a, g, 1, 4, 2) // alice wins
 	if got := a.Remembered(g.ID); got != nil || g.Status != tttbot.StatusFinished {
@@ -71,7 +78,7 @@ func TestRemembered(t *testing.T) {
 // game as it is, with the bot's answer chosen for it in the move's
 // transaction, and nothing is read before; an old board is refused as
 // stale.
-func TestPlayingStale(t *testing.T) {
+func TestMoveStaleMemory(t *testing.T) {
 	for _, tt := range []struct {
 		vsBot, unseen bool
 	}{{false, false}, {true, false}, {false, true}, {true, true}} {
@@ -241,9 +248,10 @@ func newGame(t *testing.T, s *play.Service, vsBot bool) *tttbot.Game {
 	return started(t, s)
 }
 
-// An answer to a challenge and a resignation, clicked on instance a whose
-// memory of the game another instance has made stale, are decided on the
-// game as stored, with no read before; so is a move on the stale memory.
+// An answer to a challenge and a resignation, clicked on instance a on a
+// board another instance has since made stale, are decided on the game as
+// stored, with no read before; so is a move on a's stale memory of an
+// active game.
 func TestStaleAnswers(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
@@ -318,9 +326,9 @@ func TestStaleAnswers(t *testing.T) {
 			if err := tt.elsewhere(b, g); err != nil {
 				t.Fatal(err)
 			}
-			stale := a.Remembered(g.ID)
-			if stale == nil || stale.Version != g.Version {
-				t.Fatalf("a remembers %+v, want the stale version %d", stale, g.Version)
+			stale := g // the board a drew, behind the game now
+			if m := a.Remembered(g.ID); tt.started && (m == nil || m.Version != g.Version) {
+				t.Fatalf("a remembers %+v, want the stale version %d", m, g.Version)
 			}
 			readsBefore := reader.n.Load()
 			if got := tttbot.ErrorCode(tt.click(a, stale)); got != tt.want {
@@ -354,7 +362,7 @@ func wantStatus(t *testing.T, g *tttbot.Game, want tttbot.Status) {
 // A remembered game holds the message and token the store holds after
 // SetMessage and SetToken, so that its next move is written on it as
 // remembered: SQLite's update checks those columns.
-func TestPlayingKeepsBoard(t *testing.T) {
+func TestRememberedKeepsBoard(t *testing.T) {
 	a, _, reader := instances(t)
 	g := started(t, a, 4)
 	tok := func(v string, life time.Duration) tttbot.Token {
