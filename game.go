@@ -342,19 +342,32 @@ func (g *Game) Create() error {
 
 // Start makes g a new game to store at time at: prepare, unless nil,
 // refuses it or completes it as the guild's rules decide from adm, then
-// Create checks it, and it becomes version 1, created at.
-func (g *Game) Start(adm Admission, prepare func(*Game, Admission) error, at time.Time) error {
+// Create checks it, and it becomes version 1, created at. The opening
+// prepare may return, a move on the empty board (the bot's first), is then
+// made as any move is (see Settings.Play), and Start returns the moves to
+// store with the game.
+func (g *Game) Start(adm Admission, prepare func(*Game, Admission) (opening *MoveRequest, err error), at time.Time) ([]Move, error) {
+	var opening *MoveRequest
 	if prepare != nil {
-		if err := prepare(g, adm); err != nil {
-			return err
+		var err error
+		if opening, err = prepare(g, adm); err != nil {
+			return nil, err
 		}
 	}
 	if err := g.Create(); err != nil {
-		return err
+		return nil, err
 	}
 	g.Version = 1
 	g.CreatedAt, g.UpdatedAt = at, at
-	return nil
+	if opening == nil {
+		return nil, nil
+	}
+	var moves []Move
+	_, err := g.Change(at, func(g *Game) (err error) {
+		moves, err = adm.Settings.Play(g, *opening, at)
+		return err
+	})
+	return moves, err
 }
 
 // Accept starts pending challenge g as r asks: only its Opponent may

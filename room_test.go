@@ -312,33 +312,54 @@ func TestTokenCheck(t *testing.T) {
 }
 
 // TestGameStart: a new game is what prepare makes of it, checked, at
-// version 1; a refusal by prepare or by Create stores nothing.
+// version 1, or 2 after the opening prepare returns; a refusal by prepare,
+// by Create or of the opening stores nothing.
 func TestGameStart(t *testing.T) {
 	errNo := &Error{Code: EFORBIDDEN, Message: "no"}
 	adm := Admission{Settings: Settings{Defaults: Defaults{Size: 4}}}
+	// vsBot makes the game the bot's, X, and opens it with the bot on cell.
+	vsBot := func(cell, version int) func(*Game, Admission) (*MoveRequest, error) {
+		return func(g *Game, _ Admission) (*MoveRequest, error) {
+			g.Opponent, g.BotLevel, g.Status = "bot", "hard", StatusActive
+			g.XPlayer, g.OPlayer = "bot", "alice"
+			return &MoveRequest{Player: "bot", Cell: cell, Version: version, At: t0, Deadline: t0.Add(time.Minute)}, nil
+		}
+	}
 	tests := []struct {
 		name    string
-		prepare func(*Game, Admission) error
+		prepare func(*Game, Admission) (*MoveRequest, error)
 		want    error
 		rows    int
+		version int
+		board   string
 	}{
-		{"as it is", nil, nil, 3},
-		{"as prepared", func(g *Game, a Admission) error {
+		{"as it is", nil, nil, 3, 1, ".../.../..."},
+		{"as prepared", func(g *Game, a Admission) (*MoveRequest, error) {
 			g.Rows, g.Cols, g.K = a.Settings.Defaults.Size, a.Settings.Defaults.Size, 4
-			return nil
-		}, nil, 4},
-		{"refused by prepare", func(*Game, Admission) error { return errNo }, errNo, 0},
-		{"refused by Create", func(g *Game, _ Admission) error { g.Opponent = g.Challenger; return nil }, ErrSelfChallenge, 0},
+			return nil, nil
+		}, nil, 4, 1, "..../..../..../...."},
+		{"opened by the bot", vsBot(4, 1), nil, 3, 2, ".../.X./..."},
+		{"an opening off the board", vsBot(9, 1), ErrOffBoard, 0, 0, ""},
+		{"an opening on another version", vsBot(4, 2), ErrStale, 0, 0, ""},
+		{"refused by prepare", func(*Game, Admission) (*MoveRequest, error) { return nil, errNo }, errNo, 0, 0, ""},
+		{"refused by Create", func(g *Game, _ Admission) (*MoveRequest, error) { g.Opponent = g.Challenger; return nil, nil }, ErrSelfChallenge, 0, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := &Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob", Status: StatusPending}
-			err := g.Start(adm, tt.prepare, t0)
+			moves, err := g.Start(adm, tt.prepare, t0)
 			if err != tt.want {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
-			if err == nil && (g.Version != 1 || !g.CreatedAt.Equal(t0) || !g.UpdatedAt.Equal(t0) || g.Rows != tt.rows || g.Board == "") {
-				t.Errorf("got %+v, want version 1 of a %d-row board created at %s", *g, tt.rows, t0)
+			if err != nil {
+				return
+			}
+			if g.Version != tt.version || !g.CreatedAt.Equal(t0) || !g.UpdatedAt.Equal(t0) || g.Rows != tt.rows || g.Board != tt.board {
+				t.Errorf("got %+v, want version %d of %q created at %s", *g, tt.version, tt.board, t0)
+			}
+			if opened := tt.version == 2; opened && (len(moves) != 1 || moves[0].Ply != 1 || moves[0].Player != "bot" || g.Turn != "alice" || !g.Deadline.Equal(t0.Add(time.Minute))) ||
+				!opened && len(moves) != 0 {
+				t.Errorf("got moves %+v, %s to move until %v", moves, g.Turn, g.Deadline)
 			}
 		})
 	}

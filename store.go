@@ -16,11 +16,12 @@ type GameStore interface {
 	// reads the Admission of g's challenger in g's guild (zero Settings in
 	// a DM) and calls prepare, unless nil, which may refuse the game with
 	// an *Error or complete it — its shape, players, deadline — before g is
-	// checked. ECONFLICT when the channel already has an open game (unless
-	// its guild allows simultaneous games) or a player already has one in
-	// the channel (see Settings.Room). players are display names to record
-	// in the same transaction.
-	StartGame(ctx context.Context, g *Game, prepare func(*Game, Admission) error, players ...Player) error
+	// checked, and may return its opening, written with it (see
+	// Game.Start). ECONFLICT when the channel already has an open game
+	// (unless its guild allows simultaneous games) or a player already has
+	// one in the channel (see Settings.Room). players are display names to
+	// record in the same transaction.
+	StartGame(ctx context.Context, g *Game, prepare func(*Game, Admission) (*MoveRequest, error), players ...Player) error
 
 	// Game returns a game by ID.
 	Game(ctx context.Context, id int64) (*Game, error)

@@ -126,7 +126,7 @@ func (s *store) PruneInteractions(ctx context.Context, before time.Time, limit i
 	return s.next.PruneInteractions(ctx, before, limit)
 }
 
-func (s *store) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) (err error) {
+func (s *store) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) (*tttbot.MoveRequest, error), players ...tttbot.Player) (err error) {
 	defer s.done(ctx, "StartGame", time.Now(), &err)
 	return s.next.StartGame(ctx, g, prepare, players...)
 }

@@ -31,7 +31,7 @@ type AI interface {
 
 // Store keeps what the bot stores; tttbot.Store describes each method.
 type Store interface {
-	StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error
+	StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) (*tttbot.MoveRequest, error), players ...tttbot.Player) error
 	Game(ctx context.Context, id int64) (*tttbot.Game, error)
 	OpenGame(ctx context.Context, channelID, user string) (*tttbot.Game, error)
 	Accept(ctx context.Context, r tttbot.AcceptRequest) (*tttbot.Game, error)
@@ -227,16 +227,18 @@ func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
 // start creates game g, which complete fills in from its guild's settings,
 // once the guild's rules let the challenger, a member with roles, start
 // it: a pending challenge that expires unanswered or, against the bot, an
-// active game, with the bot's first move played when it has it.
+// active game, with the bot's first move made in the same transaction
+// when it plays X, or after it when the AI failed there.
 func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, complete func(*tttbot.Game, *tttbot.Settings) error, players ...tttbot.Player) (Result, error) {
-	err := s.store.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) error {
+	var opening *tttbot.MoveRequest // as last chosen: the one stored with the game
+	err := s.store.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) (*tttbot.MoveRequest, error) {
 		st := &adm.Settings
 		now := s.opts.Now()
 		if err := st.MayStart(g.ChannelID, roles, adm.LastStart, now); err != nil {
-			return err
+			return nil, err
 		}
 		if err := complete(g, st); err != nil {
-			return err
+			return nil, err
 		}
 		if g.VsBot() {
 			g.Status, g.Turn = tttbot.StatusActive, g.XPlayer
@@ -246,14 +248,24 @@ func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, com
 			g.Deadline = now.Add(g.Wait(s.opts.ChallengeTimeout))
 		}
 		st.Retime(g, now)
-		return nil
+		opening = nil
+		if g.VsBot() && g.XPlayer == s.botID {
+			// The store's transaction runs to its end whatever becomes
+			// of ctx: so does the AI, within its budget.
+			opening = s.opening(context.WithoutCancel(ctx), g, now)
+		}
+		return opening, nil
 	}, players...)
 	if err != nil {
 		return Result{}, err
 	}
 	if g.Status != tttbot.StatusActive || g.Turn != s.botID {
 		s.recent.put(g)
-		return Result{Game: g}, nil
+		r := Result{Game: g}
+		if opening != nil {
+			r.Last = &tttbot.Move{GameID: g.ID, Cell: opening.Cell, Player: opening.Player, At: opening.At}
+		}
+		return r, nil
 	}
 	r, err := s.botMove(ctx, g)
 	if err != nil {
@@ -263,6 +275,21 @@ func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, com
 	}
 	s.recent.put(r.Game)
 	return r, nil
+}
+
+// opening is the bot's first move on new game g at time at, or nil when
+// the AI fails: the bot then moves once the game is stored.
+func (s *Service) opening(ctx context.Context, g *tttbot.Game, at time.Time) *tttbot.MoveRequest {
+	geo, err := game.NewGeometry(g.Rows, g.Cols, g.K)
+	if err != nil {
+		return nil // the store refuses the shape
+	}
+	m, err := s.botRequest(ctx, g, game.NewPosition(geo), 1, at)
+	if err != nil {
+		s.log.Log(ctx, health.Level(err), "bot move", "game", g.ID, "err", err)
+		return nil
+	}
+	return &m
 }
 
 // botGrace is how long the call that played the human's move has to play

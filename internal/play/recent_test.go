@@ -396,6 +396,58 @@ func TestRememberedKeepsBoard(t *testing.T) {
 	}
 }
 
+// failing is a scripted AI that fails its first n moves.
+type failing struct {
+	scripted
+	n atomic.Int64
+}
+
+func (f *failing) Move(ctx context.Context, p game.Position, l ai.Level, rng *rand.Rand) (ai.Choice, error) {
+	if f.n.Add(-1) >= 0 {
+		return ai.Choice{}, errors.New("no move")
+	}
+	return f.scripted.Move(ctx, p, l, rng)
+}
+
+// Against the bot playing X, the bot's first move is stored with the new
+// game, in its transaction; when the AI fails there, the bot moves once
+// the game is stored, in a write of its own.
+func TestBotOpens(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		fails     int64
+		wantPlays int64
+	}{
+		{"in the game's transaction", 0, 0},
+		{"after it, the AI having failed there", 1, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: (&clock{now: t0}).Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			engine := &failing{scripted: scripted{4}}
+			engine.n.Store(tt.fails)
+			counted := &reads{DB: db}
+			s := play.New(counted, engine, bot, play.Options{TurnTimeout: turnTimeout, Now: (&clock{now: t0}).Now, Seed: 1})
+			r, err := s.Challenge(t.Context(), play.Challenge{Place: play.Place{ChannelID: "c1"}, Challenger: alice, First: play.FirstThem, Level: ai.Hard, Rows: 3, Cols: 3, K: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := r.Game; g.Board != ".../.X./..." || g.Turn != alice || !g.Deadline.Equal(t0.Add(turnTimeout)) || r.Last == nil || r.Last.Player != bot || r.Last.Cell != 4 {
+				t.Errorf("got %q, %s to move until %v, last %+v; want the bot on 4, alice until %v", g.Board, g.Turn, g.Deadline, r.Last, t0.Add(turnTimeout))
+			}
+			if n := counted.plays.Load(); n != tt.wantPlays {
+				t.Errorf("got %d moves played after the game's transaction, want %d", n, tt.wantPlays)
+			}
+			if got := s.Remembered(r.Game.ID); got == nil || got.Version != r.Game.Version {
+				t.Errorf("remembered %+v, want version %d", got, r.Game.Version)
+			}
+		})
+	}
+}
+
 // counted is a scripted AI that counts the moves asked of it.
 type counted struct {
 	scripted

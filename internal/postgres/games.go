@@ -48,6 +48,12 @@ const (
 		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($16::int[], $17::int[], $18::text[], $19::bigint[]) AS m (ply, cell, player_id, at)`
 
 	queryUpdateGame = updateGame + " WHERE id = $1"
+	// queryInsertGameMoves is gamerow.QueryInsertGame and its opening, from
+	// arrays $27–$30 as insertMoves takes them, in one statement.
+	queryInsertGameMoves = "WITH g AS (" + gamerow.QueryInsertGame + ` RETURNING id),
+	mv AS (INSERT INTO moves (game_id, ply, cell, player_id, at)
+		SELECT g.id, m.ply, m.cell, m.player_id, m.at FROM g, unnest($27::int[], $28::int[], $29::text[], $30::bigint[]) AS m (ply, cell, player_id, at))
+	SELECT id FROM g`
 	// queryUpdateGameMoves is queryUpdateGame and the moves it makes in one
 	// statement.
 	queryUpdateGameMoves = "WITH g AS (" + queryUpdateGame + " RETURNING id) " + insertMoves
@@ -105,11 +111,11 @@ func (db *DB) OpenGame(ctx context.Context, channelID, user string) (g *tttbot.G
 }
 
 // StartGame inserts g as a pending challenge or, against the bot, an
-// active game, with the empty board, once prepare has decided on it from
-// the guild's settings, and records the display names of players. See
-// tttbot.GameStore. It costs three round trips: the guild's settings, the
-// room, the insert.
-func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
+// active game, with the empty board or its opening, once prepare has
+// decided on it from the guild's settings, and records the display names
+// of players. See tttbot.GameStore. It costs three round trips: the
+// guild's settings, the room, the insert.
+func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) (*tttbot.MoveRequest, error), players ...tttbot.Player) error {
 	now := db.opts.At(time.Time{})
 	var n tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
@@ -122,7 +128,8 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err != nil {
 			return err
 		}
-		if err := n.Start(a, prepare, now); err != nil {
+		opening, err := n.Start(a, prepare, now)
+		if err != nil {
 			return err
 		}
 		gamerow.RoundTimes(&n)
@@ -146,7 +153,12 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 			return err
 		}
 		w := &pgx.Batch{}
-		w.Queue(gamerow.QueryInsertGame+" RETURNING id", gamerow.InsertArgs(&n, excl)...).QueryRow(func(row pgx.Row) error {
+		insert, args := gamerow.QueryInsertGame+" RETURNING id", gamerow.InsertArgs(&n, excl)
+		if len(opening) > 0 {
+			plies, cells, players, ats := moveArrays(opening)
+			insert, args = queryInsertGameMoves, append(args, plies, cells, players, ats)
+		}
+		w.Queue(insert, args...).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&n.ID)
 		})
 		err = t.commit(ctx, w)

@@ -215,8 +215,8 @@ func BenchmarkStartGame(b *testing.B) {
 					Challenger: fmt.Sprint("p", i%1000), Opponent: "bot", BotLevel: "perfect",
 					XPlayer: fmt.Sprint("p", i%1000), OPlayer: "bot", Status: tttbot.StatusActive, Deadline: t0.Add(time.Minute)}
 				at := t0.Add(time.Duration(i) * time.Hour)
-				err := db.StartGame(b.Context(), g, func(g *tttbot.Game, adm tttbot.Admission) error {
-					return adm.Settings.MayStart(g.ChannelID, nil, adm.LastStart, at)
+				err := db.StartGame(b.Context(), g, func(g *tttbot.Game, adm tttbot.Admission) (*tttbot.MoveRequest, error) {
+					return nil, adm.Settings.MayStart(g.ChannelID, nil, adm.LastStart, at)
 				}, tttbot.Player{ID: g.Challenger, Name: "Player"})
 				if err != nil {
 					b.Fatal(err)

@@ -57,10 +57,10 @@ func (db *DB) OpenGame(ctx context.Context, channelID, user string) (*tttbot.Gam
 }
 
 // StartGame inserts g as a pending challenge or, against the bot, an
-// active game, with the empty board, once prepare has decided on it from
-// the guild's settings, and records the display names of players. See
-// tttbot.GameStore.
-func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) error {
+// active game, with the empty board or its opening, once prepare has
+// decided on it from the guild's settings, and records the display names
+// of players. See tttbot.GameStore.
+func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbot.Game, tttbot.Admission) (*tttbot.MoveRequest, error), players ...tttbot.Player) error {
 	now := db.opts.At(time.Time{})
 	var n tttbot.Game
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Conn) error {
@@ -69,7 +69,8 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err != nil {
 			return err
 		}
-		if err := n.Start(adm, prepare, now); err != nil {
+		opening, err := n.Start(adm, prepare, now)
+		if err != nil {
 			return err
 		}
 		gamerow.RoundTimes(&n)
@@ -96,7 +97,15 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err == nil {
 			n.ID, err = res.LastInsertId()
 		}
-		return gamerow.Inserted(err, channelTaken(err))
+		if err := gamerow.Inserted(err, channelTaken(err)); err != nil {
+			return err
+		}
+		for _, mv := range opening {
+			if _, err := tx.ExecContext(ctx, gamerow.QueryInsertMove, n.ID, mv.Ply, mv.Cell, mv.Player, gamerow.Round(mv.At).UnixMilli()); err != nil {
+				return fmt.Errorf("insert opening: %w", err)
+			}
+		}
+		return nil
 	})
 	if err == nil {
 		*g = n

@@ -128,6 +128,42 @@ func testCreateGame(t *testing.T, newDB Opener) {
 	}
 }
 
+// testStartOpened: a game against the bot may start with the bot's first
+// move, stored with it in one transaction, the human then to move; an
+// opening the game refuses stores nothing.
+func testStartOpened(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	open := func(channel string, cell int) (*tttbot.Game, error) {
+		g := &tttbot.Game{ChannelID: channel, Rows: 3, Cols: 3, K: 3, Challenger: "carol", Opponent: "bot",
+			BotLevel: "hard", XPlayer: "bot", OPlayer: "carol", Status: tttbot.StatusActive, Deadline: t0}
+		return g, db.StartGame(t.Context(), g, func(*tttbot.Game, tttbot.Admission) (*tttbot.MoveRequest, error) {
+			return &tttbot.MoveRequest{Player: "bot", Cell: cell, Version: 1, At: t0.Add(123 * time.Microsecond), Deadline: t0.Add(time.Minute + 500*time.Microsecond)}, nil
+		})
+	}
+	g, err := open("c1", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID))
+	if diff := cmp.Diff(g, stored); diff != "" {
+		t.Errorf("stored game (-returned +stored):\n%s", diff)
+	}
+	if stored.Version != 2 || stored.Board != ".../.X./..." || stored.Turn != "carol" || !stored.Deadline.Equal(t0.Add(time.Minute)) {
+		t.Errorf("got version %d %q, %s to move until %v; want 2, the bot's X in the middle, carol until %v",
+			stored.Version, stored.Board, stored.Turn, stored.Deadline, t0.Add(time.Minute))
+	}
+	want := []tttbot.Move{{GameID: g.ID, Ply: 1, Cell: 4, Player: "bot", At: t0}}
+	if got := Must[[]tttbot.Move](t)(db.Moves(t.Context(), g.ID)); !cmp.Equal(got, want) {
+		t.Errorf("got moves %+v, want %+v", got, want)
+	}
+	if _, err := open("c2", 9); !errors.Is(err, tttbot.ErrOffBoard) {
+		t.Errorf("an opening off the board: got %v, want %v", err, tttbot.ErrOffBoard)
+	}
+	if g, err := db.OpenGame(t.Context(), "c2", "carol"); tttbot.ErrorCode(err) != tttbot.ENOTFOUND {
+		t.Errorf("a refused opening stored %+v, %v", g, err)
+	}
+}
+
 func testCreateGameInvalid(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	tests := []struct {

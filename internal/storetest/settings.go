@@ -214,10 +214,10 @@ func testStartGame(t *testing.T, newDB Opener) {
 	var seen []tttbot.Admission
 	start := func(challenger, opponent string, refuse error) (*tttbot.Game, error) {
 		g := &tttbot.Game{GuildID: guild, ChannelID: "c1", Challenger: challenger, Opponent: opponent}
-		err := db.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) error {
+		err := db.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) (*tttbot.MoveRequest, error) {
 			seen = append(seen, adm)
 			if refuse != nil {
-				return refuse
+				return nil, refuse
 			}
 			g.Rows, g.Cols, g.K = 3, 3, 3
 			g.Status, g.Deadline = tttbot.StatusPending, c.t.Add(time.Minute)
@@ -225,7 +225,7 @@ func testStartGame(t *testing.T, newDB Opener) {
 				g.BotLevel, g.Status = "easy", tttbot.StatusActive
 				g.XPlayer, g.OPlayer = challenger, opponent
 			}
-			return nil
+			return nil, nil
 		}, tttbot.Player{ID: challenger, Name: "Name of " + challenger})
 		return g, err
 	}
@@ -288,8 +288,8 @@ func testCooldownAtOnce(t *testing.T, newDB Opener) {
 			wg.Go(func() {
 				g := Challenge(fmt.Sprint("c", round, "-", i), challenger, fmt.Sprint("o", round, "-", i))
 				g.GuildID = guild
-				errs[i] = db.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) error {
-					return adm.Settings.MayStart(g.ChannelID, nil, adm.LastStart, t0)
+				errs[i] = db.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) (*tttbot.MoveRequest, error) {
+					return nil, adm.Settings.MayStart(g.ChannelID, nil, adm.LastStart, t0)
 				})
 			})
 		}

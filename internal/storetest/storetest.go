@@ -78,6 +78,7 @@ func Run(t *testing.T, open Opener) {
 		test func(t *testing.T, newDB Opener)
 	}{
 		{"CreateGame", testCreateGame},
+		{"StartOpened", testStartOpened},
 		{"CreateGameInvalid", testCreateGameInvalid},
 		{"Conflicts", testConflicts},
 		{"ClosedGamesFreeTheChannel", testClosedGamesFreeTheChannel},
