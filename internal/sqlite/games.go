@@ -101,7 +101,7 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 			return err
 		}
 		for _, mv := range opening {
-			if _, err := tx.ExecContext(ctx, gamerow.QueryInsertMove, n.ID, mv.Ply, mv.Cell, mv.Player, gamerow.Round(mv.At).UnixMilli()); err != nil {
+			if _, err := tx.ExecContext(ctx, gamerow.QueryInsertMove, n.ID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli()); err != nil {
 				return fmt.Errorf("insert opening: %w", err)
 			}
 		}
