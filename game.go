@@ -342,10 +342,11 @@ func (g *Game) Create() error {
 
 // Start makes g a new game to store at time at: prepare, unless nil,
 // refuses it or completes it as the guild's rules decide from adm, then
-// Create checks it, and it becomes version 1, created at. The opening
-// prepare may return, a move on the empty board (the bot's first), is then
-// made as any move is (see Settings.Play), and Start returns the moves to
-// store with the game.
+// Create checks it, and it becomes version 1, created at. prepare may also
+// return the game's opening, a move on the empty board (the bot's first):
+// it is then made as any move is (see Settings.Play), the game is version
+// 2, and Start returns the moves to store with it. An opening cannot end
+// the game.
 func (g *Game) Start(adm Admission, prepare func(*Game, Admission) (opening *MoveRequest, err error), at time.Time) ([]Move, error) {
 	var opening *MoveRequest
 	if prepare != nil {
@@ -363,10 +364,14 @@ func (g *Game) Start(adm Admission, prepare func(*Game, Admission) (opening *Mov
 		return nil, nil
 	}
 	var moves []Move
-	_, err := g.Change(at, func(g *Game) (err error) {
+	finished, err := g.Change(at, func(g *Game) (err error) {
 		moves, err = adm.Settings.Play(g, *opening, at)
 		return err
 	})
+	if err == nil && finished {
+		// A store writes no results with a new game.
+		return nil, Errorf(EINVALID, "an opening cannot end the game")
+	}
 	return moves, err
 }
 

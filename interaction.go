@@ -14,8 +14,8 @@ var ErrReplay = &Error{Code: EREPLAY, Message: "the interaction was handled befo
 // interaction's ID in the first transaction that changes something on its
 // behalf and refuses (EREPLAY) an interaction it has recorded before. It
 // travels in the context, not as a parameter, because one interaction may
-// run several transactions (a challenge against the bot creates the game,
-// then plays the bot's first move) and only the first records it: the ID
+// run several transactions (a move whose answer was not chosen with it,
+// then the bot's answer) and only the first records it: the ID
 // must reach the store's single write path whatever method runs it.
 type Interaction struct {
 	ID string

@@ -263,8 +263,9 @@ func (w *worker) play(ctx context.Context, s *session) error {
 			w.sessions["bot games"]++
 			opened := s.x == botUserID
 			if opened && b.count() == 0 && w.d.o.soak > 0 {
-				// A fault kept the bot from its opening move, which its
-				// timers make: the table leaves the game to them.
+				// The bot's opening move, stored with the game, failed
+				// (its AI, under a fault) and its timers make it: the
+				// table leaves the game to them.
 				return errWalkedAway
 			}
 			if b.count() != btoi(opened) || len(b.free) == 0 || opened && b.marks[b.firstMark()] != 'X' {

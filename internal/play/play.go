@@ -286,7 +286,7 @@ func (s *Service) opening(ctx context.Context, g *tttbot.Game, at time.Time) *tt
 	}
 	m, err := s.botRequest(ctx, g, game.NewPosition(geo), 1, at)
 	if err != nil {
-		s.log.Log(ctx, health.Level(err), "bot move", "game", g.ID, "err", err)
+		s.log.Log(ctx, health.Level(err), "bot opening", "channel", g.ChannelID, "challenger", g.Challenger, "err", err)
 		return nil
 	}
 	return &m
