@@ -60,21 +60,17 @@ func (o Options) At(t time.Time) time.Time {
 // Move returns m with its times as stored, At the clock's time when
 // unset, and its Answer's too, as well as those its Prepare sets.
 func (o Options) Move(m tttbot.MoveRequest) tttbot.MoveRequest {
+	m = o.moveTimes(m)
+	m.Prepare = roundPrepared(m.Prepare, o.moveTimes)
+	return m
+}
+
+func (o Options) moveTimes(m tttbot.MoveRequest) tttbot.MoveRequest {
 	m.At, m.Deadline = o.At(m.At), Round(m.Deadline)
 	m.Click.Token.Expires = Round(m.Click.Token.Expires)
 	if m.Answer != nil {
-		a := o.Move(*m.Answer)
+		a := o.moveTimes(*m.Answer)
 		m.Answer = &a
-	}
-	if prepare := m.Prepare; prepare != nil {
-		m.Prepare = func(m *tttbot.MoveRequest, g *tttbot.Game) error {
-			if err := prepare(m, g); err != nil {
-				return err
-			}
-			m.Prepare = nil
-			*m = o.Move(*m)
-			return nil
-		}
 	}
 	return m
 }
@@ -82,19 +78,30 @@ func (o Options) Move(m tttbot.MoveRequest) tttbot.MoveRequest {
 // Accept returns r with its times as stored, At the clock's time when
 // unset, as well as those its Prepare sets.
 func (o Options) Accept(r tttbot.AcceptRequest) tttbot.AcceptRequest {
+	r = o.acceptTimes(r)
+	r.Prepare = roundPrepared(r.Prepare, o.acceptTimes)
+	return r
+}
+
+func (o Options) acceptTimes(r tttbot.AcceptRequest) tttbot.AcceptRequest {
 	r.At, r.Deadline = o.At(r.At), Round(r.Deadline)
 	r.Click.Token.Expires = Round(r.Click.Token.Expires)
-	if prepare := r.Prepare; prepare != nil {
-		r.Prepare = func(r *tttbot.AcceptRequest, g *tttbot.Game) error {
-			if err := prepare(r, g); err != nil {
-				return err
-			}
-			r.Prepare = nil
-			*r = o.Accept(*r)
-			return nil
-		}
-	}
 	return r
+}
+
+// roundPrepared is prepare, a request's Prepare (nil: none), with the
+// times it sets given, by times, the precision they have as stored.
+func roundPrepared[R any](prepare func(*R, *tttbot.Game) error, times func(R) R) func(*R, *tttbot.Game) error {
+	if prepare == nil {
+		return nil
+	}
+	return func(r *R, g *tttbot.Game) error {
+		if err := prepare(r, g); err != nil {
+			return err
+		}
+		*r = times(*r)
+		return nil
+	}
 }
 
 // Open is the condition of the games_open_* partial indexes; queries
