@@ -100,17 +100,22 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err := gamerow.Inserted(err, channelTaken(err)); err != nil {
 			return err
 		}
-		for _, mv := range opening {
-			if _, err := tx.ExecContext(ctx, gamerow.QueryInsertMove, n.ID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli()); err != nil {
-				return fmt.Errorf("insert opening: %w", err)
-			}
-		}
-		return nil
+		return insertMoves(ctx, tx, n.ID, opening)
 	})
 	if err == nil {
 		*g = n
 	}
 	return err
+}
+
+// insertMoves writes moves, made in game id, in tx.
+func insertMoves(ctx context.Context, tx *sql.Conn, id int64, moves []tttbot.Move) error {
+	for _, mv := range moves {
+		if _, err := tx.ExecContext(ctx, gamerow.QueryInsertMove, id, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli()); err != nil {
+			return fmt.Errorf("insert move: %w", err)
+		}
+	}
+	return nil
 }
 
 // admission reads, in tx, what a guild's rules decide a new game of
@@ -349,12 +354,7 @@ func (db *DB) Play(ctx context.Context, m tttbot.MoveRequest, seen *tttbot.Game)
 		if err != nil {
 			return err
 		}
-		for _, mv := range moves {
-			if _, err := tx.ExecContext(ctx, gamerow.QueryInsertMove, mv.GameID, mv.Ply, mv.Cell, mv.Player, mv.At.UnixMilli()); err != nil {
-				return fmt.Errorf("insert move: %w", err)
-			}
-		}
-		return nil
+		return insertMoves(ctx, tx, g.ID, moves)
 	})
 	if err != nil {
 		return nil, err
