@@ -54,7 +54,15 @@ func startWaiting(t *testing.T, cfg config.Config) *waitRun {
 	case a := <-addr:
 		r.health = "http://" + a + "/healthz"
 	case err := <-r.errc:
-		t.Fatalf("serve: %v", err)
+		// serve may end at once once it listens (the database's URL
+		// refused without a wait): the address was sent first.
+		select {
+		case a := <-addr:
+			r.health = "http://" + a + "/healthz"
+			r.errc <- err
+		default:
+			t.Fatalf("serve: %v", err)
+		}
 	}
 	return r
 }
