@@ -97,6 +97,10 @@ type Game struct {
 	// (see Settings.Room). It matters only when the game is created, and is
 	// not stored: see OfTournament.
 	InTournament bool
+	// Rematch, on a game being created, is the ended game it plays again:
+	// the store reads it in the transaction that creates the game, for
+	// prepare (see Admission.Rematched). It is not stored.
+	Rematch int64
 
 	CreatedAt  time.Time
 	UpdatedAt  time.Time

@@ -357,4 +357,7 @@ type Admission struct {
 	// LastStart is when the challenger last started a game in the guild;
 	// zero if never, or when the guild has no cooldown.
 	LastStart time.Time
+	// Rematched is the game the new one's Rematch names, as stored; nil
+	// when that is zero.
+	Rematched *Game
 }

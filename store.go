@@ -14,7 +14,8 @@ type GameStore interface {
 	// a game against the bot) and sets its ID, Version, CreatedAt and
 	// UpdatedAt (see Game.Start). In the transaction that inserts g, it
 	// reads the Admission of g's challenger in g's guild (zero Settings in
-	// a DM) and calls prepare, unless nil, which may refuse the game with
+	// a DM; with the game g.Rematch names, ENOTFOUND when there is none)
+	// and calls prepare, unless nil, which may refuse the game with
 	// an *Error or complete it — its shape, players, deadline — before g is
 	// checked, and may return its opening, written with it (see
 	// Game.Start). ECONFLICT when the channel already has an open game

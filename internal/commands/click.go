@@ -13,10 +13,10 @@ import (
 )
 
 // click answers a button: it reads the game its custom ID names (a move,
-// an answer to a challenge and a resignation only in the transaction of
-// their change), has play make the change the button asks for, and
-// redraws the board; a board that lags behind its game is brought up to
-// date.
+// an answer to a challenge, a resignation and a rematch only in the
+// transaction of their change), has play make the change the button asks
+// for, and redraws the board; a board that lags behind its game is
+// brought up to date.
 func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interaction.Reply, error) {
 	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok {
@@ -48,6 +48,8 @@ func (h *Handler) click(ctx context.Context, i *discordgo.Interaction) (interact
 		r, err = h.move(ctx, i, h.play.Remembered(c.GameID), me, c)
 	case isAnswer(c.Action):
 		r, err = h.answer(ctx, i, me, c)
+	case c.Action == ActRematch:
+		r, err = h.rematch(ctx, i, me, c)
 	default:
 		var g *tttbot.Game
 		if g, err = h.store.Game(ctx, c.GameID); err != nil {
@@ -129,9 +131,28 @@ func (h *Handler) answer(ctx context.Context, i *discordgo.Interaction, me strin
 	return updateMessage(h.render(ctx, h.gameLang(g), g, nil)), nil
 }
 
-// isAnswer reports whether action is one that answer plays. A move needs
-// no read before either (see Handler.move); a rematch is decided on the
-// ended game as read.
+// rematch starts click c's ended game again. The ended game is read in
+// the transaction that creates the new one, where the click's checks run
+// on it: from the game's channel, and not a challenge between people
+// where the answer could not be public.
+func (h *Handler) rematch(ctx context.Context, i *discordgo.Interaction, me string, c CustomID) (interaction.Reply, error) {
+	r, err := h.play.Rematch(ctx, c.GameID, me, roles(i), h.place(i), func(old *tttbot.Game) error {
+		if err := inPlace(i, old, c.Action); err != nil {
+			return err
+		}
+		if !old.VsBot() && privateReplies(i) {
+			return refuse(tttbot.EINVALID, "error_challenge_private", nil)
+		}
+		return nil
+	})
+	if err != nil {
+		return interaction.Reply{}, err
+	}
+	return newBoard(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last), r.Game), nil
+}
+
+// isAnswer reports whether action is one that answer plays. A move and a
+// rematch need no read before either (see Handler.move, Handler.rematch).
 func isAnswer(action string) bool {
 	switch action {
 	case ActAccept, ActDecline, ActResign:
@@ -221,15 +242,6 @@ func (h *Handler) redraw(ctx context.Context, id int64, m *discordgo.Message) *c
 
 func (h *Handler) clickAction(ctx context.Context, i *discordgo.Interaction, g *tttbot.Game, me string, c CustomID) (interaction.Reply, error) {
 	switch c.Action {
-	case ActRematch:
-		if !g.VsBot() && privateReplies(i) {
-			return interaction.Reply{}, refuse(tttbot.EINVALID, "error_challenge_private", nil)
-		}
-		r, err := h.play.Rematch(ctx, g, me, roles(i), h.place(i))
-		if err != nil {
-			return interaction.Reply{}, err
-		}
-		return newBoard(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last), r.Game), nil
 	case actReview, actReviewPage:
 		return h.reviewPage(ctx, i, g, c.Page, c.Action == actReview)
 	case actReplay:

@@ -35,11 +35,11 @@ func (r *gameReads) Moves(ctx context.Context, id int64) ([]tttbot.Move, error) 
 	return r.DB.Moves(ctx, id)
 }
 
-// TestAnswerNoRead: two bots on one database. An answer to a challenge is
-// clicked without reading the game first, on the bot that made it or not;
-// after the second bot has withdrawn the challenge, the first bot's
-// accept is refused as closed and the board redrawn as stored, with the
-// game read for the redraw alone.
+// TestAnswerNoRead: two bots on one database. An answer to a challenge, a
+// resignation and a rematch are clicked without reading the game first, on
+// the bot that made it or not; after the second bot has withdrawn the
+// challenge, the first bot's accept is refused as closed and the board
+// redrawn as stored, with the game read for the redraw alone.
 func TestAnswerNoRead(t *testing.T) {
 	now := func() time.Time { return testNow }
 	path := filepath.Join(t.TempDir(), "t.db")
@@ -116,5 +116,16 @@ func TestAnswerNoRead(t *testing.T) {
 	before = db2.n.Load()
 	if code, _ := answer(h2, bob, g, ActAccept); code != "" || db2.n.Load() != before {
 		t.Errorf("accept on the bot that did not make the challenge: code %q after %d reads, want none", code, db2.n.Load()-before)
+	}
+	if code, _ := answer(h2, alice, g, ActResign); code != "" {
+		t.Fatalf("resign: code %q", code)
+	}
+	before = db1.n.Load()
+	if code, _ := answer(h1, bob, g, ActRematch); code != "" || db1.n.Load() != before {
+		t.Errorf("rematch: code %q after %d reads, want none", code, db1.n.Load()-before)
+	}
+	next, err := db1.OpenGame(ctx, g.ChannelID, bob)
+	if err != nil || next.Status != tttbot.StatusPending || next.Opponent != alice || next.XPlayer != g.OPlayer {
+		t.Errorf("after the rematch: %+v, %v; want bob's challenge of alice, with X %q", next, err, g.OPlayer)
 	}
 }

@@ -194,7 +194,8 @@ func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
 	}
 	g := &tttbot.Game{Challenger: c.Challenger, Opponent: opponent, Language: c.Language}
 	c.Place.set(g)
-	return s.start(ctx, g, c.Roles, func(g *tttbot.Game, st *tttbot.Settings) error {
+	return s.start(ctx, g, c.Roles, func(g *tttbot.Game, adm *tttbot.Admission) error {
+		st := &adm.Settings
 		rows, cols, k := c.Rows, c.Cols, c.K
 		if rows == 0 && cols == 0 {
 			sh := st.Defaults.Shape(0, k)
@@ -224,20 +225,21 @@ func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
 	}, c.Players...)
 }
 
-// start creates game g, which complete fills in from its guild's settings,
-// once the guild's rules let the challenger, a member with roles, start
-// it: a pending challenge that expires unanswered or, against the bot, an
-// active game, with the bot's first move made in the same transaction
-// when it plays X, or after it when the AI failed there.
-func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, complete func(*tttbot.Game, *tttbot.Settings) error, players ...tttbot.Player) (Result, error) {
+// start creates game g, which complete fills in from what the store read
+// in its transaction (or refuses), once the guild's rules let the
+// challenger, a member with roles, start it: a pending challenge that
+// expires unanswered or, against the bot, an active game, with the bot's
+// first move made in the same transaction when it plays X, or after it
+// when the AI failed there.
+func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, complete func(*tttbot.Game, *tttbot.Admission) error, players ...tttbot.Player) (Result, error) {
 	var opening *tttbot.MoveRequest // as last chosen: the one stored with the game
 	err := s.store.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) (*tttbot.MoveRequest, error) {
+		if err := complete(g, &adm); err != nil {
+			return nil, err
+		}
 		st := &adm.Settings
 		now := s.opts.Now()
 		if err := st.MayStart(g.ChannelID, roles, adm.LastStart, now); err != nil {
-			return nil, err
-		}
-		if err := complete(g, st); err != nil {
 			return nil, err
 		}
 		if g.VsBot() {
@@ -486,28 +488,33 @@ func (s *Service) botMove(ctx context.Context, g *tttbot.Game) (Result, error) {
 	return Result{Game: next, Last: &tttbot.Move{GameID: g.ID, Cell: m.Cell, Player: m.Player, At: m.At}}, nil
 }
 
-// Rematch starts finished game old again with sides swapped, asked by
-// user, a member with roles, at where: at once against the
-// bot, as a new challenge between people. The guild's rules apply as to a
-// challenge.
-func (s *Service) Rematch(ctx context.Context, old *tttbot.Game, user string, roles []string, where Place) (Result, error) {
-	if !old.HasPlayer(user) {
-		return Result{}, ErrNotInGame
-	}
-	if old.Status != tttbot.StatusFinished {
-		return Result{}, ErrNotOver
-	}
-	if tttbot.Forgotten(old.Other(user)) {
-		return Result{}, ErrForgotten
-	}
-	g := &tttbot.Game{
-		Rows: old.Rows, Cols: old.Cols, K: old.K,
-		Challenger: user, Opponent: old.Other(user), BotLevel: old.BotLevel,
-		XPlayer: old.OPlayer, OPlayer: old.XPlayer,
-		Language: old.Language,
-	}
+// Rematch starts finished game id again with sides swapped, asked by
+// user, a member with roles, at where: at once against the bot, as a new
+// challenge between people. The ended game is read in the transaction
+// that creates the new one, where check refuses first. The guild's rules
+// apply as to a challenge.
+func (s *Service) Rematch(ctx context.Context, id int64, user string, roles []string, where Place, check tttbot.Check) (Result, error) {
+	g := &tttbot.Game{Challenger: user, Rematch: id}
 	where.set(g)
-	return s.start(ctx, g, roles, func(*tttbot.Game, *tttbot.Settings) error { return nil })
+	return s.start(ctx, g, roles, func(g *tttbot.Game, adm *tttbot.Admission) error {
+		old := adm.Rematched
+		if err := check.On(old); err != nil {
+			return err
+		}
+		if !old.HasPlayer(user) {
+			return ErrNotInGame
+		}
+		if old.Status != tttbot.StatusFinished {
+			return ErrNotOver
+		}
+		if tttbot.Forgotten(old.Other(user)) {
+			return ErrForgotten
+		}
+		g.Rows, g.Cols, g.K = old.Rows, old.Cols, old.K
+		g.Opponent, g.BotLevel, g.Language = old.Other(user), old.BotLevel, old.Language
+		g.XPlayer, g.OPlayer = old.OPlayer, old.XPlayer
+		return nil
+	})
 }
 
 // Resign ends user's open game in channelID: a pending challenge is

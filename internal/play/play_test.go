@@ -310,7 +310,7 @@ func TestRematch(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, err := s.Rematch(t.Context(), old, tt.user, nil, play.Place{GuildID: "g1", ChannelID: "c2"})
+			r, err := s.Rematch(t.Context(), old.ID, tt.user, nil, play.Place{GuildID: "g1", ChannelID: "c2"}, nil)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
@@ -323,6 +323,43 @@ func TestRematch(t *testing.T) {
 			}
 			if n := moves(t, db, g.ID); n != tt.wantMoves {
 				t.Errorf("got %d moves, want %d", n, tt.wantMoves)
+			}
+		})
+	}
+}
+
+// TestRematchRefused: the click's check sees the ended game first and may
+// refuse the rematch, as the store does one of a game it does not have;
+// either stores nothing.
+func TestRematchRefused(t *testing.T) {
+	s, db, _ := newService(t, scripted{})
+	old, err := s.Resign(t.Context(), "c1", started(t, s).XPlayer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := errors.New("from another channel")
+	tests := []struct {
+		name  string
+		id    int64
+		check tttbot.Check
+		want  error
+	}{
+		{"by the check, before the game's own refusal", old.ID, func(g *tttbot.Game) error {
+			if g.ID != old.ID || g.Status != tttbot.StatusFinished {
+				t.Errorf("check on %+v, want the ended game", g)
+			}
+			return elsewhere
+		}, elsewhere},
+		{"of an unknown game", old.ID + 1, nil, tttbot.ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// carol, who did not play, would be refused by the game too.
+			if _, err := s.Rematch(t.Context(), tt.id, carol, nil, play.Place{GuildID: "g1", ChannelID: "c2"}, tt.check); !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			if g, err := db.OpenGame(t.Context(), "c2", carol); tttbot.ErrorCode(err) != tttbot.ENOTFOUND {
+				t.Errorf("a refused rematch stored %+v, %v", g, err)
 			}
 		})
 	}

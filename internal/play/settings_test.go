@@ -98,10 +98,10 @@ func TestGuildRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ = db.Game(t.Context(), g.ID)
-	if _, err := s.Rematch(t.Context(), g, alice, nil, play.Place{GuildID: guild, ChannelID: "c1"}); !errors.Is(err, tttbot.ErrRoleNeeded) {
+	if _, err := s.Rematch(t.Context(), g.ID, alice, nil, play.Place{GuildID: guild, ChannelID: "c1"}, nil); !errors.Is(err, tttbot.ErrRoleNeeded) {
 		t.Errorf("rematch without the role: got %v, want %v", err, tttbot.ErrRoleNeeded)
 	}
-	if _, err := s.Rematch(t.Context(), g, alice, []string{role}, play.Place{GuildID: guild, ChannelID: "c1"}); err != nil {
+	if _, err := s.Rematch(t.Context(), g.ID, alice, []string{role}, play.Place{GuildID: guild, ChannelID: "c1"}, nil); err != nil {
 		t.Errorf("rematch with the role: %v", err)
 	}
 }
@@ -217,7 +217,7 @@ func TestRematchForgotten(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ = db.Game(t.Context(), g.ID)
-	if _, err := s.Rematch(t.Context(), g, alice, nil, play.Place{GuildID: guild, ChannelID: "c1"}); !errors.Is(err, play.ErrForgotten) {
+	if _, err := s.Rematch(t.Context(), g.ID, alice, nil, play.Place{GuildID: guild, ChannelID: "c1"}, nil); !errors.Is(err, play.ErrForgotten) {
 		t.Errorf("got %v, want %v", err, play.ErrForgotten)
 	}
 }

@@ -121,10 +121,10 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 	err := db.write(ctx, func(ctx context.Context, t *tx) error {
 		n = *g
 		var adm admissionRead
-		if err := t.begin(ctx, adm.queue(n.GuildID, n.Challenger)); err != nil {
+		if err := t.begin(ctx, adm.queue(&n)); err != nil {
 			return err
 		}
-		a, err := adm.admission(n.GuildID)
+		a, err := adm.admission()
 		if err != nil {
 			return err
 		}

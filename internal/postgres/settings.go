@@ -55,28 +55,38 @@ func (r *settingsRead) settings(guildID string) (*tttbot.Settings, error) {
 // admissionRead is what a guild's rules decide a new game on, queued.
 type admissionRead struct {
 	settingsRead
-	last *int64
+	guildID   string
+	last      *int64
+	rematched *tttbot.Game
 }
 
-// queue returns the batch that locks challenger's starts in guildID and
-// reads the guild's settings and the challenger's last game there.
-func (r *admissionRead) queue(guildID, challenger string) *pgx.Batch {
+// queue returns the batch that locks g's challenger's starts in its
+// guild and reads the guild's settings, the challenger's last game there,
+// and the game g.Rematch names.
+func (r *admissionRead) queue(g *tttbot.Game) *pgx.Batch {
 	b := &pgx.Batch{}
-	if guildID == "" {
+	r.guildID = g.GuildID
+	if g.Rematch != 0 {
+		b.Queue(gamerow.QueryGame, g.Rematch).QueryRow(func(row pgx.Row) (err error) {
+			r.rematched, err = gamerow.Game(row)
+			return err
+		})
+	}
+	if g.GuildID == "" {
 		return b
 	}
-	b.Queue(lockStarts, guildID, challenger)
-	r.settingsRead.queue(b, guildID)
-	b.Queue(gamerow.QueryLastStart, challenger, guildID).QueryRow(func(row pgx.Row) error { return row.Scan(&r.last) })
+	b.Queue(lockStarts, g.GuildID, g.Challenger)
+	r.settingsRead.queue(b, g.GuildID)
+	b.Queue(gamerow.QueryLastStart, g.Challenger, g.GuildID).QueryRow(func(row pgx.Row) error { return row.Scan(&r.last) })
 	return b
 }
 
-func (r *admissionRead) admission(guildID string) (tttbot.Admission, error) {
-	s, err := r.settings(guildID)
+func (r *admissionRead) admission() (tttbot.Admission, error) {
+	s, err := r.settings(r.guildID)
 	if err != nil {
 		return tttbot.Admission{}, err
 	}
-	a := tttbot.Admission{Settings: *s}
+	a := tttbot.Admission{Settings: *s, Rematched: r.rematched}
 	if s.Cooldown > 0 && r.last != nil {
 		a.LastStart = gamerow.FromMS(*r.last)
 	}

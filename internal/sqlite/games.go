@@ -69,6 +69,11 @@ func (db *DB) StartGame(ctx context.Context, g *tttbot.Game, prepare func(*tttbo
 		if err != nil {
 			return err
 		}
+		if n.Rematch != 0 {
+			if adm.Rematched, err = gamerow.Game(tx.QueryRowContext(ctx, gamerow.QueryGame, n.Rematch)); err != nil {
+				return err
+			}
+		}
 		opening, err := n.Start(adm, prepare, now)
 		if err != nil {
 			return err

@@ -164,6 +164,37 @@ func testStartOpened(t *testing.T, newDB Opener) {
 	}
 }
 
+// testStartRematch: a rematch's prepare is handed the ended game its
+// Rematch names, read in the transaction that creates the new game, in a
+// guild and in a DM alike; an unknown one is ENOTFOUND, and stores
+// nothing.
+func testStartRematch(t *testing.T, newDB Opener) {
+	db := newDB(t, Options{})
+	ended := finishGame(t, db, "c1", "alice", "bob", xWins)
+	for _, guild := range []string{"guild", ""} {
+		g := Challenge("c2"+guild, "bob", "alice")
+		g.GuildID, g.Rematch = guild, ended.ID
+		var got *tttbot.Game
+		OK(t, db.StartGame(t.Context(), g, func(_ *tttbot.Game, adm tttbot.Admission) (*tttbot.MoveRequest, error) {
+			got = adm.Rematched
+			return nil, nil
+		}))
+		if diff := cmp.Diff(ended, got); diff != "" {
+			t.Errorf("in guild %q, the game rematched (-stored +read):\n%s", guild, diff)
+		}
+	}
+	g := Challenge("c3", "bob", "alice")
+	g.Rematch = ended.ID + 100
+	err := db.StartGame(t.Context(), g, func(*tttbot.Game, tttbot.Admission) (*tttbot.MoveRequest, error) {
+		t.Error("prepare called without the game rematched")
+		return nil, nil
+	})
+	WantCode(t, err, tttbot.ENOTFOUND)
+	if g, err := db.OpenGame(t.Context(), "c3", "bob"); tttbot.ErrorCode(err) != tttbot.ENOTFOUND {
+		t.Errorf("a rematch of an unknown game stored %+v, %v", g, err)
+	}
+}
+
 func testCreateGameInvalid(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	tests := []struct {

@@ -79,6 +79,7 @@ func Run(t *testing.T, open Opener) {
 	}{
 		{"CreateGame", testCreateGame},
 		{"StartOpened", testStartOpened},
+		{"StartRematch", testStartRematch},
 		{"CreateGameInvalid", testCreateGameInvalid},
 		{"Conflicts", testConflicts},
 		{"ClosedGamesFreeTheChannel", testClosedGamesFreeTheChannel},
