@@ -99,7 +99,8 @@ type Game struct {
 	InTournament bool
 	// Rematch, on a game being created, is the ended game it plays again:
 	// the store reads it in the transaction that creates the game, for
-	// prepare (see Admission.Rematched). It is not stored.
+	// prepare (see Admission.Rematched). It is not stored: Start clears
+	// it.
 	Rematch int64
 
 	CreatedAt  time.Time
@@ -350,7 +351,7 @@ func (g *Game) Create() error {
 // return the game's opening, a move on the empty board (the bot's first):
 // it is then made as any move is (see Settings.Play), the game is version
 // 2, and Start returns the moves to store with it. An opening cannot end
-// the game.
+// the game. The game's Rematch, read into adm, is cleared.
 func (g *Game) Start(adm Admission, prepare func(*Game, Admission) (opening *MoveRequest, err error), at time.Time) ([]Move, error) {
 	var opening *MoveRequest
 	if prepare != nil {
@@ -362,6 +363,7 @@ func (g *Game) Start(adm Admission, prepare func(*Game, Admission) (opening *Mov
 	if err := g.Create(); err != nil {
 		return nil, err
 	}
+	g.Rematch = 0 // read with adm: the game is stored without it
 	g.Version = 1
 	g.CreatedAt, g.UpdatedAt = at, at
 	if opening == nil {

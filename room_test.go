@@ -312,8 +312,9 @@ func TestTokenCheck(t *testing.T) {
 }
 
 // TestGameStart: a new game is what prepare makes of it, checked, at
-// version 1, or 2 after the opening prepare returns; a refusal by prepare,
-// by Create or of the opening stores nothing.
+// version 1, or 2 after the opening prepare returns, and without the
+// Rematch the store has read; a refusal by prepare, by Create or of the
+// opening stores nothing.
 func TestGameStart(t *testing.T) {
 	errNo := &Error{Code: EFORBIDDEN, Message: "no"}
 	adm := Admission{Settings: Settings{Defaults: Defaults{Size: 4}}}
@@ -346,7 +347,7 @@ func TestGameStart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob", Status: StatusPending}
+			g := &Game{ChannelID: "c", Rows: 3, Cols: 3, K: 3, Challenger: "alice", Opponent: "bob", Status: StatusPending, Rematch: 7}
 			moves, err := g.Start(adm, tt.prepare, t0)
 			if err != tt.want {
 				t.Fatalf("got %v, want %v", err, tt.want)
@@ -354,8 +355,8 @@ func TestGameStart(t *testing.T) {
 			if err != nil {
 				return
 			}
-			if g.Version != tt.version || !g.CreatedAt.Equal(t0) || !g.UpdatedAt.Equal(t0) || g.Rows != tt.rows || g.Board != tt.board {
-				t.Errorf("got %+v, want version %d of %q created at %s", *g, tt.version, tt.board, t0)
+			if g.Version != tt.version || !g.CreatedAt.Equal(t0) || !g.UpdatedAt.Equal(t0) || g.Rows != tt.rows || g.Board != tt.board || g.Rematch != 0 {
+				t.Errorf("got %+v, want version %d of %q created at %s, no Rematch", *g, tt.version, tt.board, t0)
 			}
 			if opened := tt.version == 2; opened && (len(moves) != 1 || moves[0].Ply != 1 || moves[0].Player != "bot" || g.Turn != "alice" || !g.Deadline.Equal(t0.Add(time.Minute))) ||
 				!opened && len(moves) != 0 {

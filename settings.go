@@ -351,7 +351,8 @@ func (s *Settings) Retime(g *Game, at time.Time) {
 }
 
 // Admission is what the store reads, in the transaction that creates a
-// game, for a guild's rules to decide on it.
+// game, for a guild's rules to decide on it, and for a rematch the game it
+// plays again.
 type Admission struct {
 	Settings Settings
 	// LastStart is when the challenger last started a game in the guild;

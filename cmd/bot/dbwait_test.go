@@ -54,8 +54,8 @@ func startWaiting(t *testing.T, cfg config.Config) *waitRun {
 	case a := <-addr:
 		r.health = "http://" + a + "/healthz"
 	case err := <-r.errc:
-		// serve may end at once once it listens (the database's URL
-		// refused without a wait): the address was sent first.
+		// serve may end right after it listens (a database that
+		// refuses, with no wait): it sent the address first.
 		select {
 		case a := <-addr:
 			r.health = "http://" + a + "/healthz"

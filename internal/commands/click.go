@@ -151,8 +151,9 @@ func (h *Handler) rematch(ctx context.Context, i *discordgo.Interaction, me stri
 	return newBoard(h.render(ctx, h.gameLang(r.Game), r.Game, r.Last), r.Game), nil
 }
 
-// isAnswer reports whether action is one that answer plays. A move and a
-// rematch need no read before either (see Handler.move, Handler.rematch).
+// isAnswer reports whether action is one that answer plays. Moves and
+// rematches are not answers, and read nothing first either (see
+// Handler.move, Handler.rematch).
 func isAnswer(action string) bool {
 	switch action {
 	case ActAccept, ActDecline, ActResign:

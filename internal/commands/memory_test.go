@@ -117,8 +117,9 @@ func TestAnswerNoRead(t *testing.T) {
 	if code, _ := answer(h2, bob, g, ActAccept); code != "" || db2.n.Load() != before {
 		t.Errorf("accept on the bot that did not make the challenge: code %q after %d reads, want none", code, db2.n.Load()-before)
 	}
-	if code, _ := answer(h2, alice, g, ActResign); code != "" {
-		t.Fatalf("resign: code %q", code)
+	before = db2.n.Load()
+	if code, _ := answer(h2, alice, g, ActResign); code != "" || db2.n.Load() != before {
+		t.Fatalf("resign: code %q after %d reads, want none", code, db2.n.Load()-before)
 	}
 	before = db1.n.Load()
 	if code, _ := answer(h1, bob, g, ActRematch); code != "" || db1.n.Load() != before {

@@ -140,6 +140,45 @@ func TestCommandsByPlace(t *testing.T) {
 	}
 }
 
+// TestRematchPrivate: where apps answer their members privately, a rematch
+// between people is refused as the challenge it would be, and stores
+// nothing; against the bot it starts.
+func TestRematchPrivate(t *testing.T) {
+	h, db := newTestHandler(t)
+	ctx := context.Background()
+	ended := func(channel, opponent string) *tttbot.Game {
+		t.Helper()
+		g := &tttbot.Game{GuildID: "g2", ChannelID: channel, Rows: 3, Cols: 3, K: 3, Challenger: alice, Opponent: opponent,
+			XPlayer: alice, OPlayer: opponent, Status: tttbot.StatusActive, Deadline: testNow.Add(time.Minute), Guest: true}
+		if opponent == botUser {
+			g.BotLevel = "hard"
+		}
+		if err := db.StartGame(ctx, g, nil); err != nil {
+			t.Fatal(err)
+		}
+		g, err := db.Resign(ctx, g.ID, alice, testNow, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	rematch := func(g *tttbot.Game) interaction.Reply {
+		return h.Handle(ctx, from(click(alice, "g2", g.ChannelID, "m1", g.ChannelID, CustomID{Action: ActRematch, GameID: g.ID}.String()), inPrivate))
+	}
+	people := ended("cp", bob)
+	wantRefused(t, rematch(people), tttbot.EINVALID, "alone")
+	if g, err := db.OpenGame(ctx, "cp", alice); tttbot.ErrorCode(err) != tttbot.ENOTFOUND {
+		t.Errorf("a refused rematch stored %+v, %v", g, err)
+	}
+	vsBot := ended("cb", botUser)
+	if r := rematch(vsBot); r.Code != "" {
+		t.Errorf("rematch against the bot: code %q, want it started", r.Code)
+	}
+	if _, err := db.OpenGame(ctx, "cb", alice); err != nil {
+		t.Errorf("rematch against the bot: %v", err)
+	}
+}
+
 // TestWebhookClicks: every click that redraws a webhook game's board keeps
 // its token for the game's later edits, and a click on an outdated board
 // redraws it in its own answer, the only way to reach it.

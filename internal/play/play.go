@@ -194,7 +194,7 @@ func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
 	}
 	g := &tttbot.Game{Challenger: c.Challenger, Opponent: opponent, Language: c.Language}
 	c.Place.set(g)
-	return s.start(ctx, g, c.Roles, func(g *tttbot.Game, adm *tttbot.Admission) error {
+	return s.start(ctx, g, c.Roles, func(g *tttbot.Game, adm tttbot.Admission) error {
 		st := &adm.Settings
 		rows, cols, k := c.Rows, c.Cols, c.K
 		if rows == 0 && cols == 0 {
@@ -225,16 +225,16 @@ func (s *Service) Challenge(ctx context.Context, c Challenge) (Result, error) {
 	}, c.Players...)
 }
 
-// start creates game g, which complete fills in from what the store read
-// in its transaction (or refuses), once the guild's rules let the
-// challenger, a member with roles, start it: a pending challenge that
-// expires unanswered or, against the bot, an active game, with the bot's
-// first move made in the same transaction when it plays X, or after it
-// when the AI failed there.
-func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, complete func(*tttbot.Game, *tttbot.Admission) error, players ...tttbot.Player) (Result, error) {
+// start creates game g: complete fills it in from what the store read in
+// its transaction, or refuses it, and then the guild's rules decide
+// whether the challenger, a member with roles, may start it. It is a
+// pending challenge that expires unanswered or, against the bot, an active
+// game, with the bot's first move made in the same transaction when it
+// plays X, or after it when the AI failed there.
+func (s *Service) start(ctx context.Context, g *tttbot.Game, roles []string, complete func(*tttbot.Game, tttbot.Admission) error, players ...tttbot.Player) (Result, error) {
 	var opening *tttbot.MoveRequest // as last chosen: the one stored with the game
 	err := s.store.StartGame(ctx, g, func(g *tttbot.Game, adm tttbot.Admission) (*tttbot.MoveRequest, error) {
-		if err := complete(g, &adm); err != nil {
+		if err := complete(g, adm); err != nil {
 			return nil, err
 		}
 		st := &adm.Settings
@@ -496,8 +496,11 @@ func (s *Service) botMove(ctx context.Context, g *tttbot.Game) (Result, error) {
 func (s *Service) Rematch(ctx context.Context, id int64, user string, roles []string, where Place, check tttbot.Check) (Result, error) {
 	g := &tttbot.Game{Challenger: user, Rematch: id}
 	where.set(g)
-	return s.start(ctx, g, roles, func(g *tttbot.Game, adm *tttbot.Admission) error {
+	return s.start(ctx, g, roles, func(g *tttbot.Game, adm tttbot.Admission) error {
 		old := adm.Rematched
+		if old == nil {
+			return tttbot.ErrNotFound // id 0, which no store reads
+		}
 		if err := check.On(old); err != nil {
 			return err
 		}

@@ -298,11 +298,16 @@ func TestRematch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, db, _ := newService(t, scripted{4, 5, 6, 7, 8})
-			var old *tttbot.Game
+			c := play.Challenge{Challenger: alice, Opponent: bob, First: play.FirstMe, Rows: 4, Cols: 4, K: 3, Language: "fr"}
 			if tt.vsBot {
-				old = challenge(t, s, play.Challenge{Challenger: alice, First: play.FirstMe, Level: ai.Medium})
-			} else {
-				old = started(t, s)
+				c.Opponent, c.Level = "", ai.Medium
+			}
+			old := challenge(t, s, c)
+			if !tt.vsBot {
+				var err error
+				if old, err = s.Accept(t.Context(), old.ID, bob, nil, old.Version, nil); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if tt.finish {
 				var err error
@@ -320,6 +325,9 @@ func TestRematch(t *testing.T) {
 			g := r.Game
 			if g.Status != tt.wantStatus || g.XPlayer != tt.wantX || g.OPlayer != old.XPlayer || g.Challenger != tt.user || g.ChannelID != "c2" || g.BotLevel != old.BotLevel {
 				t.Errorf("got %+v, want %s with X %q, O %q, challenger %q in c2", *g, tt.wantStatus, tt.wantX, old.XPlayer, tt.user)
+			}
+			if g.Shape() != old.Shape() || g.Language != "fr" {
+				t.Errorf("got %v in %q, want the ended game's %v in fr", g.Shape(), g.Language, old.Shape())
 			}
 			if n := moves(t, db, g.ID); n != tt.wantMoves {
 				t.Errorf("got %d moves, want %d", n, tt.wantMoves)

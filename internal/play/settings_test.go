@@ -79,7 +79,8 @@ func TestGuildRules(t *testing.T) {
 }
 
 // TestGuildRole: without the guild's role a member can neither accept a
-// challenge nor ask for a rematch.
+// challenge nor ask for a rematch; a stranger's rematch is refused as
+// one first.
 func TestGuildRole(t *testing.T) {
 	const role = "700"
 	s, db, _ := newService(t, scripted{0, 1, 2, 3, 4, 5, 6, 7, 8})
@@ -98,6 +99,10 @@ func TestGuildRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ = db.Game(t.Context(), g.ID)
+	// The game's own refusal comes before the guild's.
+	if _, err := s.Rematch(t.Context(), g.ID, carol, nil, play.Place{GuildID: guild, ChannelID: "c1"}, nil); !errors.Is(err, play.ErrNotInGame) {
+		t.Errorf("a stranger's rematch without the role: got %v, want %v", err, play.ErrNotInGame)
+	}
 	if _, err := s.Rematch(t.Context(), g.ID, alice, nil, play.Place{GuildID: guild, ChannelID: "c1"}, nil); !errors.Is(err, tttbot.ErrRoleNeeded) {
 		t.Errorf("rematch without the role: got %v, want %v", err, tttbot.ErrRoleNeeded)
 	}

@@ -166,8 +166,8 @@ func testStartOpened(t *testing.T, newDB Opener) {
 
 // testStartRematch: a rematch's prepare is handed the ended game its
 // Rematch names, read in the transaction that creates the new game, in a
-// guild and in a DM alike; an unknown one is ENOTFOUND, and stores
-// nothing.
+// guild and in a DM alike, and the game returned is the one stored; an
+// unknown one is ENOTFOUND, and stores nothing.
 func testStartRematch(t *testing.T, newDB Opener) {
 	db := newDB(t, Options{})
 	ended := finishGame(t, db, "c1", "alice", "bob", xWins)
@@ -181,6 +181,9 @@ func testStartRematch(t *testing.T, newDB Opener) {
 		}))
 		if diff := cmp.Diff(ended, got); diff != "" {
 			t.Errorf("in guild %q, the game rematched (-stored +read):\n%s", guild, diff)
+		}
+		if diff := cmp.Diff(Must[*tttbot.Game](t)(db.Game(t.Context(), g.ID)), g); diff != "" {
+			t.Errorf("in guild %q, the rematch (-stored +returned):\n%s", guild, diff)
 		}
 	}
 	g := Challenge("c3", "bob", "alice")
