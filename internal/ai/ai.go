@@ -86,6 +86,26 @@ type Engine struct {
 	tern   [256]uint64
 	shapes [numShapes]*shape
 	small  []smallEntry // every 3×3 position, solved
+	pacer  Pacer        // nil but in a Paced engine
+}
+
+// A Pacer holds searches back to a share of a processor. A search calls
+// Pace about every thousand positions, with the time it has worked since
+// its last call, and Pace may make it rest: until done closes at the
+// latest, and not counted in the search's time budget.
+type Pacer interface {
+	Pace(done <-chan struct{}, worked time.Duration)
+}
+
+// Paced returns an engine that shares e's table and whose searches p
+// paces: for work in the background, such as mining puzzles, where the
+// search of one hard position would otherwise hold a processor for a
+// tenth of a second or more while the players' requests wait. Its searches
+// call p from the goroutine that asked for them, one at a time.
+func (e *Engine) Paced(p Pacer) *Engine {
+	c := *e
+	c.pacer = p
+	return &c
 }
 
 // New builds an engine: the geometries' lines and symmetries, the 3×3 table
@@ -210,7 +230,7 @@ func (e *Engine) searcher(ctx context.Context, r *root, start time.Time) searche
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	return searcher{sh: r.sh, tt: e.tt, tern: &e.tern, deadline: deadline, done: ctx.Done(), rootMove: -1}
+	return searcher{sh: r.sh, tt: e.tt, tern: &e.tern, deadline: deadline, done: ctx.Done(), rootMove: -1, pacer: e.pacer, yielded: start}
 }
 
 // Move chooses a move for the side to move at the given level. rng drives

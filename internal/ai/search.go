@@ -25,7 +25,8 @@ type searcher struct {
 	tern     *[256]uint64
 	nodes    int64
 	deadline time.Time
-	yielded  time.Time // when checkStop last yielded the processor
+	yielded  time.Time // when checkStop last yielded the processor, or paced
+	pacer    Pacer     // nil: yield every millisecond
 	done     <-chan struct{}
 	stopped  bool
 	facts    [maxCells + 1]facts // one per ply, reused
@@ -36,9 +37,17 @@ type searcher struct {
 // Every millisecond it also yields the processor: a search of a big board
 // can run for a tenth of a second, and meanwhile the bot's other requests,
 // each far shorter, should not wait 10 ms for the scheduler to preempt it.
+// A paced search asks its pacer instead, and its deadline moves on by the
+// rest.
 func (s *searcher) checkStop() {
 	now := time.Now()
-	if now.Sub(s.yielded) >= time.Millisecond {
+	switch {
+	case s.pacer != nil:
+		s.pacer.Pace(s.done, now.Sub(s.yielded))
+		s.yielded = time.Now()
+		s.deadline = s.deadline.Add(s.yielded.Sub(now))
+		now = s.yielded
+	case now.Sub(s.yielded) >= time.Millisecond:
 		runtime.Gosched()
 		s.yielded = now
 	}

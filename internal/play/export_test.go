@@ -1,5 +1,7 @@
 package play
 
+import "time"
+
 // The bounds of PruneInteractions, for its test.
 const (
 	ReplayMemory = replayMemory
@@ -8,3 +10,9 @@ const (
 
 // FireConcurrency is how many due games fire at once, for the timers' test.
 const FireConcurrency = fireConcurrency
+
+// MinerPace is the miner's pacer of its searches, for its test.
+type MinerPace = minerPace
+
+// Rested is what p has rested its searches for.
+func (p *MinerPace) Rested() time.Duration { return p.rested }

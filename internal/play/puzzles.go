@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot"
+	"github.com/tttbot/tttbot/internal/ai"
 	"github.com/tttbot/tttbot/internal/health"
 	"github.com/tttbot/tttbot/internal/puzzle"
 )
@@ -44,17 +45,43 @@ func (s *Service) AddStarterPuzzles(ctx context.Context) {
 }
 
 // minerShare is the most of one core the miner takes: after mining a game
-// it rests for the time the game took, times 1/minerShare − 1. Mining a
-// 5×5 game takes milliseconds, more than the interaction that finished
-// it; under load the queue fills and games go unmined rather than take
-// the players' CPU.
+// it rests for the time the game took, times 1/minerShare − 1, and so do
+// its searches within the game (see minerPace). Mining a 5×5 game takes
+// milliseconds, more than the interaction that finished it; under load
+// the queue fills and games go unmined rather than take the players' CPU.
 const minerShare = 0.05
 
+// minerPace paces the miner's searches (see ai.Pacer): once they have
+// worked a millisecond, it rests them for that time, times
+// 1/minerShare − 1. The search of one position of a 5×5 game can take a
+// tenth of a second or more, which would otherwise hold a core while the
+// players' requests queue. One goroutine uses it.
+type minerPace struct {
+	worked, rested time.Duration
+}
+
+func (p *minerPace) Pace(done <-chan struct{}, worked time.Duration) {
+	if p.worked += worked; p.worked < time.Millisecond {
+		return
+	}
+	start := time.Now()
+	t := time.NewTimer(time.Duration(float64(p.worked) * (1/minerShare - 1)))
+	select {
+	case <-t.C:
+	case <-done:
+		t.Stop()
+	}
+	p.worked = 0
+	p.rested += time.Since(start)
+}
+
 // RunMiner mines each finished game handed to it (see puzzle.MineGame)
-// with the solver e and stores the puzzles found, until ctx ends, taking
-// at most minerShare of a core. It is the one goroutine that mines:
-// whoever starts it awaits it.
-func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
+// with the solver e, its searches paced, and stores the puzzles found,
+// until ctx ends, taking at most minerShare of a core. It is the one
+// goroutine that mines: whoever starts it awaits it.
+func (s *Service) RunMiner(ctx context.Context, e *ai.Engine) {
+	pace := &minerPace{}
+	paced := e.Paced(pace)
 	rest := time.NewTimer(0)
 	defer rest.Stop()
 	for {
@@ -68,8 +95,10 @@ func (s *Service) RunMiner(ctx context.Context, e puzzle.Analyzer) {
 			return
 		case g := <-s.finished:
 			start := time.Now()
-			err := s.mineGame(ctx, g, e)
-			rest.Reset(time.Duration(float64(time.Since(start)) * (1/minerShare - 1)))
+			*pace = minerPace{}
+			err := s.mineGame(ctx, g, paced)
+			// What the searches rested for is not work.
+			rest.Reset(time.Duration(float64(time.Since(start)-pace.rested) * (1/minerShare - 1)))
 			switch {
 			case err == nil || ctx.Err() != nil:
 			case errors.Is(err, puzzle.ErrUnproven):

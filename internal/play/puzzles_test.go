@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/tttbot/tttbot"
@@ -140,6 +141,31 @@ func TestMinerRests(t *testing.T) {
 	if gap, least := at2.Sub(at1), 19*(took-time.Microsecond); gap < least {
 		t.Errorf("second game mined %s after the first, which took %s: want at least %s", gap, took, least)
 	}
+}
+
+// TestMinerPace: the miner's searches rest, once they have worked a
+// millisecond, for what they worked times 1/share − 1 (19 for its 5%), and
+// at once when their context ends.
+func TestMinerPace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := &play.MinerPace{}
+		start := time.Now()
+		p.Pace(nil, 600*time.Microsecond)
+		if d := time.Since(start); d != 0 {
+			t.Errorf("rested %s after 0.6 ms of work, want none yet", d)
+		}
+		p.Pace(nil, 600*time.Microsecond)
+		if d, want := time.Since(start), 19*1200*time.Microsecond; d != want || p.Rested() != want {
+			t.Errorf("rested %s (counted %s) after 1.2 ms of work, want %s", d, p.Rested(), want)
+		}
+		done := make(chan struct{})
+		close(done)
+		start = time.Now()
+		p.Pace(done, time.Second)
+		if d := time.Since(start); d != 0 {
+			t.Errorf("rested %s with the search's context ended, want none", d)
+		}
+	})
 }
 
 // MineGame stores a finished game's puzzles once, each remembering the
