@@ -100,8 +100,9 @@ type Pacer interface {
 // Paced returns an engine that shares e's table and whose searches p
 // paces: for work in the background, such as mining puzzles, where the
 // search of one hard position would otherwise hold a processor for a
-// tenth of a second or more while the players' requests wait. Its searches
-// call p from the goroutine that asked for them, one at a time.
+// tenth of a second or more while the players' requests wait. Each search
+// calls p from the goroutine that asked for it: searches run at once call
+// it at once.
 func (e *Engine) Paced(p Pacer) *Engine {
 	c := *e
 	c.pacer = p

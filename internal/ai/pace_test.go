@@ -22,10 +22,11 @@ func (p *pacer) Pace(done <-chan struct{}, worked time.Duration) {
 	time.Sleep(p.rest)
 }
 
-// TestPaced: a paced engine's search reports its work to its pacer as it
-// goes and finds what the engine finds unpaced; the pacer's rests do not
-// count in its time budget, which the clock of a synctest bubble, moved on
-// only by the rests, shows: each rest alone outlasts the budget.
+// TestPaced: a paced engine's search calls its pacer as it goes and finds
+// what the engine finds unpaced; the pacer's rests do not count in its
+// time budget, which the clock of a synctest bubble, moved on only by the
+// rests, shows: each rest alone outlasts the budget, and the work reported,
+// from the search's start, takes none of that clock's time.
 func TestPaced(t *testing.T) {
 	p := game.NewPosition(game.MustGeometry(4, 5, 4)) // thousands of positions to search
 	want, proven, err := New(Options{TimeBudget: time.Minute}).Value(t.Context(), p)
@@ -39,8 +40,8 @@ func TestPaced(t *testing.T) {
 		if err != nil || !proven || got != want {
 			t.Errorf("paced: %d, proven %v, %v; want %d, proven", got, proven, err, want)
 		}
-		if rec.calls == 0 || time.Since(start) != time.Duration(rec.calls)*time.Second {
-			t.Errorf("paced %d times over %s, want at least once, a second each", rec.calls, time.Since(start))
+		if rec.calls == 0 || time.Since(start) != time.Duration(rec.calls)*time.Second || rec.worked != 0 {
+			t.Errorf("paced %d times over %s, %s worked; want at least once, a second each, none worked", rec.calls, time.Since(start), rec.worked)
 		}
 	})
 }

@@ -16,3 +16,6 @@ type MinerPace = minerPace
 
 // Rested is what p has rested its searches for.
 func (p *MinerPace) Rested() time.Duration { return p.rested }
+
+// Owed is the rest p owes after a game that took elapsed.
+func (p *MinerPace) Owed(elapsed time.Duration) time.Duration { return p.owed(elapsed) }

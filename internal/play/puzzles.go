@@ -44,9 +44,9 @@ func (s *Service) AddStarterPuzzles(ctx context.Context) {
 	}
 }
 
-// minerShare is the most of one core the miner takes: after mining a game
-// it rests for the time the game took, times 1/minerShare − 1, and so do
-// its searches within the game (see minerPace). Mining a 5×5 game takes
+// minerShare is the most of one core the miner takes: it rests for the
+// work of each game times 1/minerShare − 1, its searches as they go (see
+// minerPace) and the rest after the game. Mining a 5×5 game takes
 // milliseconds, more than the interaction that finished it; under load
 // the queue fills and games go unmined rather than take the players' CPU.
 const minerShare = 0.05
@@ -75,6 +75,12 @@ func (p *minerPace) Pace(done <-chan struct{}, worked time.Duration) {
 	p.rested += time.Since(start)
 }
 
+// owed is the rest still owed after a game that took elapsed: its work
+// times 1/minerShare − 1, less what its searches rested already.
+func (p *minerPace) owed(elapsed time.Duration) time.Duration {
+	return time.Duration(float64(elapsed-p.rested)*(1/minerShare-1)) - p.rested
+}
+
 // RunMiner mines each finished game handed to it (see puzzle.MineGame)
 // with the solver e, its searches paced, and stores the puzzles found,
 // until ctx ends, taking at most minerShare of a core. It is the one
@@ -97,8 +103,7 @@ func (s *Service) RunMiner(ctx context.Context, e *ai.Engine) {
 			start := time.Now()
 			*pace = minerPace{}
 			err := s.mineGame(ctx, g, paced)
-			// What the searches rested for is not work.
-			rest.Reset(time.Duration(float64(time.Since(start)-pace.rested) * (1/minerShare - 1)))
+			rest.Reset(pace.owed(time.Since(start)))
 			switch {
 			case err == nil || ctx.Err() != nil:
 			case errors.Is(err, puzzle.ErrUnproven):

@@ -144,8 +144,9 @@ func TestMinerRests(t *testing.T) {
 }
 
 // TestMinerPace: the miner's searches rest, once they have worked a
-// millisecond, for what they worked times 1/share − 1 (19 for its 5%), and
-// at once when their context ends.
+// millisecond, for what they worked times 1/share − 1 (19 for its 5%), not
+// at all once their context ends; after the game the miner owes the rest
+// of 19 times all its work.
 func TestMinerPace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := &play.MinerPace{}
@@ -164,6 +165,16 @@ func TestMinerPace(t *testing.T) {
 		p.Pace(done, time.Second)
 		if d := time.Since(start); d != 0 {
 			t.Errorf("rested %s with the search's context ended, want none", d)
+		}
+		p.Pace(nil, 600*time.Microsecond)
+		if d := time.Since(start); d != 0 {
+			t.Errorf("rested %s after 0.6 ms of work since the last rest, want none yet", d)
+		}
+		// 1.2 ms of work rested for, 1,000.6 ms not, in a game that took
+		// all of it and the rest.
+		rested := 19 * 1200 * time.Microsecond
+		if got, want := p.Owed(rested+1001800*time.Microsecond), 19*1000600*time.Microsecond; got != want {
+			t.Errorf("owed %s after the game, want %s", got, want)
 		}
 	})
 }
