@@ -44,9 +44,9 @@ func (s *Service) AddStarterPuzzles(ctx context.Context) {
 	}
 }
 
-// minerShare is the most of one core the miner takes: it rests for the
-// work of each game times 1/minerShare − 1, its searches as they go (see
-// minerPace) and the rest after the game. Mining a 5×5 game takes
+// minerShare is the most of one core the miner takes: each game's work is
+// followed by rests of 1/minerShare − 1 times as long, its searches' as
+// they go (see minerPace), then the miner's for what remains. Mining a 5×5 game takes
 // milliseconds, more than the interaction that finished it; under load
 // the queue fills and games go unmined rather than take the players' CPU.
 const minerShare = 0.05
