@@ -46,9 +46,10 @@ func (s *Service) AddStarterPuzzles(ctx context.Context) {
 
 // minerShare is the most of one core the miner takes: each game's work is
 // followed by rests of 1/minerShare − 1 times as long, its searches' as
-// they go (see minerPace), then the miner's for what remains. Mining a 5×5 game takes
-// milliseconds, more than the interaction that finished it; under load
-// the queue fills and games go unmined rather than take the players' CPU.
+// they go (see minerPace), then the miner's for what remains. Mining a
+// 5×5 game takes milliseconds, more than the interaction that finished
+// it; under load the queue fills and games go unmined rather than take
+// the players' CPU.
 const minerShare = 0.05
 
 // minerPace paces the miner's searches (see ai.Pacer): once they have
