@@ -150,12 +150,13 @@ const (
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9), ($1, $3, $2, $4, $10, $6, $7, $8, $9)`
 	// QueryMoves lists game $1's moves for Moves: one row of NULLs for a
 	// game without any, none for no game.
-	QueryMoves = `SELECT m.ply, m.cell, m.player_id, m.at
-		FROM games g LEFT JOIN moves m ON m.game_id = g.id
-		WHERE g.id = $1 ORDER BY m.ply`
+	QueryMoves = "SELECT " + gameMoves
 	// QueryGameMoves is QueryMoves with the game's Columns first on each
 	// row: a game and its moves in one statement.
-	QueryGameMoves = "SELECT " + Columns + `, m.ply, m.cell, m.player_id, m.at
+	QueryGameMoves = "SELECT " + Columns + ", " + gameMoves
+	// gameMoves is the moves' columns (see move) and what follows them in
+	// QueryMoves and QueryGameMoves.
+	gameMoves = `m.ply, m.cell, m.player_id, m.at
 		FROM games g LEFT JOIN moves m ON m.game_id = g.id
 		WHERE g.id = $1 ORDER BY m.ply`
 
