@@ -66,7 +66,7 @@ func (p *minerPace) Pace(done <-chan struct{}, worked time.Duration) {
 		return
 	}
 	start := time.Now()
-	t := time.NewTimer(time.Duration(float64(p.worked) * (1/minerShare - 1)))
+	t := time.NewTimer(restFor(p.worked))
 	select {
 	case <-t.C:
 	case <-done:
@@ -76,10 +76,15 @@ func (p *minerPace) Pace(done <-chan struct{}, worked time.Duration) {
 	p.rested += time.Since(start)
 }
 
-// owed is the rest still owed after a game that took elapsed: its work
-// times 1/minerShare − 1, less what its searches rested already.
+// owed is the rest still owed after a game that took elapsed: its work's
+// rest, less what its searches rested already.
 func (p *minerPace) owed(elapsed time.Duration) time.Duration {
-	return time.Duration(float64(elapsed-p.rested)*(1/minerShare-1)) - p.rested
+	return restFor(elapsed-p.rested) - p.rested
+}
+
+// restFor is the miner's rest after work: 1/minerShare − 1 times as long.
+func restFor(work time.Duration) time.Duration {
+	return time.Duration(float64(work) * (1/minerShare - 1))
 }
 
 // RunMiner mines each finished game handed to it (see puzzle.MineGame)
