@@ -133,6 +133,38 @@ func cpuTime(pid int) time.Duration {
 	return time.Duration(user+sys) * time.Second / 100
 }
 
+// machineBusy is the CPU time every process on the machine has used, the
+// kernel's included, or 0 where /proc does not tell.
+func machineBusy() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	return parseMachineBusy(string(b))
+}
+
+// parseMachineBusy reads the busy time from /proc/stat's first line, the
+// sum over the CPUs in USER_HZ: all but idle and iowait (guest time is in
+// user already).
+func parseMachineBusy(stat string) time.Duration {
+	line, _, _ := strings.Cut(stat, "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0
+	}
+	var busy int64
+	for i, name := range []string{"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"} {
+		n, err := strconv.ParseInt(f[i+1], 10, 64)
+		if err != nil {
+			return 0
+		}
+		if name != "idle" && name != "iowait" {
+			busy += n
+		}
+	}
+	return time.Duration(busy) * time.Second / 100
+}
+
 // procStat is the fields of /proc/PID/stat after the command's name, or
 // nil where /proc does not tell.
 func procStat(pid int) []string {

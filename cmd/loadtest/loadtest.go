@@ -101,7 +101,7 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	for i, b := range bots {
 		f.cpu0[i] = b.cpuTime()
 	}
-	self0 := cpuTime(os.Getpid())
+	self0, machine0 := cpuTime(os.Getpid()), machineBusy()
 	var pgCPU0 time.Duration
 	if cluster != nil {
 		// The server's CPU, and its statements, while measuring.
@@ -163,6 +163,7 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		rep.cpu += b.cpuTime() - f.cpu0[i]
 	}
 	rep.driverCPU = cpuTime(os.Getpid()) - self0
+	rep.machineCPU = machineBusy() - machine0
 	if cluster != nil {
 		rep.pgCPU = cluster.cpu() - pgCPU0
 	}

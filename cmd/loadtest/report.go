@@ -33,6 +33,7 @@ type report struct {
 	bodySize   int              // the requests' mean body
 	pgCPU      time.Duration    // the load test's own PostgreSQL's (-postgres), while measuring
 	statements []statementStat  // and the statements it ran meanwhile
+	machineCPU time.Duration    // every process's, the kernel's included, while measuring
 	// transactions is PostgreSQL's count of the database's transactions
 	// from before the bots started until they stopped.
 	transactions int64
@@ -213,6 +214,11 @@ func (r *report) print(out io.Writer) {
 			who = bots(len(r.rss)) + ", driver's and PostgreSQL's"
 		}
 		fmt.Fprintf(out, "%s CPU together: %dµs per interaction\n", who, (r.cpu+r.driverCPU+r.pgCPU).Microseconds()/int64(max(len(all), 1)))
+		if r.machineCPU > 0 {
+			// How near the cores are to full: past it, latency is queueing.
+			fmt.Fprintf(out, "machine: %.2f of %d cores busy, every process and the kernel\n",
+				r.machineCPU.Seconds()/(r.elapsed+r.paused).Seconds(), runtime.NumCPU())
+		}
 		printStatements(out, r.statements, len(all))
 		if f := r.floor; f.total() > 0 {
 			per := r.cpu / time.Duration(max(len(all), 1))
