@@ -134,35 +134,41 @@ func cpuTime(pid int) time.Duration {
 }
 
 // machineBusy is the CPU time every process on the machine has used, the
-// kernel's included, or 0 where /proc does not tell.
-func machineBusy() time.Duration {
+// kernel's included, and the machine's CPUs; 0 where /proc does not tell.
+func machineBusy() (time.Duration, int) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	return parseMachineBusy(string(b))
 }
 
-// parseMachineBusy reads the busy time from /proc/stat's first line, the
-// sum over the CPUs in USER_HZ: all but idle and iowait (guest time is in
-// user already).
-func parseMachineBusy(stat string) time.Duration {
-	line, _, _ := strings.Cut(stat, "\n")
+// parseMachineBusy reads /proc/stat: the busy time from its first line,
+// the sum over the CPUs in USER_HZ of all but idle and iowait (guest time
+// is in user already), and the CPUs from the lines of each.
+func parseMachineBusy(stat string) (time.Duration, int) {
+	line, rest, _ := strings.Cut(stat, "\n")
 	f := strings.Fields(line)
 	if len(f) < 9 || f[0] != "cpu" {
-		return 0
+		return 0, 0
 	}
 	var busy int64
 	for i, name := range []string{"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"} {
 		n, err := strconv.ParseInt(f[i+1], 10, 64)
 		if err != nil {
-			return 0
+			return 0, 0
 		}
 		if name != "idle" && name != "iowait" {
 			busy += n
 		}
 	}
-	return time.Duration(busy) * time.Second / 100
+	cpus := 0
+	for l := range strings.Lines(rest) {
+		if strings.HasPrefix(l, "cpu") {
+			cpus++
+		}
+	}
+	return time.Duration(busy) * time.Second / 100, cpus
 }
 
 // procStat is the fields of /proc/PID/stat after the command's name, or

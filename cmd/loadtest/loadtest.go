@@ -101,7 +101,8 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 	for i, b := range bots {
 		f.cpu0[i] = b.cpuTime()
 	}
-	self0, machine0 := cpuTime(os.Getpid()), machineBusy()
+	self0 := cpuTime(os.Getpid())
+	machine0, _ := machineBusy()
 	var pgCPU0 time.Duration
 	if cluster != nil {
 		// The server's CPU, and its statements, while measuring.
@@ -163,7 +164,8 @@ func loadtest(ctx context.Context, progress, stderr io.Writer, o loadOptions, di
 		rep.cpu += b.cpuTime() - f.cpu0[i]
 	}
 	rep.driverCPU = cpuTime(os.Getpid()) - self0
-	rep.machineCPU = machineBusy() - machine0
+	machine1, cpus := machineBusy()
+	rep.busy, rep.cpus = machine1-machine0, cpus
 	if cluster != nil {
 		rep.pgCPU = cluster.cpu() - pgCPU0
 	}

@@ -33,7 +33,8 @@ type report struct {
 	bodySize   int              // the requests' mean body
 	pgCPU      time.Duration    // the load test's own PostgreSQL's (-postgres), while measuring
 	statements []statementStat  // and the statements it ran meanwhile
-	machineCPU time.Duration    // every process's, the kernel's included, while measuring
+	busy       time.Duration    // every process's on the machine, the kernel's included, while measuring
+	cpus       int              // the machine's, of which the load test may see fewer
 	// transactions is PostgreSQL's count of the database's transactions
 	// from before the bots started until they stopped.
 	transactions int64
@@ -214,10 +215,10 @@ func (r *report) print(out io.Writer) {
 			who = bots(len(r.rss)) + ", driver's and PostgreSQL's"
 		}
 		fmt.Fprintf(out, "%s CPU together: %dµs per interaction\n", who, (r.cpu+r.driverCPU+r.pgCPU).Microseconds()/int64(max(len(all), 1)))
-		if r.machineCPU > 0 {
+		if r.busy > 0 {
 			// How near the cores are to full: past it, latency is queueing.
 			fmt.Fprintf(out, "machine: %.2f of %d cores busy, every process and the kernel\n",
-				r.machineCPU.Seconds()/(r.elapsed+r.paused).Seconds(), runtime.NumCPU())
+				r.busy.Seconds()/(r.elapsed+r.paused).Seconds(), r.cpus)
 		}
 		printStatements(out, r.statements, len(all))
 		if f := r.floor; f.total() > 0 {
