@@ -122,16 +122,19 @@ func (c *child) cpuTime() time.Duration { return cpuTime(c.cmd.Process.Pid) }
 // cpuTime is the CPU time process pid has used, or 0 where /proc does not
 // tell.
 func cpuTime(pid int) time.Duration {
-	// utime and stime are the 12th and 13th fields after the command name,
-	// in USER_HZ (100 a second).
+	// utime and stime are the 12th and 13th fields after the command name.
 	f := procStat(pid)
 	if len(f) < 13 {
 		return 0
 	}
 	user, _ := strconv.ParseInt(f[11], 10, 64)
 	sys, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(user+sys) * time.Second / 100
+	return clockTicks(user + sys)
 }
+
+// clockTicks is n of /proc's clock ticks (USER_HZ, 100 a second) as a
+// duration.
+func clockTicks(n int64) time.Duration { return time.Duration(n) * time.Second / 100 }
 
 // machineBusy is the CPU time every process on the machine has used, the
 // kernel's included, and the machine's CPUs; 0 where /proc does not tell.
@@ -144,8 +147,8 @@ func machineBusy() (time.Duration, int) {
 }
 
 // parseMachineBusy reads /proc/stat: the busy time from its first line,
-// the sum over the CPUs in USER_HZ of all but idle and iowait (guest time
-// is in user already), and the CPUs from the lines of each.
+// the sum over the CPUs of all but idle and iowait (guest time is in user
+// already), and the CPUs from the lines of each.
 func parseMachineBusy(stat string) (time.Duration, int) {
 	line, rest, _ := strings.Cut(stat, "\n")
 	f := strings.Fields(line)
@@ -168,7 +171,7 @@ func parseMachineBusy(stat string) (time.Duration, int) {
 			cpus++
 		}
 	}
-	return time.Duration(busy) * time.Second / 100, cpus
+	return clockTicks(busy), cpus
 }
 
 // procStat is the fields of /proc/PID/stat after the command's name, or
