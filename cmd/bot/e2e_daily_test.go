@@ -87,7 +87,6 @@ func TestDailyEndToEnd(t *testing.T) {
 // their timers ticking at once when a server's daily puzzle falls due,
 // post it once.
 func TestDailySeveralInstances(t *testing.T) {
-	t.Parallel() // see TestSeveralInstances
 	url := pgtest.URL(t)
 	key := ed25519.NewKeyFromSeed([]byte("tttbot-e2e-daily-key-0123456789a"))
 	srv := discordtest.NewServerWith(t, discordtest.Options{Timeout: 30 * time.Second})

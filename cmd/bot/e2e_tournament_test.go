@@ -198,7 +198,6 @@ func TestTournamentSwiss(t *testing.T) {
 // at once and round 1 starts once; the games' clicks alternate between the
 // instances; the final and the final table are posted once.
 func TestTournamentSeveralInstances(t *testing.T) {
-	t.Parallel() // it waits a minute for the sign-up: see TestSeveralInstances
 	url := pgtest.URL(t)
 	key := ed25519.NewKeyFromSeed([]byte("tttbot-e2e-tourney-key-012345678"))
 	srv := discordtest.NewServerWith(t, discordtest.Options{Timeout: 30 * time.Second})

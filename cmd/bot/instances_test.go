@@ -181,9 +181,6 @@ turn_timeout = "5s"
 // an instance claimed before it was killed is fired by the other once the
 // claim runs out.
 func TestSeveralInstances(t *testing.T) {
-	// It waits most of its minute and a half for deadlines and their grace
-	// on the real clock: the multi-instance tests wait side by side.
-	t.Parallel()
 	url := pgtest.URL(t)
 	key := ed25519.NewKeyFromSeed([]byte("tttbot-e2e-instances-key-0123456"))
 	srv := discordtest.NewServerWith(t, discordtest.Options{Timeout: 30 * time.Second})
